@@ -1,0 +1,243 @@
+"""AttuneBench records -> database rows, in bulk.
+
+One code path serves the importer and the synthetic-data generator: records are validated
+against the study's instrument first (a bad record changes nothing), then written with one
+``bulk_create`` per table per batch, which is what makes 1,000 conversations take seconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.models import (
+    BehaviourJudgement,
+    Conversation,
+    ConversationState,
+    ConversationWideAnswers,
+    ModelEndpoint,
+    MoodTag,
+    PairwiseChoice,
+    PanasResponse,
+    Participant,
+    Study,
+    Turn,
+    TurnAnnotation,
+    TurnStatus,
+)
+from evaluation.benchmark import records
+from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
+
+
+class RecordRejected(ValueError):
+    """A record that does not fit the study's instrument. The message names the field."""
+
+
+@dataclass(frozen=True)
+class RecordOptions:
+    is_synthetic: bool = False
+
+
+def validate_record(record: records.Conversation, instrument: InstrumentDefinition) -> None:
+    """Checks the reader cannot do alone: question ids must exist in the study's instrument."""
+    behaviour_ids = set(instrument.behaviour_ids)
+    for turn in record.turns:
+        where = f"turns[turnNumber={turn.turn_number}].annotations"
+        for judgement in turn.annotations.binary_judgements:
+            if judgement.question_id not in behaviour_ids:
+                raise RecordRejected(f"{where}.binaryJudgements: unknown behaviour question {judgement.question_id!r}")
+        for comparison in turn.annotations.pairwise_comparisons:
+            if not instrument.is_valid_pairwise_id(comparison.question_id):
+                raise RecordRejected(f"{where}.pairwiseComparisons: unknown pairwise question {comparison.question_id!r}")
+        for qid in turn.annotations.selected_pairwise_questions:
+            if not instrument.is_valid_pairwise_id(qid):
+                raise RecordRejected(f"{where}.selectedPairwiseQuestions: unknown pairwise question {qid!r}")
+
+
+def participant_pseudonym(study: Study, key: str) -> str:
+    """A stable internal pseudonym for an imported participant (not the release pseudonym)."""
+    digest = hashlib.sha256(f"{study.slug}\x00{key}".encode()).hexdigest()
+    return f"p-{digest[:20]}"
+
+
+def parse_timestamp(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _endpoint_for(metadata: records.Metadata, cache: dict[tuple[str, str], ModelEndpoint]) -> ModelEndpoint | None:
+    if not metadata.model and not metadata.provider:
+        return None
+    key = (metadata.provider or "", metadata.model or "")
+    if key not in cache:
+        provider, model = key
+        litellm_model = f"{provider}/{model}" if provider and model else (model or provider)
+        alias = "m-" + hashlib.sha256(f"{provider}\x00{model}".encode()).hexdigest()[:12]
+        cache[key] = ModelEndpoint.objects.filter(provider=provider, model_name=model).first() or (
+            ModelEndpoint.objects.create(alias=alias, provider=provider, model_name=model, litellm_model=litellm_model)
+        )
+    return cache[key]
+
+
+@transaction.atomic
+def save_records(
+    study: Study, batch: Sequence[records.Conversation], options: RecordOptions = RecordOptions()
+) -> list[Conversation]:
+    """Write already-validated records in one transaction with one bulk insert per table."""
+    now = timezone.now()
+    endpoints: dict[tuple[str, str], ModelEndpoint] = {}
+    participants = _save_participants(study, batch, options, now)
+    conversations = Conversation.objects.bulk_create(
+        [
+            Conversation(
+                study=study,
+                participant=participants[_participant_key(record)],
+                external_id=record.conversation_id,
+                model_endpoint=_endpoint_for(record.metadata, endpoints),
+                model_version=record.metadata.model_version or "",
+                topic_category=record.metadata.category or "",
+                topic_subtopic=record.metadata.subtopic or "",
+                state=ConversationState.COMPLETED,
+                started_at=parse_timestamp(record.metadata.timestamp),
+                completed_at=parse_timestamp(record.metadata.timestamp),
+                source_timestamp=record.metadata.timestamp or "",
+                metadata_other=record.metadata.other,
+                record_other=record.other,
+                is_synthetic=options.is_synthetic,
+            )
+            for record in batch
+        ]
+    )
+    _save_surveys(batch, conversations, now)
+    _save_turns(batch, conversations)
+    return conversations
+
+
+def _participant_key(record: records.Conversation) -> str:
+    profile = record.participant_profile
+    if profile is not None and profile.participant_id:
+        return f"id:{profile.participant_id}"
+    return f"conversation:{record.conversation_id}"
+
+
+def _save_participants(
+    study: Study, batch: Sequence[records.Conversation], options: RecordOptions, now: datetime
+) -> dict[str, Participant]:
+    by_key: dict[str, Participant] = {}
+    for record in batch:
+        key = _participant_key(record)
+        if key in by_key:
+            continue
+        pseudonym = participant_pseudonym(study, key)
+        existing = Participant.objects.filter(pseudonym=pseudonym).first()
+        if existing is not None:
+            by_key[key] = existing
+            continue
+        profile = record.participant_profile
+        by_key[key] = Participant(
+            study=study,
+            pseudonym=pseudonym,
+            external_id=(profile.participant_id or "") if profile else "",
+            profile_submitted_at=now if profile else None,
+            profile_schema_version=(profile.schema_version or "") if profile else "",
+            age=profile.age if profile else None,
+            traits=list(profile.traits) if profile else [],
+            goals=list(profile.goals) if profile else [],
+            responses=profile.responses if profile else {},
+            profile_extra=profile.extra if profile else None,
+            profile_other=profile.other if profile else {},
+            is_synthetic=options.is_synthetic,
+        )
+    new = [p for p in by_key.values() if p.pk is None]
+    Participant.objects.bulk_create(new)
+    return by_key
+
+
+def _save_surveys(batch: Sequence[records.Conversation], conversations: list[Conversation], now: datetime) -> None:
+    panas_rows: list[PanasResponse] = []
+    wide_rows: list[ConversationWideAnswers] = []
+    for record, conversation in zip(batch, conversations, strict=True):
+        for phase, panas in (("pre", record.pre_panas), ("post", record.post_panas)):
+            if panas is not None:
+                panas_rows.append(
+                    PanasResponse(
+                        conversation=conversation, phase=phase, items=panas.items, total_positive=panas.total_positive,
+                        total_negative=panas.total_negative, other=panas.other, submitted_at=now,
+                    )  # fmt: skip
+                )
+        wide = record.conversation_wide
+        if wide is not None:
+            branch = wide.four_branch or records.FourBranchScores()
+            wide_rows.append(
+                ConversationWideAnswers(
+                    conversation=conversation,
+                    looking_for=list(wide.looking_for),
+                    emotion_clarity=wide.emotion_clarity,
+                    model_fit=wide.model_fit,
+                    what_felt_off=list(wide.what_felt_off),
+                    has_four_branch=wide.four_branch is not None,
+                    perceiving=branch.perceiving,
+                    facilitating=branch.facilitating,
+                    understanding=branch.understanding,
+                    managing=branch.managing,
+                    other=wide.other,
+                    submitted_at=now,
+                )
+            )
+    PanasResponse.objects.bulk_create(panas_rows)
+    ConversationWideAnswers.objects.bulk_create(wide_rows)
+
+
+def _save_turns(batch: Sequence[records.Conversation], conversations: list[Conversation]) -> None:
+    turn_rows: list[Turn] = []
+    turn_records: list[records.Turn] = []
+    for record, conversation in zip(batch, conversations, strict=True):
+        for turn in record.turns:
+            turn_rows.append(
+                Turn(
+                    conversation=conversation, number=turn.turn_number, user_message=turn.user_message,
+                    model_reply=turn.llm_response, status=TurnStatus.DONE, other=turn.other,
+                )  # fmt: skip
+            )
+            turn_records.append(turn)
+    Turn.objects.bulk_create(turn_rows)
+    annotations = TurnAnnotation.objects.bulk_create(
+        [
+            TurnAnnotation(
+                turn=row,
+                llm_improved_reply=turn.annotations.llm_improved,
+                human_edited_reply=turn.annotations.human_edited,
+                shown_behaviour_questions=[j.question_id for j in turn.annotations.binary_judgements],
+                selected_pairwise_questions=list(turn.annotations.selected_pairwise_questions),
+                other=turn.annotations.other,
+            )
+            for row, turn in zip(turn_rows, turn_records, strict=True)
+        ]
+    )
+    tags, judgements, choices = [], [], []
+    for annotation, turn in zip(annotations, turn_records, strict=True):
+        tags += [MoodTag(annotation=annotation, position=i, emotion=t.emotion, intensity=t.intensity)
+                 for i, t in enumerate(turn.mood_tags)]  # fmt: skip
+        judgements += [
+            BehaviourJudgement(annotation=annotation, position=i, question_id=j.question_id,
+                               observed=j.observed, preferred=j.preferred, llm_value=j.llm_value)  # fmt: skip
+            for i, j in enumerate(turn.annotations.binary_judgements)
+        ]
+        choices += [
+            PairwiseChoice(annotation=annotation, position=i, question_id=c.question_id,
+                           response_a=c.response_a, response_b=c.response_b, winner=c.winner)  # fmt: skip
+            for i, c in enumerate(turn.annotations.pairwise_comparisons)
+        ]
+    MoodTag.objects.bulk_create(tags, batch_size=2000)
+    BehaviourJudgement.objects.bulk_create(judgements, batch_size=2000)
+    PairwiseChoice.objects.bulk_create(choices, batch_size=2000)

@@ -1,0 +1,87 @@
+"""What the participant said about each model reply, in the first person.
+
+Mood tags, behaviour judgements and A/B choices are rows (not JSON) so the database itself
+guards their ranges and uniqueness, and so QA and releases can query them.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from annotations.models.conversation import Turn
+
+ANSWER_CHOICES = [("yes", "Yes"), ("no", "No"), ("na", "Not applicable")]
+RESPONSE_LABEL_CHOICES = [("original", "Original reply"), ("alternate", "Improved reply"), ("human", "Participant's edit")]
+WINNER_CHOICES = [("A", "A"), ("B", "B")]
+
+
+def _answer_is_valid(field: str) -> models.Q:
+    return models.Q(**{f"{field}__isnull": True}) | models.Q(**{f"{field}__in": ["yes", "no", "na"]})
+
+
+class TurnAnnotation(models.Model):
+    turn = models.OneToOneField(Turn, on_delete=models.CASCADE, related_name="annotation")
+    llm_improved_reply = models.TextField(null=True, blank=True)
+    human_edited_reply = models.TextField(null=True, blank=True)
+    shown_behaviour_questions = models.JSONField(default=list, blank=True)
+    selected_pairwise_questions = models.JSONField(default=list, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    timings = models.JSONField(default=dict, blank=True, help_text="Seconds spent per annotation step.")
+    other = models.JSONField(default=dict, blank=True, help_text="Unmodelled annotation keys of imported records.")
+
+    def __str__(self) -> str:
+        return f"annotation of {self.turn}"
+
+
+class MoodTag(models.Model):
+    annotation = models.ForeignKey(TurnAnnotation, on_delete=models.CASCADE, related_name="mood_tags")
+    position = models.PositiveSmallIntegerField()
+    emotion = models.CharField(max_length=20)
+    intensity = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["annotation", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["annotation", "position"], name="moodtag_unique_position"),
+            models.CheckConstraint(
+                condition=models.Q(intensity__isnull=True) | models.Q(intensity__gte=1, intensity__lte=7),
+                name="moodtag_intensity_1_7",
+            ),
+        ]
+
+
+class BehaviourJudgement(models.Model):
+    annotation = models.ForeignKey(TurnAnnotation, on_delete=models.CASCADE, related_name="behaviour_judgements")
+    position = models.PositiveSmallIntegerField()
+    question_id = models.CharField(max_length=40)
+    observed = models.CharField(max_length=3, choices=ANSWER_CHOICES, null=True, blank=True)
+    preferred = models.CharField(max_length=3, choices=ANSWER_CHOICES, null=True, blank=True)
+    llm_value = models.CharField(max_length=3, choices=ANSWER_CHOICES, null=True, blank=True)
+
+    class Meta:
+        ordering = ["annotation", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["annotation", "question_id"], name="judgement_unique_question"),
+            models.CheckConstraint(condition=_answer_is_valid("observed"), name="judgement_observed_valid"),
+            models.CheckConstraint(condition=_answer_is_valid("preferred"), name="judgement_preferred_valid"),
+            models.CheckConstraint(condition=_answer_is_valid("llm_value"), name="judgement_llm_value_valid"),
+        ]
+
+
+class PairwiseChoice(models.Model):
+    annotation = models.ForeignKey(TurnAnnotation, on_delete=models.CASCADE, related_name="pairwise_choices")
+    position = models.PositiveSmallIntegerField()
+    question_id = models.CharField(max_length=200)
+    response_a = models.CharField(max_length=10, choices=RESPONSE_LABEL_CHOICES)
+    response_b = models.CharField(max_length=10, choices=RESPONSE_LABEL_CHOICES)
+    winner = models.CharField(max_length=1, choices=WINNER_CHOICES, null=True, blank=True)
+
+    class Meta:
+        ordering = ["annotation", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["annotation", "position"], name="pairwise_unique_position"),
+            models.CheckConstraint(condition=models.Q(response_a__in=["original", "alternate", "human"]), name="pairwise_a_label_valid"),
+            models.CheckConstraint(condition=models.Q(response_b__in=["original", "alternate", "human"]), name="pairwise_b_label_valid"),
+            models.CheckConstraint(condition=models.Q(winner__isnull=True) | models.Q(winner__in=["A", "B"]), name="pairwise_winner_valid"),
+        ]

@@ -1,0 +1,54 @@
+"""Studies: what participants are recruited into and under which instrument and model pool."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from annotations.models.endpoint import ModelEndpoint
+from annotations.models.instrument import Instrument
+
+
+class StudyStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    RECRUITING = "recruiting", "Recruiting"
+    PAUSED = "paused", "Paused"
+    CLOSED = "closed", "Closed"
+
+
+class Study(models.Model):
+    slug = models.SlugField(max_length=80, unique=True)
+    title = models.CharField(max_length=200)
+    status = models.CharField(max_length=16, choices=StudyStatus.choices, default=StudyStatus.DRAFT)
+    instrument = models.ForeignKey(Instrument, on_delete=models.PROTECT, related_name="studies")
+    consent_text = models.TextField(blank=True)
+    consent_version = models.CharField(max_length=40, default="1")
+    topics = models.JSONField(default=list, blank=True, help_text='[{"category": "...", "subtopics": ["..."]}]')
+    model_pool = models.ManyToManyField(ModelEndpoint, blank=True, related_name="studies")
+    improver_endpoint = models.ForeignKey(
+        ModelEndpoint, null=True, blank=True, on_delete=models.PROTECT, related_name="improver_for",
+        help_text="Writes the 'improved' alternate reply participants compare against.",
+    )  # fmt: skip
+    min_turns = models.PositiveSmallIntegerField(default=3)
+    max_turns = models.PositiveSmallIntegerField(default=12)
+    behaviour_questions_per_turn = models.PositiveSmallIntegerField(default=6)
+    pairwise_questions_per_turn = models.PositiveSmallIntegerField(default=2)
+    completion_code = models.CharField(max_length=64, blank=True)
+    screenout_code = models.CharField(max_length=64, blank=True)
+    target_participants = models.PositiveIntegerField(default=100)
+    conversations_per_participant = models.PositiveSmallIntegerField(default=1)
+    support_resources = models.TextField(blank=True, help_text="Shown when a message signals risk.")
+    is_synthetic = models.BooleanField(default=False, help_text="Generated demo data, never real participants.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["slug"]
+        verbose_name_plural = "studies"
+        constraints = [
+            models.CheckConstraint(condition=models.Q(min_turns__gte=1), name="study_min_turns_positive"),
+            models.CheckConstraint(condition=models.Q(max_turns__gte=models.F("min_turns")), name="study_max_turns_ge_min"),
+            models.CheckConstraint(condition=models.Q(behaviour_questions_per_turn__lte=36), name="study_behaviour_per_turn_le_36"),
+            models.CheckConstraint(condition=models.Q(conversations_per_participant__gte=1), name="study_conversations_per_participant_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title

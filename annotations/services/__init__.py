@@ -1,0 +1,1 @@
+"""Service functions: the one write path for every state change (validate, write, audit)."""

@@ -1,0 +1,35 @@
+"""Writing audit entries. Services call ``record_audit`` inside their transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import models
+
+from annotations.models import AuditEntry
+
+
+def actor_label_for(user: AbstractBaseUser | None, fallback: str = "system") -> str:
+    if user is not None and getattr(user, "is_authenticated", False):
+        return f"user:{user.get_username()}"
+    return fallback
+
+
+def record_audit(
+    action: str,
+    *,
+    target: models.Model | None = None,
+    actor: AbstractBaseUser | None = None,
+    actor_label: str | None = None,
+    data: dict[str, Any] | None = None,
+) -> AuditEntry:
+    """Write one audit entry. ``action`` is namespaced: ``<app>.<verb>[.<detail>]``."""
+    return AuditEntry.objects.create(
+        actor=actor if actor is not None and getattr(actor, "is_authenticated", False) else None,
+        actor_label=actor_label or actor_label_for(actor),
+        action=action,
+        target_type=target._meta.label_lower if target is not None else "",
+        target_id=str(target.pk) if target is not None else "",
+        data=data or {},
+    )

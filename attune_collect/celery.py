@@ -1,0 +1,11 @@
+"""The Celery application. Tasks take ids, are idempotent and acknowledge late (see settings)."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "attune_collect.settings")
+
+app = Celery("attune")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,44 @@
+"""Lazy, offline-safe access to litellm.
+
+Importing litellm costs about 2.6 s and, without the variables below, it fetches a price list
+and tokenizers from the internet at import time (a 23 s stall was seen offline) and reads the
+working directory's `.env`. So it is imported on first use only, with the offline settings in
+place first.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from types import ModuleType
+
+OFFLINE_ENVIRONMENT = {
+    "LITELLM_OFFLINE_MODE": "true",
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "LITELLM_MODE": "PRODUCTION",
+    "HF_HUB_OFFLINE": "1",
+}
+
+_lock = threading.Lock()
+_module: ModuleType | None = None
+
+
+def apply_offline_environment() -> None:
+    """Set litellm's offline switches unless the deployment chose otherwise."""
+    for name, value in OFFLINE_ENVIRONMENT.items():
+        os.environ.setdefault(name, value)
+
+
+def load_litellm() -> ModuleType:
+    """The litellm module, imported once per process with the offline settings."""
+    global _module
+    if _module is not None:
+        return _module
+    with _lock:
+        if _module is None:
+            apply_offline_environment()
+            import litellm
+
+            litellm.suppress_debug_info = True  # no banner and no "Give Feedback" lines
+            _module = litellm
+    return _module

@@ -1,0 +1,92 @@
+"""Per-endpoint limits: how many calls may be in flight, and how often a request may start."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import weakref
+from collections.abc import Awaitable, Callable
+
+Sleep = Callable[[float], Awaitable[object]]
+Clock = Callable[[], float]
+
+
+class RequestRateLimiter:
+    """An async token bucket (GCRA form): at most `per_minute` request starts per minute.
+
+    With the default burst of 1 the starts are evenly spaced, 60/per_minute seconds apart, which
+    is what providers' per-minute limits tolerate best. Its state is guarded by a thread lock,
+    not an asyncio primitive, so one limiter holds across event loops and threads (Celery tasks
+    that each call asyncio.run still share the budget).
+    """
+
+    def __init__(self, per_minute: int, *, clock: Clock, sleep: Sleep, burst: int = 1) -> None:
+        if per_minute <= 0 or burst < 1:
+            raise ValueError("per_minute must be positive and burst at least 1")
+        self.interval_s = 60.0 / per_minute
+        self._burst = burst
+        self._clock = clock
+        self._sleep = sleep
+        self._lock = threading.Lock()
+        self._theoretical_arrival: float | None = None
+
+    def reserve(self) -> float:
+        """Book the next start slot; returns how long the caller must wait for it."""
+        with self._lock:
+            now = self._clock()
+            arrival = now if self._theoretical_arrival is None else max(self._theoretical_arrival, now)
+            allowed_at = arrival - (self._burst - 1) * self.interval_s
+            self._theoretical_arrival = arrival + self.interval_s
+            return max(0.0, allowed_at - now)
+
+    async def acquire(self) -> float:
+        """Wait for a start slot; returns the seconds waited. A cancelled wait loses its slot."""
+        wait = self.reserve()
+        if wait > 0:
+            await self._sleep(wait)
+        return wait
+
+
+class RateLimiterRegistry:
+    """One limiter per endpoint name and rate, created on first use."""
+
+    def __init__(self, *, clock: Clock, sleep: Sleep) -> None:
+        self._clock = clock
+        self._sleep = sleep
+        self._lock = threading.Lock()
+        self._limiters: dict[tuple[str, int], RequestRateLimiter] = {}
+
+    def get(self, endpoint_name: str, per_minute: int) -> RequestRateLimiter:
+        key = (endpoint_name, per_minute)
+        with self._lock:
+            limiter = self._limiters.get(key)
+            if limiter is None:
+                limiter = RequestRateLimiter(per_minute, clock=self._clock, sleep=self._sleep)
+                self._limiters[key] = limiter
+            return limiter
+
+
+class ConcurrencyLimits:
+    """asyncio.Semaphore per endpoint, created lazily for each event loop.
+
+    A semaphore belongs to the loop that first waits on it, and tests, Celery tasks and the
+    command line each run their own loops: keying by loop (weakly, so closed loops are
+    forgotten) keeps every loop correct. The limit therefore holds per loop, i.e. per process
+    in the web server and the CLI.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_loop: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, dict[tuple[str, int], asyncio.Semaphore]
+        ] = weakref.WeakKeyDictionary()
+
+    def semaphore(self, endpoint_name: str, limit: int) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            per_loop = self._by_loop.setdefault(loop, {})
+            key = (endpoint_name, limit)
+            semaphore = per_loop.get(key)
+            if semaphore is None:
+                semaphore = per_loop[key] = asyncio.Semaphore(limit)
+            return semaphore

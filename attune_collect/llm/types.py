@@ -1,0 +1,123 @@
+"""The gateway's vocabulary: endpoint configuration, results, stream events and the one error."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from types import MappingProxyType
+from typing import Literal
+
+ErrorKind = Literal[
+    "rate_limited",
+    "upstream_error",
+    "timeout",
+    "connection",
+    "auth",
+    "bad_request",
+    "stream_interrupted",
+    "config",
+]
+
+# Kinds worth another attempt: the same request may well succeed a moment later.
+RETRYABLE_KINDS: frozenset[ErrorKind] = frozenset(
+    {"rate_limited", "upstream_error", "timeout", "connection"}
+)
+
+
+@dataclass(frozen=True)
+class EndpointConfig:
+    """One model endpoint. Secrets are never stored here: `api_key_env` names the variable."""
+
+    name: str
+    model: str  # a litellm model string, e.g. "openai/gpt-4o-mini" or "attune-demo/listener"
+    api_base: str | None = None
+    api_key_env: str | None = None
+    # Extra litellm parameters (temperature, max_tokens...); left out of the hash (a mapping).
+    params: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+    max_concurrency: int = 8
+    requests_per_minute: int | None = None
+    timeout_s: float = 60.0
+    max_retries: int = 3
+
+    def __post_init__(self) -> None:
+        if not self.name or not self.model:
+            raise ValueError("an endpoint needs a name and a model")
+        if self.max_concurrency < 1:
+            raise ValueError("max_concurrency must be at least 1")
+        if self.requests_per_minute is not None and self.requests_per_minute <= 0:
+            raise ValueError("requests_per_minute must be positive (or None for no limit)")
+        if self.timeout_s <= 0:
+            raise ValueError("timeout_s must be positive")
+        if self.max_retries < 0:
+            raise ValueError("max_retries cannot be negative")
+        # A read-only copy, so a frozen config cannot change behind the gateway's back.
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # A mappingproxy cannot be pickled; worker processes receive configs, so rebuild.
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values["params"] = dict(self.params)
+        return (_endpoint_from_fields, (values,))
+
+
+def _endpoint_from_fields(values: dict[str, object]) -> EndpointConfig:
+    return EndpointConfig(**values)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A finished model answer with its accounting."""
+
+    text: str
+    finish_reason: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float
+    latency_ms: float
+    model: str
+    attempts: int
+
+
+@dataclass(frozen=True)
+class TokenDelta:
+    """A piece of streamed text, in arrival order."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class StreamDone:
+    """The last stream event: the whole answer and its accounting."""
+
+    completion: Completion
+
+
+StreamEvent = TokenDelta | StreamDone
+
+
+class GatewayError(Exception):
+    """Every failure the gateway reports. The message is safe to show: it never holds a key."""
+
+    def __init__(
+        self,
+        kind: ErrorKind,
+        message: str,
+        *,
+        retryable: bool | None = None,
+        retry_after: float | None = None,
+        attempts: int = 1,
+        status_code: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind: ErrorKind = kind
+        self.message = message
+        self.retryable = kind in RETRYABLE_KINDS if retryable is None else retryable
+        self.retry_after = retry_after
+        self.attempts = attempts
+        self.status_code = status_code
+
+    def __str__(self) -> str:
+        return f"[{self.kind}] {self.message} (attempts: {self.attempts})"
+
+    def __repr__(self) -> str:
+        return f"GatewayError(kind={self.kind!r}, attempts={self.attempts}, message={self.message!r})"

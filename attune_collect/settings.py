@@ -1,0 +1,261 @@
+"""Django settings for Attune, read from the environment (see ``attune_collect/env.py``).
+
+With no configuration at all the platform runs as an embedded development setup: SQLite in
+``data/`` and Celery on a filesystem broker in ``data/celery-broker`` (a real worker process,
+no Redis). Production is configured with these variables:
+
+=============================  =================================================================
+``DJANGO_DEBUG``               ``true`` (default) or ``false``: the production profile.
+``DJANGO_SECRET_KEY``          required when DEBUG is false (or ``DJANGO_SECRET_KEY_FILE``).
+``DJANGO_ALLOWED_HOSTS``       comma-separated host names (required when DEBUG is false).
+``DJANGO_CSRF_TRUSTED_ORIGINS`` comma-separated origins, e.g. ``https://attune.example.org``.
+``DJANGO_SECURE_SSL_REDIRECT`` ``true`` (default in production) unless a proxy redirects.
+``DATABASE_URL``               ``postgres://user:pass@host:5432/name``; default SQLite.
+``REDIS_URL``                  ``redis://host:6379/0``: Celery broker, results and the cache.
+``CELERY_BROKER_URL``          overrides the broker only (e.g. ``amqp://``).
+``ATTUNE_DATA_DIR``            where SQLite, the embedded broker and releases live (``data/``).
+``ATTUNE_PSEUDONYM_SALT``      secret salt for participant pseudonyms in releases (or ``_FILE``).
+``ATTUNE_LOG_LEVEL``           ``INFO`` by default.
+=============================  =================================================================
+
+Model provider keys are never settings: a model endpoint names the environment variable that
+holds its key, and only the LLM gateway reads it at call time.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from attune_collect.env import (
+    EnvironmentConfigError,
+    env_bool,
+    env_int,
+    env_list,
+    env_secret,
+    env_str,
+    env_url,
+)
+
+# litellm must never reach the internet (price list, tokenizers) and must not read a .env file.
+for _name, _value in {
+    "LITELLM_OFFLINE_MODE": "true",
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "LITELLM_MODE": "PRODUCTION",
+    "HF_HUB_OFFLINE": "1",
+}.items():
+    os.environ.setdefault(_name, _value)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+try:
+    DEBUG = env_bool("DJANGO_DEBUG", True)
+    DATA_DIR = Path(env_str("ATTUNE_DATA_DIR", str(BASE_DIR / "data"))).resolve()
+    _secret = env_secret("DJANGO_SECRET_KEY")
+    _database_url = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
+    REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
+    _broker_override = env_str("CELERY_BROKER_URL")
+    _pseudonym_salt = env_secret("ATTUNE_PSEUDONYM_SALT")
+    _allowed_hosts = env_list("DJANGO_ALLOWED_HOSTS")
+    CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+    _ssl_redirect = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+    _hsts_seconds = env_int("DJANGO_HSTS_SECONDS", 31_536_000, minimum=0)
+    LOG_LEVEL = env_str("ATTUNE_LOG_LEVEL", "INFO").upper()
+except EnvironmentConfigError as exc:
+    raise ImproperlyConfigured(str(exc)) from None
+
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+if _secret is None and not DEBUG:
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY (or DJANGO_SECRET_KEY_FILE) is required when DJANGO_DEBUG=false")
+# The development key is public on purpose: it only ever signs local demo sessions.
+SECRET_KEY = _secret or "django-insecure-attune-development-key-never-use-in-production"
+
+if not DEBUG and not _allowed_hosts:
+    raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS is required when DJANGO_DEBUG=false")
+ALLOWED_HOSTS = _allowed_hosts or ["localhost", "127.0.0.1", "[::1]", "testserver"]
+
+if _pseudonym_salt is None and not DEBUG:
+    raise ImproperlyConfigured("ATTUNE_PSEUDONYM_SALT (or ATTUNE_PSEUDONYM_SALT_FILE) is required when DJANGO_DEBUG=false")
+# Stable across releases: changing it re-identifies nobody but breaks links between releases.
+PSEUDONYM_SALT = _pseudonym_salt or "attune-development-salt"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "annotations",
+    "evaluation",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+]
+
+ROOT_URLCONF = "attune_collect.urls"
+WSGI_APPLICATION = "attune_collect.wsgi.application"
+ASGI_APPLICATION = "attune_collect.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "attune_collect" / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
+            ],
+        },
+    },
+]
+
+# --- database ---------------------------------------------------------------------------------
+_SQLITE_OPTIONS = {
+    # Measured to hold 200 concurrent writers: immediate transactions avoid lock upgrades.
+    "timeout": 20,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+if _database_url and not _database_url.startswith("sqlite"):
+    DATABASES = {
+        "default": dj_database_url.parse(_database_url, conn_max_age=60, conn_health_checks=True)
+    }
+else:
+    _sqlite = dj_database_url.parse(_database_url) if _database_url else {}
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": _sqlite.get("NAME") or str(DATA_DIR / "attune.sqlite3"),
+            "OPTIONS": _SQLITE_OPTIONS,
+            # A file, not memory, so a worker process started by a test sees the same data.
+            "TEST": {"NAME": str(DATA_DIR / "test-attune.sqlite3")},
+        }
+    }
+DATABASE_IS_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- cache ------------------------------------------------------------------------------------
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Celery -----------------------------------------------------------------------------------
+CELERY_BROKER_DIR = DATA_DIR / "celery-broker"
+if _broker_override:
+    CELERY_BROKER_URL = _broker_override
+elif REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+else:
+    # The embedded broker: messages are files, so a worker process needs no server at all.
+    CELERY_BROKER_URL = "filesystem://"
+    for _sub in ("queue", "processed"):
+        (CELERY_BROKER_DIR / _sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_BROKER_DIR / "queue"),
+        "data_folder_out": str(CELERY_BROKER_DIR / "queue"),
+        "processed_folder": str(CELERY_BROKER_DIR / "processed"),
+        "store_processed": False,
+    }
+# Progress and results live in our own tables; the Redis result backend is only a convenience.
+CELERY_RESULT_BACKEND = REDIS_URL or None
+CELERY_TASK_IGNORE_RESULT = not REDIS_URL
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ALWAYS_EAGER = False  # a task never runs inside the web request
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# --- auth, i18n, static -----------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [d for d in [BASE_DIR / "frontend" / "dist"] if d.exists()]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+MEDIA_ROOT = DATA_DIR / "media"
+
+# --- REST API ---------------------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAdminUser"],
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Attune API",
+    "DESCRIPTION": "Participant study and research API of the Attune platform.",
+    "VERSION": "0.1.0",
+}
+
+# --- security ---------------------------------------------------------------------------------
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SECURE_CSP = {
+    "default-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "style-src": ["'self'", "'unsafe-inline'"],  # the Django admin uses inline styles
+    "script-src": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+if not DEBUG:
+    SECURE_SSL_REDIRECT = _ssl_redirect
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = _hsts_seconds
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SESSION_COOKIE_HTTPONLY = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"LiteLLM": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
+}
+
+# --- Attune -----------------------------------------------------------------------------------
+ATTUNE_RELEASES_DIR = DATA_DIR / "releases"
