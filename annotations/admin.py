@@ -78,7 +78,15 @@ class ModelEndpointAdmin(admin.ModelAdmin):
 
 @admin.register(Study)
 class StudyAdmin(admin.ModelAdmin):
-    list_display = ["slug", "title", "status", "instrument", "conversation_count", "target_participants", "is_synthetic"]
+    list_display = [
+        "slug",
+        "title",
+        "status",
+        "instrument",
+        "conversation_count",
+        "target_participants",
+        "is_synthetic",
+    ]
     list_filter = ["status", "is_synthetic", "instrument"]
     search_fields = ["slug", "title"]
     filter_horizontal = ["model_pool"]
@@ -94,7 +102,16 @@ class StudyAdmin(admin.ModelAdmin):
 
 @admin.register(Participant)
 class ParticipantAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["pseudonym", "study", "age", "consent_version", "withdrawn", "is_preview", "is_synthetic", "created_at"]
+    list_display = [
+        "pseudonym",
+        "study",
+        "age",
+        "consent_version",
+        "withdrawn",
+        "is_preview",
+        "is_synthetic",
+        "created_at",
+    ]
     list_filter = ["study", "withdrawn", "is_preview", "is_synthetic"]
     search_fields = ["pseudonym", "external_id", "prolific_pid"]
     list_select_related = ["study"]
@@ -112,7 +129,15 @@ class PanasInline(ReadOnlyInline):
 
 @admin.register(Conversation)
 class ConversationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["external_id", "study", "state", "model_endpoint", "topic_category", "turn_count", "started_at"]
+    list_display = [
+        "external_id",
+        "study",
+        "state",
+        "model_endpoint",
+        "topic_category",
+        "turn_count",
+        "started_at",
+    ]
     list_filter = ["study", "state", "model_endpoint", "topic_category", "is_synthetic"]
     search_fields = ["external_id", "participant__pseudonym", "topic_subtopic"]
     list_select_related = ["study", "model_endpoint"]
@@ -144,7 +169,14 @@ class PairwiseInline(ReadOnlyInline):
 
 @admin.register(Turn)
 class TurnAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["__str__", "status", "latency_ms", "prompt_tokens", "completion_tokens", "finish_reason"]
+    list_display = [
+        "__str__",
+        "status",
+        "latency_ms",
+        "prompt_tokens",
+        "completion_tokens",
+        "finish_reason",
+    ]
     list_filter = ["status", "conversation__study"]
     search_fields = ["conversation__external_id", "user_message", "model_reply"]
     list_select_related = ["conversation"]
@@ -161,7 +193,15 @@ class TurnAnnotationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(ConversationWideAnswers)
 class ConversationWideAnswersAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["conversation", "emotion_clarity", "model_fit", "perceiving", "facilitating", "understanding", "managing"]
+    list_display = [
+        "conversation",
+        "emotion_clarity",
+        "model_fit",
+        "perceiving",
+        "facilitating",
+        "understanding",
+        "managing",
+    ]
     list_filter = ["model_fit", "emotion_clarity"]
     search_fields = ["conversation__external_id"]
     list_select_related = ["conversation"]

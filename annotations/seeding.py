@@ -36,21 +36,30 @@ DEMO_PERSONAS: tuple[DemoPersona, ...] = (
         tends_to=frozenset({"B1", "B2", "B3", "B8", "B15", "B19", "B108", "B4", "B504"}),
         avoids=frozenset({"B11", "B12", "B14", "B310", "B313", "B20"}),
         quality=0.6,
-        openers=("It sounds like {topic} has been weighing on you.", "That sounds really hard, especially {topic}."),
+        openers=(
+            "It sounds like {topic} has been weighing on you.",
+            "That sounds really hard, especially {topic}.",
+        ),
     ),
     DemoPersona(
         alias="advisor",
         tends_to=frozenset({"B11", "B12", "B310", "B313", "B316", "B408"}),
         avoids=frozenset({"B13", "B505", "B501", "B19"}),
         quality=0.4,
-        openers=("Here is what I would try with {topic}:", "A practical first step for {topic} could be this."),
+        openers=(
+            "Here is what I would try with {topic}:",
+            "A practical first step for {topic} could be this.",
+        ),
     ),
     DemoPersona(
         alias="questioner",
         tends_to=frozenset({"B13", "B505", "B501", "B503", "B7", "B1"}),
         avoids=frozenset({"B12", "B310", "B14"}),
         quality=0.5,
-        openers=("Can you tell me more about {topic}?", "What part of {topic} feels hardest right now?"),
+        openers=(
+            "Can you tell me more about {topic}?",
+            "What part of {topic} feels hardest right now?",
+        ),
     ),
 )
 
@@ -70,10 +79,17 @@ _USER_LINES = (
     "Thanks, that helps a little. What about the rest of it?",
 )
 _DIAGNOSES = ("diagnosis:anxiety_depression", "diagnosis:asd_adhd")
-_FOLLOW_UPS = ("it jumped to advice too fast", "it felt generic", "it missed how upset I was", "too many questions")
+_FOLLOW_UPS = (
+    "it jumped to advice too fast",
+    "it felt generic",
+    "it missed how upset I was",
+    "too many questions",
+)
 
 
-def demo_conversations(instrument: Instrument, count: int, seed: int) -> Iterator[records.Conversation]:
+def demo_conversations(
+    instrument: Instrument, count: int, seed: int
+) -> Iterator[records.Conversation]:
     """``count`` synthetic conversations; the same (count, seed) always gives the same records."""
     for index in range(count):
         # One generator per conversation: conversation i is the same whatever ``count`` is.
@@ -81,7 +97,9 @@ def demo_conversations(instrument: Instrument, count: int, seed: int) -> Iterato
         yield _conversation(instrument, rng, seed, index)
 
 
-def _conversation(instrument: Instrument, rng: random.Random, seed: int, index: int) -> records.Conversation:
+def _conversation(
+    instrument: Instrument, rng: random.Random, seed: int, index: int
+) -> records.Conversation:
     persona = DEMO_PERSONAS[index % len(DEMO_PERSONAS)]
     category, subtopics = rng.choice(TOPICS)
     subtopic = rng.choice(subtopics)
@@ -94,14 +112,20 @@ def _conversation(instrument: Instrument, rng: random.Random, seed: int, index: 
         if rng.random() < 0.35 * persona.quality:
             mood = [m for m in mood if m in PANAS_POSITIVE] + [rng.choice(PANAS_POSITIVE)]
         turns.append(_turn(instrument, rng, persona, number, subtopic, mood[-2:], distress))
-    started = datetime(2026, 1, 5, 9, 0, tzinfo=UTC) + timedelta(hours=index * 3, minutes=rng.randint(0, 59))
+    started = datetime(2026, 1, 5, 9, 0, tzinfo=UTC) + timedelta(
+        hours=index * 3, minutes=rng.randint(0, 59)
+    )
     pre = _panas(rng, distress)
     post = _panas(rng, max(0.0, distress - 0.3 * persona.quality + rng.uniform(-0.15, 0.15)))
     return records.Conversation(
         conversation_id=f"demo-{seed}-{index:05d}",
         metadata=records.Metadata(
-            model=persona.alias, provider="attune-demo", model_version="demo-1",
-            timestamp=started.isoformat(), category=category, subtopic=subtopic,
+            model=persona.alias,
+            provider="attune-demo",
+            model_version="demo-1",
+            timestamp=started.isoformat(),
+            category=category,
+            subtopic=subtopic,
             other={"synthetic": True, "generator": "attune seed_demo", "seed": seed},
         ),  # fmt: skip
         participant_profile=_profile(rng, seed, index),
@@ -120,12 +144,23 @@ def _turn(
     user = rng.choice(_USER_LINES).format(topic=topic, emotion=emotion)
     reply = rng.choice(persona.openers).format(topic=topic) + " (synthetic demo reply)"
     neutral = rng.random() < 0.2
-    tags = () if neutral else tuple(records.MoodTag(m, rng.randint(2, 7 if distress > 0.6 else 5)) for m in mood)
+    tags = (
+        ()
+        if neutral
+        else tuple(records.MoodTag(m, rng.randint(2, 7 if distress > 0.6 else 5)) for m in mood)
+    )
     questions = rng.sample(instrument.behaviour_ids, 6)
     judgements = tuple(_judgement(rng, persona, qid) for qid in questions)
-    pairwise_ids = ["general", *rng.sample([q for q in instrument.pairwise_ids if q != "general"], 2)]
+    pairwise_ids = [
+        "general",
+        *rng.sample([q for q in instrument.pairwise_ids if q != "general"], 2),
+    ]
     comparisons = tuple(_comparison(rng, persona, qid) for qid in pairwise_ids)
-    edited = reply if rng.random() < 0.1 else reply.replace("(synthetic demo reply)", "I'm here with you. (edited)")
+    edited = (
+        reply
+        if rng.random() < 0.1
+        else reply.replace("(synthetic demo reply)", "I'm here with you. (edited)")
+    )
     return records.Turn(
         turn_number=number,
         user_message=user,
@@ -149,16 +184,26 @@ def _judgement(rng: random.Random, persona: DemoPersona, qid: str) -> records.Bi
     else:
         observed = rng.choice(("yes", "no", "no", "na"))
     # Participants mostly want what validating replies do, and not what pushy ones do.
-    preferred = "na" if observed == "na" else rng.choice(("yes", "yes", "no") if qid in _WANTED else ("no", "no", "yes"))
+    preferred = (
+        "na"
+        if observed == "na"
+        else rng.choice(("yes", "yes", "no") if qid in _WANTED else ("no", "no", "yes"))
+    )
     llm_value = observed if rng.random() < 0.75 else rng.choice(("yes", "no"))
-    return records.BinaryJudgement(question_id=qid, llm_value=llm_value, observed=observed, preferred=preferred)
+    return records.BinaryJudgement(
+        question_id=qid, llm_value=llm_value, observed=observed, preferred=preferred
+    )
 
 
-_WANTED = frozenset({"B1", "B2", "B3", "B8", "B9", "B10", "B13", "B15", "B16", "B17", "B19", "B501", "B504", "B505"})
+_WANTED = frozenset(
+    {"B1", "B2", "B3", "B8", "B9", "B10", "B13", "B15", "B16", "B17", "B19", "B501", "B504", "B505"}
+)
 
 
 def _comparison(rng: random.Random, persona: DemoPersona, qid: str) -> records.PairwiseComparison:
-    pair = list(rng.choice((("original", "alternate"), ("original", "human"), ("alternate", "human"))))
+    pair = list(
+        rng.choice((("original", "alternate"), ("original", "human"), ("alternate", "human")))
+    )
     rng.shuffle(pair)
     original_side = "A" if pair[0] == "original" else "B" if pair[1] == "original" else None
     if original_side is None:
@@ -168,7 +213,9 @@ def _comparison(rng: random.Random, persona: DemoPersona, qid: str) -> records.P
         winner = original_side if rng.random() < persona.quality else other_side
     if rng.random() < 0.03:
         winner = None  # a comparison left unanswered, as real data has
-    return records.PairwiseComparison(question_id=qid, response_a=pair[0], response_b=pair[1], winner=winner)
+    return records.PairwiseComparison(
+        question_id=qid, response_a=pair[0], response_b=pair[1], winner=winner
+    )
 
 
 def _panas(rng: random.Random, distress: float) -> records.Panas:
@@ -194,11 +241,17 @@ def _profile(rng: random.Random, seed: int, index: int) -> records.ParticipantPr
     )
 
 
-def _wide(instrument: Instrument, rng: random.Random, persona: DemoPersona) -> records.ConversationWide:
+def _wide(
+    instrument: Instrument, rng: random.Random, persona: DemoPersona
+) -> records.ConversationWide:
     q3_options = instrument.q3_model_fit.option_ids
-    fit_index = min(len(q3_options) - 1, max(0, round((1 - persona.quality) * 3 + rng.uniform(-1, 1))))
+    fit_index = min(
+        len(q3_options) - 1, max(0, round((1 - persona.quality) * 3 + rng.uniform(-1, 1)))
+    )
     model_fit = q3_options[fit_index]
-    follow_up = tuple(rng.sample(_FOLLOW_UPS, 1)) if model_fit in instrument.q3_follow_up.shown_when else ()
+    follow_up = (
+        tuple(rng.sample(_FOLLOW_UPS, 1)) if model_fit in instrument.q3_follow_up.shown_when else ()
+    )
     branch = lambda: min(7, max(1, round(rng.gauss(2 + 4 * persona.quality, 1))))  # noqa: E731
     return records.ConversationWide(
         looking_for=tuple(rng.sample(instrument.q1_looking_for.option_ids[:-1], rng.randint(1, 2))),

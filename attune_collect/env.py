@@ -72,7 +72,9 @@ def env_secret(name: str) -> str | None:
     try:
         return Path(path).read_text(encoding="utf-8").strip() or None
     except OSError as exc:
-        raise EnvironmentConfigError(f"{name}_FILE={path!r} cannot be read: {exc.strerror}") from None
+        raise EnvironmentConfigError(
+            f"{name}_FILE={path!r} cannot be read: {exc.strerror}"
+        ) from None
 
 
 def env_url(name: str, schemes: tuple[str, ...]) -> str | None:
@@ -81,5 +83,7 @@ def env_url(name: str, schemes: tuple[str, ...]) -> str | None:
         return None
     scheme = value.split("://", 1)[0].lower() if "://" in value else ""
     if scheme not in schemes:
-        raise EnvironmentConfigError(f"{name} must start with one of {', '.join(s + '://' for s in schemes)}")
+        raise EnvironmentConfigError(
+            f"{name} must start with one of {', '.join(s + '://' for s in schemes)}"
+        )
     return value

@@ -70,7 +70,9 @@ except EnvironmentConfigError as exc:
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 if _secret is None and not DEBUG:
-    raise ImproperlyConfigured("DJANGO_SECRET_KEY (or DJANGO_SECRET_KEY_FILE) is required when DJANGO_DEBUG=false")
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY (or DJANGO_SECRET_KEY_FILE) is required when DJANGO_DEBUG=false"
+    )
 # The development key is public on purpose: it only ever signs local demo sessions.
 SECRET_KEY = _secret or "django-insecure-attune-development-key-never-use-in-production"
 
@@ -79,7 +81,9 @@ if not DEBUG and not _allowed_hosts:
 ALLOWED_HOSTS = _allowed_hosts or ["localhost", "127.0.0.1", "[::1]", "testserver"]
 
 if _pseudonym_salt is None and not DEBUG:
-    raise ImproperlyConfigured("ATTUNE_PSEUDONYM_SALT (or ATTUNE_PSEUDONYM_SALT_FILE) is required when DJANGO_DEBUG=false")
+    raise ImproperlyConfigured(
+        "ATTUNE_PSEUDONYM_SALT (or ATTUNE_PSEUDONYM_SALT_FILE) is required when DJANGO_DEBUG=false"
+    )
 # Stable across releases: changing it re-identifies nobody but breaks links between releases.
 PSEUDONYM_SALT = _pseudonym_salt or "attune-development-salt"
 
@@ -156,7 +160,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- cache ------------------------------------------------------------------------------------
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -169,12 +175,13 @@ elif REDIS_URL:
 else:
     # The embedded broker: messages are files, so a worker process needs no server at all.
     CELERY_BROKER_URL = "filesystem://"
-    for _sub in ("queue", "processed"):
+    for _sub in ("queue", "processed", "control"):
         (CELERY_BROKER_DIR / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(CELERY_BROKER_DIR / "queue"),
         "data_folder_out": str(CELERY_BROKER_DIR / "queue"),
         "processed_folder": str(CELERY_BROKER_DIR / "processed"),
+        "control_folder": str(CELERY_BROKER_DIR / "control"),
         "store_processed": False,
     }
 # Progress and results live in our own tables; the Redis result backend is only a convenience.
@@ -203,6 +210,7 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)  # whitenoise warns on every request when it is missing
 STATICFILES_DIRS = [d for d in [BASE_DIR / "frontend" / "dist"] if d.exists()]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

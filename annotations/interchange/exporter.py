@@ -18,7 +18,9 @@ class ExportReport:
     folder: Path
 
 
-def exportable_conversations(study: Study, *, include_unfinished: bool = False) -> QuerySet[Conversation]:
+def exportable_conversations(
+    study: Study, *, include_unfinished: bool = False
+) -> QuerySet[Conversation]:
     """Completed conversations by default; excluded ones never, preview participants never."""
     queryset = Conversation.objects.filter(study=study, participant__is_preview=False)
     if include_unfinished:
@@ -26,10 +28,14 @@ def exportable_conversations(study: Study, *, include_unfinished: bool = False) 
     return queryset.filter(state=ConversationState.COMPLETED)
 
 
-def export_study(study: Study, folder: str | Path, *, include_unfinished: bool = False) -> ExportReport:
+def export_study(
+    study: Study, folder: str | Path, *, include_unfinished: bool = False
+) -> ExportReport:
     folder = Path(folder)
     written = 0
-    for record in iter_records(exportable_conversations(study, include_unfinished=include_unfinished)):
+    for record in iter_records(
+        exportable_conversations(study, include_unfinished=include_unfinished)
+    ):
         write_conversation_file(record, folder)
         written += 1
     return ExportReport(written=written, folder=folder)

@@ -50,13 +50,19 @@ def validate_record(record: records.Conversation, instrument: InstrumentDefiniti
         where = f"turns[turnNumber={turn.turn_number}].annotations"
         for judgement in turn.annotations.binary_judgements:
             if judgement.question_id not in behaviour_ids:
-                raise RecordRejected(f"{where}.binaryJudgements: unknown behaviour question {judgement.question_id!r}")
+                raise RecordRejected(
+                    f"{where}.binaryJudgements: unknown behaviour question {judgement.question_id!r}"
+                )
         for comparison in turn.annotations.pairwise_comparisons:
             if not instrument.is_valid_pairwise_id(comparison.question_id):
-                raise RecordRejected(f"{where}.pairwiseComparisons: unknown pairwise question {comparison.question_id!r}")
+                raise RecordRejected(
+                    f"{where}.pairwiseComparisons: unknown pairwise question {comparison.question_id!r}"
+                )
         for qid in turn.annotations.selected_pairwise_questions:
             if not instrument.is_valid_pairwise_id(qid):
-                raise RecordRejected(f"{where}.selectedPairwiseQuestions: unknown pairwise question {qid!r}")
+                raise RecordRejected(
+                    f"{where}.selectedPairwiseQuestions: unknown pairwise question {qid!r}"
+                )
 
 
 def participant_pseudonym(study: Study, key: str) -> str:
@@ -75,7 +81,9 @@ def parse_timestamp(text: str | None) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def _endpoint_for(metadata: records.Metadata, cache: dict[tuple[str, str], ModelEndpoint]) -> ModelEndpoint | None:
+def _endpoint_for(
+    metadata: records.Metadata, cache: dict[tuple[str, str], ModelEndpoint]
+) -> ModelEndpoint | None:
     if not metadata.model and not metadata.provider:
         return None
     key = (metadata.provider or "", metadata.model or "")
@@ -84,7 +92,9 @@ def _endpoint_for(metadata: records.Metadata, cache: dict[tuple[str, str], Model
         litellm_model = f"{provider}/{model}" if provider and model else (model or provider)
         alias = "m-" + hashlib.sha256(f"{provider}\x00{model}".encode()).hexdigest()[:12]
         cache[key] = ModelEndpoint.objects.filter(provider=provider, model_name=model).first() or (
-            ModelEndpoint.objects.create(alias=alias, provider=provider, model_name=model, litellm_model=litellm_model)
+            ModelEndpoint.objects.create(
+                alias=alias, provider=provider, model_name=model, litellm_model=litellm_model
+            )
         )
     return cache[key]
 
@@ -163,7 +173,9 @@ def _save_participants(
     return by_key
 
 
-def _save_surveys(batch: Sequence[records.Conversation], conversations: list[Conversation], now: datetime) -> None:
+def _save_surveys(
+    batch: Sequence[records.Conversation], conversations: list[Conversation], now: datetime
+) -> None:
     panas_rows: list[PanasResponse] = []
     wide_rows: list[ConversationWideAnswers] = []
     for record, conversation in zip(batch, conversations, strict=True):
@@ -171,8 +183,13 @@ def _save_surveys(batch: Sequence[records.Conversation], conversations: list[Con
             if panas is not None:
                 panas_rows.append(
                     PanasResponse(
-                        conversation=conversation, phase=phase, items=panas.items, total_positive=panas.total_positive,
-                        total_negative=panas.total_negative, other=panas.other, submitted_at=now,
+                        conversation=conversation,
+                        phase=phase,
+                        items=panas.items,
+                        total_positive=panas.total_positive,
+                        total_negative=panas.total_negative,
+                        other=panas.other,
+                        submitted_at=now,
                     )  # fmt: skip
                 )
         wide = record.conversation_wide
@@ -205,8 +222,12 @@ def _save_turns(batch: Sequence[records.Conversation], conversations: list[Conve
         for turn in record.turns:
             turn_rows.append(
                 Turn(
-                    conversation=conversation, number=turn.turn_number, user_message=turn.user_message,
-                    model_reply=turn.llm_response, status=TurnStatus.DONE, other=turn.other,
+                    conversation=conversation,
+                    number=turn.turn_number,
+                    user_message=turn.user_message,
+                    model_reply=turn.llm_response,
+                    status=TurnStatus.DONE,
+                    other=turn.other,
                 )  # fmt: skip
             )
             turn_records.append(turn)
@@ -217,7 +238,9 @@ def _save_turns(batch: Sequence[records.Conversation], conversations: list[Conve
                 turn=row,
                 llm_improved_reply=turn.annotations.llm_improved,
                 human_edited_reply=turn.annotations.human_edited,
-                shown_behaviour_questions=[j.question_id for j in turn.annotations.binary_judgements],
+                shown_behaviour_questions=[
+                    j.question_id for j in turn.annotations.binary_judgements
+                ],
                 selected_pairwise_questions=list(turn.annotations.selected_pairwise_questions),
                 other=turn.annotations.other,
             )
@@ -229,13 +252,25 @@ def _save_turns(batch: Sequence[records.Conversation], conversations: list[Conve
         tags += [MoodTag(annotation=annotation, position=i, emotion=t.emotion, intensity=t.intensity)
                  for i, t in enumerate(turn.mood_tags)]  # fmt: skip
         judgements += [
-            BehaviourJudgement(annotation=annotation, position=i, question_id=j.question_id,
-                               observed=j.observed, preferred=j.preferred, llm_value=j.llm_value)  # fmt: skip
+            BehaviourJudgement(
+                annotation=annotation,
+                position=i,
+                question_id=j.question_id,
+                observed=j.observed,
+                preferred=j.preferred,
+                llm_value=j.llm_value,
+            )  # fmt: skip
             for i, j in enumerate(turn.annotations.binary_judgements)
         ]
         choices += [
-            PairwiseChoice(annotation=annotation, position=i, question_id=c.question_id,
-                           response_a=c.response_a, response_b=c.response_b, winner=c.winner)  # fmt: skip
+            PairwiseChoice(
+                annotation=annotation,
+                position=i,
+                question_id=c.question_id,
+                response_a=c.response_a,
+                response_b=c.response_b,
+                winner=c.winner,
+            )  # fmt: skip
             for i, c in enumerate(turn.annotations.pairwise_comparisons)
         ]
     MoodTag.objects.bulk_create(tags, batch_size=2000)

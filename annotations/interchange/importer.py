@@ -7,7 +7,12 @@ from pathlib import Path
 
 from django.db import transaction
 
-from annotations.interchange.from_records import RecordOptions, RecordRejected, save_records, validate_record
+from annotations.interchange.from_records import (
+    RecordOptions,
+    RecordRejected,
+    save_records,
+    validate_record,
+)
 from annotations.models import Conversation
 from annotations.services.audit import record_audit
 from annotations.services.studies import get_or_create_study
@@ -28,7 +33,9 @@ class ImportReport:
         return not self.rejected
 
 
-def import_folder(folder: str | Path, study_slug: str, *, actor_label: str = "system") -> ImportReport:
+def import_folder(
+    folder: str | Path, study_slug: str, *, actor_label: str = "system"
+) -> ImportReport:
     """Validate every ``conversation_*.json`` file, then import the good ones in bulk.
 
     Each file is all or nothing: a file that fails validation writes no row. A conversation
@@ -52,7 +59,10 @@ def import_folder(folder: str | Path, study_slug: str, *, actor_label: str = "sy
             continue
         if record.conversation_id in seen_in_folder:
             report.rejected.append(
-                (path.name, f"conversationId {record.conversation_id!r} also in {seen_in_folder[record.conversation_id]}")
+                (
+                    path.name,
+                    f"conversationId {record.conversation_id!r} also in {seen_in_folder[record.conversation_id]}",
+                )
             )
             continue
         seen_in_folder[record.conversation_id] = path.name

@@ -24,19 +24,28 @@ def conversations_for_export(queryset: QuerySet[Conversation]) -> QuerySet[Conve
     """The queryset with everything ``conversation_to_record`` reads, prefetched."""
     turns = Turn.objects.select_related("annotation").prefetch_related(
         Prefetch("annotation__mood_tags", queryset=MoodTag.objects.order_by("position")),
-        Prefetch("annotation__behaviour_judgements", queryset=BehaviourJudgement.objects.order_by("position")),
-        Prefetch("annotation__pairwise_choices", queryset=PairwiseChoice.objects.order_by("position")),
+        Prefetch(
+            "annotation__behaviour_judgements",
+            queryset=BehaviourJudgement.objects.order_by("position"),
+        ),
+        Prefetch(
+            "annotation__pairwise_choices", queryset=PairwiseChoice.objects.order_by("position")
+        ),
     )
-    return queryset.select_related("participant", "model_endpoint", "wide_answers").prefetch_related(
-        Prefetch("turns", queryset=turns.order_by("number")), "panas_responses"
-    )
+    return queryset.select_related(
+        "participant", "model_endpoint", "wide_answers"
+    ).prefetch_related(Prefetch("turns", queryset=turns.order_by("number")), "panas_responses")
 
 
-def iter_records(queryset: QuerySet[Conversation], chunk_size: int = 200) -> Iterator[records.Conversation]:
+def iter_records(
+    queryset: QuerySet[Conversation], chunk_size: int = 200
+) -> Iterator[records.Conversation]:
     """Records in a stable order (by id), loaded chunk by chunk."""
     ids = list(queryset.order_by("id").values_list("id", flat=True))
     for start in range(0, len(ids), chunk_size):
-        chunk = conversations_for_export(Conversation.objects.filter(id__in=ids[start : start + chunk_size]))
+        chunk = conversations_for_export(
+            Conversation.objects.filter(id__in=ids[start : start + chunk_size])
+        )
         for conversation in chunk.order_by("id"):
             yield conversation_to_record(conversation)
 
@@ -127,7 +136,9 @@ def _turn(turn: Turn) -> records.Turn:
         turn_number=turn.number,
         user_message=turn.user_message,
         llm_response=turn.model_reply,
-        mood_tags=tuple(records.MoodTag(t.emotion, t.intensity) for t in annotation.mood_tags.all()),
+        mood_tags=tuple(
+            records.MoodTag(t.emotion, t.intensity) for t in annotation.mood_tags.all()
+        ),
         annotations=records.TurnAnnotations(
             binary_judgements=tuple(_judgements(annotation.behaviour_judgements.all())),
             llm_improved=annotation.llm_improved_reply,
@@ -154,5 +165,8 @@ def _has_annotation(turn: Turn) -> bool:
 def _judgements(rows: Iterable[BehaviourJudgement]) -> Iterator[records.BinaryJudgement]:
     for row in rows:
         yield records.BinaryJudgement(
-            question_id=row.question_id, llm_value=row.llm_value, observed=row.observed, preferred=row.preferred
+            question_id=row.question_id,
+            llm_value=row.llm_value,
+            observed=row.observed,
+            preferred=row.preferred,
         )

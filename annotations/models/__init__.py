@@ -1,6 +1,11 @@
 """The annotation data model, one module per concern."""
 
-from annotations.models.annotation import BehaviourJudgement, MoodTag, PairwiseChoice, TurnAnnotation
+from annotations.models.annotation import (
+    BehaviourJudgement,
+    MoodTag,
+    PairwiseChoice,
+    TurnAnnotation,
+)
 from annotations.models.audit import AuditEntry
 from annotations.models.conversation import (
     ALLOWED_TRANSITIONS,

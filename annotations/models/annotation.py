@@ -11,12 +11,18 @@ from django.db import models
 from annotations.models.conversation import Turn
 
 ANSWER_CHOICES = [("yes", "Yes"), ("no", "No"), ("na", "Not applicable")]
-RESPONSE_LABEL_CHOICES = [("original", "Original reply"), ("alternate", "Improved reply"), ("human", "Participant's edit")]
+RESPONSE_LABEL_CHOICES = [
+    ("original", "Original reply"),
+    ("alternate", "Improved reply"),
+    ("human", "Participant's edit"),
+]
 WINNER_CHOICES = [("A", "A"), ("B", "B")]
 
 
 def _answer_is_valid(field: str) -> models.Q:
-    return models.Q(**{f"{field}__isnull": True}) | models.Q(**{f"{field}__in": ["yes", "no", "na"]})
+    return models.Q(**{f"{field}__isnull": True}) | models.Q(
+        **{f"{field}__in": ["yes", "no", "na"]}
+    )
 
 
 class TurnAnnotation(models.Model):
@@ -27,15 +33,21 @@ class TurnAnnotation(models.Model):
     selected_pairwise_questions = models.JSONField(default=list, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
-    timings = models.JSONField(default=dict, blank=True, help_text="Seconds spent per annotation step.")
-    other = models.JSONField(default=dict, blank=True, help_text="Unmodelled annotation keys of imported records.")
+    timings = models.JSONField(
+        default=dict, blank=True, help_text="Seconds spent per annotation step."
+    )
+    other = models.JSONField(
+        default=dict, blank=True, help_text="Unmodelled annotation keys of imported records."
+    )
 
     def __str__(self) -> str:
         return f"annotation of {self.turn}"
 
 
 class MoodTag(models.Model):
-    annotation = models.ForeignKey(TurnAnnotation, on_delete=models.CASCADE, related_name="mood_tags")
+    annotation = models.ForeignKey(
+        TurnAnnotation, on_delete=models.CASCADE, related_name="mood_tags"
+    )
     position = models.PositiveSmallIntegerField()
     emotion = models.CharField(max_length=20)
     intensity = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -43,16 +55,24 @@ class MoodTag(models.Model):
     class Meta:
         ordering = ["annotation", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["annotation", "position"], name="moodtag_unique_position"),
+            models.UniqueConstraint(
+                fields=["annotation", "position"], name="moodtag_unique_position"
+            ),
             models.CheckConstraint(
-                condition=models.Q(intensity__isnull=True) | models.Q(intensity__gte=1, intensity__lte=7),
+                condition=models.Q(intensity__isnull=True)
+                | models.Q(intensity__gte=1, intensity__lte=7),
                 name="moodtag_intensity_1_7",
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.emotion} ({self.intensity if self.intensity is not None else '-'})"
+
 
 class BehaviourJudgement(models.Model):
-    annotation = models.ForeignKey(TurnAnnotation, on_delete=models.CASCADE, related_name="behaviour_judgements")
+    annotation = models.ForeignKey(
+        TurnAnnotation, on_delete=models.CASCADE, related_name="behaviour_judgements"
+    )
     position = models.PositiveSmallIntegerField()
     question_id = models.CharField(max_length=40)
     observed = models.CharField(max_length=3, choices=ANSWER_CHOICES, null=True, blank=True)
@@ -62,15 +82,28 @@ class BehaviourJudgement(models.Model):
     class Meta:
         ordering = ["annotation", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["annotation", "question_id"], name="judgement_unique_question"),
-            models.CheckConstraint(condition=_answer_is_valid("observed"), name="judgement_observed_valid"),
-            models.CheckConstraint(condition=_answer_is_valid("preferred"), name="judgement_preferred_valid"),
-            models.CheckConstraint(condition=_answer_is_valid("llm_value"), name="judgement_llm_value_valid"),
+            models.UniqueConstraint(
+                fields=["annotation", "question_id"], name="judgement_unique_question"
+            ),
+            models.CheckConstraint(
+                condition=_answer_is_valid("observed"), name="judgement_observed_valid"
+            ),
+            models.CheckConstraint(
+                condition=_answer_is_valid("preferred"), name="judgement_preferred_valid"
+            ),
+            models.CheckConstraint(
+                condition=_answer_is_valid("llm_value"), name="judgement_llm_value_valid"
+            ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.question_id}: did {self.observed or '-'}, should {self.preferred or '-'}"
 
 
 class PairwiseChoice(models.Model):
-    annotation = models.ForeignKey(TurnAnnotation, on_delete=models.CASCADE, related_name="pairwise_choices")
+    annotation = models.ForeignKey(
+        TurnAnnotation, on_delete=models.CASCADE, related_name="pairwise_choices"
+    )
     position = models.PositiveSmallIntegerField()
     question_id = models.CharField(max_length=200)
     response_a = models.CharField(max_length=10, choices=RESPONSE_LABEL_CHOICES)
@@ -80,8 +113,22 @@ class PairwiseChoice(models.Model):
     class Meta:
         ordering = ["annotation", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["annotation", "position"], name="pairwise_unique_position"),
-            models.CheckConstraint(condition=models.Q(response_a__in=["original", "alternate", "human"]), name="pairwise_a_label_valid"),
-            models.CheckConstraint(condition=models.Q(response_b__in=["original", "alternate", "human"]), name="pairwise_b_label_valid"),
-            models.CheckConstraint(condition=models.Q(winner__isnull=True) | models.Q(winner__in=["A", "B"]), name="pairwise_winner_valid"),
+            models.UniqueConstraint(
+                fields=["annotation", "position"], name="pairwise_unique_position"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(response_a__in=["original", "alternate", "human"]),
+                name="pairwise_a_label_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(response_b__in=["original", "alternate", "human"]),
+                name="pairwise_b_label_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(winner__isnull=True) | models.Q(winner__in=["A", "B"]),
+                name="pairwise_winner_valid",
+            ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.question_id}: A={self.response_a} B={self.response_b} winner={self.winner or '-'}"

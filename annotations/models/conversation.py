@@ -21,10 +21,18 @@ class ConversationState(models.TextChoices):
 
 # The state machine: which state may follow which. Services check moves against this table.
 ALLOWED_TRANSITIONS: dict[str, frozenset[str]] = {
-    ConversationState.CONSENTED: frozenset({ConversationState.PROFILED, ConversationState.ABANDONED}),
-    ConversationState.PROFILED: frozenset({ConversationState.CHATTING, ConversationState.ABANDONED}),
-    ConversationState.CHATTING: frozenset({ConversationState.POST_SURVEY, ConversationState.ABANDONED}),
-    ConversationState.POST_SURVEY: frozenset({ConversationState.COMPLETED, ConversationState.ABANDONED}),
+    ConversationState.CONSENTED: frozenset(
+        {ConversationState.PROFILED, ConversationState.ABANDONED}
+    ),
+    ConversationState.PROFILED: frozenset(
+        {ConversationState.CHATTING, ConversationState.ABANDONED}
+    ),
+    ConversationState.CHATTING: frozenset(
+        {ConversationState.POST_SURVEY, ConversationState.ABANDONED}
+    ),
+    ConversationState.POST_SURVEY: frozenset(
+        {ConversationState.COMPLETED, ConversationState.ABANDONED}
+    ),
     ConversationState.COMPLETED: frozenset({ConversationState.EXCLUDED}),
     ConversationState.ABANDONED: frozenset({ConversationState.EXCLUDED}),
     ConversationState.EXCLUDED: frozenset(),
@@ -33,8 +41,12 @@ ALLOWED_TRANSITIONS: dict[str, frozenset[str]] = {
 
 class Conversation(models.Model):
     study = models.ForeignKey(Study, on_delete=models.PROTECT, related_name="conversations")
-    participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="conversations")
-    external_id = models.CharField(max_length=200, help_text="conversationId in the AttuneBench format.")
+    participant = models.ForeignKey(
+        Participant, on_delete=models.PROTECT, related_name="conversations"
+    )
+    external_id = models.CharField(
+        max_length=200, help_text="conversationId in the AttuneBench format."
+    )
     model_endpoint = models.ForeignKey(
         ModelEndpoint, null=True, blank=True, on_delete=models.PROTECT, related_name="conversations",
         help_text="The hidden model the participant talked to. Never shown to the participant.",
@@ -42,12 +54,20 @@ class Conversation(models.Model):
     model_version = models.CharField(max_length=120, blank=True)
     topic_category = models.CharField(max_length=120, blank=True)
     topic_subtopic = models.CharField(max_length=200, blank=True)
-    state = models.CharField(max_length=16, choices=ConversationState.choices, default=ConversationState.CONSENTED)
+    state = models.CharField(
+        max_length=16, choices=ConversationState.choices, default=ConversationState.CONSENTED
+    )
     started_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
-    source_timestamp = models.CharField(max_length=64, blank=True, help_text="metadata.timestamp exactly as imported.")
-    metadata_other = models.JSONField(default=dict, blank=True, help_text="Unmodelled metadata keys of imported records.")
-    record_other = models.JSONField(default=dict, blank=True, help_text="Unmodelled top-level keys of imported records.")
+    source_timestamp = models.CharField(
+        max_length=64, blank=True, help_text="metadata.timestamp exactly as imported."
+    )
+    metadata_other = models.JSONField(
+        default=dict, blank=True, help_text="Unmodelled metadata keys of imported records."
+    )
+    record_other = models.JSONField(
+        default=dict, blank=True, help_text="Unmodelled top-level keys of imported records."
+    )
     is_synthetic = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -55,8 +75,13 @@ class Conversation(models.Model):
     class Meta:
         ordering = ["-created_at"]
         constraints = [
-            models.UniqueConstraint(fields=["study", "external_id"], name="conversation_unique_external_id"),
-            models.CheckConstraint(condition=models.Q(state__in=ConversationState.values), name="conversation_state_valid"),
+            models.UniqueConstraint(
+                fields=["study", "external_id"], name="conversation_unique_external_id"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(state__in=ConversationState.values),
+                name="conversation_state_valid",
+            ),
         ]
         indexes = [models.Index(fields=["study", "state"])]
 
@@ -87,17 +112,22 @@ class Turn(models.Model):
     finish_reason = models.CharField(max_length=40, blank=True)
     error = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
-    other = models.JSONField(default=dict, blank=True, help_text="Unmodelled turn keys of imported records.")
+    other = models.JSONField(
+        default=dict, blank=True, help_text="Unmodelled turn keys of imported records."
+    )
 
     class Meta:
         ordering = ["conversation", "number"]
         constraints = [
             models.UniqueConstraint(fields=["conversation", "number"], name="turn_unique_number"),
             models.UniqueConstraint(
-                fields=["conversation", "idempotency_key"], condition=models.Q(idempotency_key__isnull=False),
+                fields=["conversation", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
                 name="turn_unique_idempotency_key",
             ),  # fmt: skip
-            models.CheckConstraint(condition=models.Q(status__in=TurnStatus.values), name="turn_status_valid"),
+            models.CheckConstraint(
+                condition=models.Q(status__in=TurnStatus.values), name="turn_status_valid"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -13,11 +13,22 @@ env_var_name_validator = RegexValidator(
 
 
 class ModelEndpoint(models.Model):
-    alias = models.SlugField(max_length=64, unique=True, help_text="The anonymous name used internally and in exports.")
-    provider = models.CharField(max_length=80, blank=True, help_text="Vendor, as written in exports (e.g. openai).")
-    model_name = models.CharField(max_length=200, blank=True, help_text="Model name, as written in exports.")
-    litellm_model = models.CharField(max_length=200, help_text="The litellm model string, e.g. openai/gpt-4o or attune-demo/listener.")
-    params = models.JSONField(default=dict, blank=True, help_text="Sampling parameters: temperature, max_tokens, ...")
+    alias = models.SlugField(
+        max_length=64, unique=True, help_text="The anonymous name used internally and in exports."
+    )
+    provider = models.CharField(
+        max_length=80, blank=True, help_text="Vendor, as written in exports (e.g. openai)."
+    )
+    model_name = models.CharField(
+        max_length=200, blank=True, help_text="Model name, as written in exports."
+    )
+    litellm_model = models.CharField(
+        max_length=200,
+        help_text="The litellm model string, e.g. openai/gpt-4o or attune-demo/listener.",
+    )
+    params = models.JSONField(
+        default=dict, blank=True, help_text="Sampling parameters: temperature, max_tokens, ..."
+    )
     system_prompt = models.TextField(blank=True)
     system_prompt_version = models.CharField(max_length=40, blank=True)
     api_base = models.URLField(blank=True)
@@ -25,16 +36,21 @@ class ModelEndpoint(models.Model):
         max_length=100, blank=True, validators=[env_var_name_validator],
         help_text="Name of the environment variable that holds the API key.",
     )  # fmt: skip
-    weight = models.PositiveIntegerField(default=1, help_text="Relative share of new conversations.")
+    weight = models.PositiveIntegerField(
+        default=1, help_text="Relative share of new conversations."
+    )
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["alias"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(weight__gte=1), name="endpoint_weight_positive"),
             models.CheckConstraint(
-                condition=models.Q(api_key_env="") | models.Q(api_key_env__regex=r"^[A-Z_][A-Z0-9_]*$"),
+                condition=models.Q(weight__gte=1), name="endpoint_weight_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(api_key_env="")
+                | models.Q(api_key_env__regex=r"^[A-Z_][A-Z0-9_]*$"),
                 name="endpoint_key_is_env_var_name",
             ),
         ]

@@ -17,19 +17,39 @@ class Instrument(models.Model):
     name = models.SlugField(max_length=80)
     version = models.PositiveIntegerField()
     description = models.TextField(blank=True)
-    definition = models.JSONField(help_text="The validated instrument definition (see evaluation/benchmark/instrument.py).")
+    definition = models.JSONField(
+        help_text="The validated instrument definition (see evaluation/benchmark/instrument.py)."
+    )
     content_hash = models.CharField(max_length=64, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name", "-version"]
         constraints = [
-            models.UniqueConstraint(fields=["name", "version"], name="instrument_unique_name_version"),
-            models.CheckConstraint(condition=models.Q(version__gte=1), name="instrument_version_positive"),
+            models.UniqueConstraint(
+                fields=["name", "version"], name="instrument_unique_name_version"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(version__gte=1), name="instrument_version_positive"
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.name} v{self.version}"
+
+    def save(self, *args, **kwargs) -> None:
+        # Immutability is enforced here, not only in the admin: every write path goes through save().
+        if self.pk is not None:
+            stored = (
+                type(self).objects.filter(pk=self.pk).values_list("content_hash", flat=True).first()
+            )
+            new_hash = load_instrument(self.definition).canonical_hash()
+            if stored is not None and stored != new_hash and self.is_in_use():
+                raise InstrumentInUseError(
+                    f"Instrument {self} is used by a study and cannot change; create version {self.version + 1} instead."
+                )
+        self.content_hash = load_instrument(self.definition).canonical_hash()
+        super().save(*args, **kwargs)
 
     def parsed(self) -> InstrumentDefinition:
         return load_instrument(self.definition)
@@ -44,15 +64,3 @@ class Instrument(models.Model):
             raise ValidationError({"definition": str(exc)}) from None
         if parsed.name != self.name or parsed.version != self.version:
             raise ValidationError("The definition's name and version must match the record's.")
-
-    def save(self, *args, **kwargs) -> None:
-        # Immutability is enforced here, not only in the admin: every write path goes through save().
-        if self.pk is not None:
-            stored = type(self).objects.filter(pk=self.pk).values_list("content_hash", flat=True).first()
-            new_hash = load_instrument(self.definition).canonical_hash()
-            if stored is not None and stored != new_hash and self.is_in_use():
-                raise InstrumentInUseError(
-                    f"Instrument {self} is used by a study and cannot change; create version {self.version + 1} instead."
-                )
-        self.content_hash = load_instrument(self.definition).canonical_hash()
-        super().save(*args, **kwargs)

@@ -10,7 +10,9 @@ from annotations.models.study import Study
 class Participant(models.Model):
     study = models.ForeignKey(Study, on_delete=models.PROTECT, related_name="participants")
     pseudonym = models.CharField(max_length=64, unique=True, help_text="Internal pseudonymous id.")
-    external_id = models.CharField(max_length=200, blank=True, help_text="participant_id of an imported record.")
+    external_id = models.CharField(
+        max_length=200, blank=True, help_text="participant_id of an imported record."
+    )
     prolific_pid = models.CharField("PROLIFIC_PID", max_length=64, blank=True)
     prolific_study_id = models.CharField("STUDY_ID", max_length=64, blank=True)
     prolific_session_id = models.CharField("SESSION_ID", max_length=64, blank=True)
@@ -22,11 +24,17 @@ class Participant(models.Model):
     traits = models.JSONField(default=list, blank=True)
     goals = models.JSONField(default=list, blank=True)
     responses = models.JSONField(default=dict, blank=True)
-    profile_extra = models.JSONField(null=True, blank=True, help_text="The profile's free 'extra' object.")
-    profile_other = models.JSONField(default=dict, blank=True, help_text="Unmodelled profile keys of imported records.")
+    profile_extra = models.JSONField(
+        null=True, blank=True, help_text="The profile's free 'extra' object."
+    )
+    profile_other = models.JSONField(
+        default=dict, blank=True, help_text="Unmodelled profile keys of imported records."
+    )
     withdrawn = models.BooleanField(default=False)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
-    is_preview = models.BooleanField(default=False, help_text="A researcher's test run: never released.")
+    is_preview = models.BooleanField(
+        default=False, help_text="A researcher's test run: never released."
+    )
     is_synthetic = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -35,11 +43,13 @@ class Participant(models.Model):
         constraints = [
             # The same PROLIFIC_PID resumes the same record instead of creating a second one.
             models.UniqueConstraint(
-                fields=["study", "prolific_pid"], condition=~models.Q(prolific_pid=""),
+                fields=["study", "prolific_pid"],
+                condition=~models.Q(prolific_pid=""),
                 name="participant_unique_pid_per_study",
             ),  # fmt: skip
             models.CheckConstraint(
-                condition=models.Q(age__isnull=True) | models.Q(age__lte=130), name="participant_age_plausible"
+                condition=models.Q(age__isnull=True) | models.Q(age__lte=130),
+                name="participant_age_plausible",
             ),
         ]
         indexes = [models.Index(fields=["study", "external_id"])]

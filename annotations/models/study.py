@@ -22,7 +22,9 @@ class Study(models.Model):
     instrument = models.ForeignKey(Instrument, on_delete=models.PROTECT, related_name="studies")
     consent_text = models.TextField(blank=True)
     consent_version = models.CharField(max_length=40, default="1")
-    topics = models.JSONField(default=list, blank=True, help_text='[{"category": "...", "subtopics": ["..."]}]')
+    topics = models.JSONField(
+        default=list, blank=True, help_text='[{"category": "...", "subtopics": ["..."]}]'
+    )
     model_pool = models.ManyToManyField(ModelEndpoint, blank=True, related_name="studies")
     improver_endpoint = models.ForeignKey(
         ModelEndpoint, null=True, blank=True, on_delete=models.PROTECT, related_name="improver_for",
@@ -37,17 +39,30 @@ class Study(models.Model):
     target_participants = models.PositiveIntegerField(default=100)
     conversations_per_participant = models.PositiveSmallIntegerField(default=1)
     support_resources = models.TextField(blank=True, help_text="Shown when a message signals risk.")
-    is_synthetic = models.BooleanField(default=False, help_text="Generated demo data, never real participants.")
+    is_synthetic = models.BooleanField(
+        default=False, help_text="Generated demo data, never real participants."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["slug"]
         verbose_name_plural = "studies"
         constraints = [
-            models.CheckConstraint(condition=models.Q(min_turns__gte=1), name="study_min_turns_positive"),
-            models.CheckConstraint(condition=models.Q(max_turns__gte=models.F("min_turns")), name="study_max_turns_ge_min"),
-            models.CheckConstraint(condition=models.Q(behaviour_questions_per_turn__lte=36), name="study_behaviour_per_turn_le_36"),
-            models.CheckConstraint(condition=models.Q(conversations_per_participant__gte=1), name="study_conversations_per_participant_positive"),
+            models.CheckConstraint(
+                condition=models.Q(min_turns__gte=1), name="study_min_turns_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(max_turns__gte=models.F("min_turns")),
+                name="study_max_turns_ge_min",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(behaviour_questions_per_turn__lte=36),
+                name="study_behaviour_per_turn_le_36",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(conversations_per_participant__gte=1),
+                name="study_conversations_per_participant_positive",
+            ),
         ]
 
     def __str__(self) -> str:

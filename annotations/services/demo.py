@@ -55,7 +55,9 @@ def ensure_demo_study() -> Study:
         status=StudyStatus.RECRUITING,
         consent_text="This is a demonstration study. Replies come from an offline demo model, not a real AI.",
         consent_version="demo-1",
-        topics=[{"category": category, "subtopics": list(subtopics)} for category, subtopics in TOPICS],
+        topics=[
+            {"category": category, "subtopics": list(subtopics)} for category, subtopics in TOPICS
+        ],
         completion_code="DEMO-COMPLETE",
         screenout_code="DEMO-SCREENOUT",
         is_synthetic=True,

@@ -24,7 +24,10 @@ def create_instrument_version(definition: dict, *, actor_label: str) -> Instrume
     """Validate and store a definition as a new, immutable version."""
     parsed = load_instrument(definition)  # raises InstrumentError naming the field
     instrument = Instrument(
-        name=parsed.name, version=parsed.version, description=definition.get("description", ""), definition=definition
+        name=parsed.name,
+        version=parsed.version,
+        description=definition.get("description", ""),
+        definition=definition,
     )
     instrument.full_clean(exclude=["content_hash"])
     instrument.save()

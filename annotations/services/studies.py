@@ -10,13 +10,22 @@ from annotations.services.instruments import ensure_default_instrument
 
 
 @transaction.atomic
-def get_or_create_study(slug: str, *, title: str | None = None, actor_label: str = "system", **fields) -> Study:
+def get_or_create_study(
+    slug: str, *, title: str | None = None, actor_label: str = "system", **fields
+) -> Study:
     """The study with this slug, created on the default instrument if it does not exist."""
     study = Study.objects.filter(slug=slug).first()
     if study is not None:
         return study
-    study = Study(slug=slug, title=title or slug.replace("-", " ").title(), instrument=ensure_default_instrument(), **fields)
+    study = Study(
+        slug=slug,
+        title=title or slug.replace("-", " ").title(),
+        instrument=ensure_default_instrument(),
+        **fields,
+    )
     study.full_clean()
     study.save()
-    record_audit("annotations.study.create", target=study, actor_label=actor_label, data={"slug": slug})
+    record_audit(
+        "annotations.study.create", target=study, actor_label=actor_label, data={"slug": slug}
+    )
     return study

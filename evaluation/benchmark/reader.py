@@ -19,8 +19,8 @@ from evaluation.benchmark.records import (
     FourBranchScores,
     Metadata,
     MoodTag,
-    Panas,
     PairwiseComparison,
+    Panas,
     ParticipantProfile,
     Turn,
     TurnAnnotations,
@@ -83,7 +83,9 @@ def read_conversation_file(path: str | Path) -> Conversation:
     except UnicodeDecodeError as exc:
         raise FormatError("", f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except json.JSONDecodeError as exc:
-        raise FormatError("", f"invalid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+        raise FormatError(
+            "", f"invalid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from exc
     return parse_conversation(data)
 
 
@@ -225,12 +227,16 @@ def _parse_profile(value: Any, where: str) -> ParticipantProfile | None:
     extra = obj.get("extra")
     participant_id = obj.get("participant_id")
     return ParticipantProfile(
-        participant_id=None if participant_id is None else _expect_id(participant_id, f"{where}.participant_id"),
+        participant_id=None
+        if participant_id is None
+        else _expect_id(participant_id, f"{where}.participant_id"),
         schema_version=_optional_text(obj.get("schema_version"), f"{where}.schema_version"),
         age=_optional_bounded_int(age, f"{where}.age", 0, 130),
         traits=_str_list(obj.get("traits"), f"{where}.traits"),
         goals=_str_list(obj.get("goals"), f"{where}.goals"),
-        responses=dict(_expect_object(responses, f"{where}.responses")) if responses is not None else {},
+        responses=dict(_expect_object(responses, f"{where}.responses"))
+        if responses is not None
+        else {},
         extra=dict(_expect_object(extra, f"{where}.extra")) if extra is not None else None,
         other=_unknown(obj, _PROFILE_KEYS),
     )
@@ -256,7 +262,9 @@ def _parse_panas(value: Any, where: str) -> Panas | None:
     if positive is None or negative is None:
         raise FormatError(where, "has neither totals nor items to derive them from")
     known = ("items", "responses", "totalPositiveAffect", "totalNegativeAffect")
-    return Panas(items=items, total_positive=positive, total_negative=negative, other=_unknown(obj, known))
+    return Panas(
+        items=items, total_positive=positive, total_negative=negative, other=_unknown(obj, known)
+    )
 
 
 def _panas_total(
@@ -286,7 +294,9 @@ def _parse_conversation_wide(value: Any, where: str) -> ConversationWide | None:
         looking_for=_str_list(looking_for, f"{where}.q1_lookingFor"),
         emotion_clarity=_optional_str(clarity, f"{where}.q2_emotionClarity"),
         model_fit=_optional_str(fit, f"{where}.q3_modelFit"),
-        what_felt_off=_str_list(obj.get("q3_followUp_whatFeltOff"), f"{where}.q3_followUp_whatFeltOff"),
+        what_felt_off=_str_list(
+            obj.get("q3_followUp_whatFeltOff"), f"{where}.q3_followUp_whatFeltOff"
+        ),
         four_branch=_parse_four_branch(branches, f"{where}.fourBranchScores"),
         other=_unknown(obj, _CW_KEYS),
     )
@@ -298,8 +308,13 @@ def _parse_four_branch(value: Any, where: str) -> FourBranchScores | None:
     obj = _expect_object(value, where)
     unknown = sorted(set(obj) - set(FOUR_BRANCHES))
     if unknown:
-        raise FormatError(f"{where}.{unknown[0]}", f"unknown branch (expected {', '.join(FOUR_BRANCHES)})")
-    scores = {name: _optional_bounded_int(obj.get(name), f"{where}.{name}", 1, 7) for name in FOUR_BRANCHES}
+        raise FormatError(
+            f"{where}.{unknown[0]}", f"unknown branch (expected {', '.join(FOUR_BRANCHES)})"
+        )
+    scores = {
+        name: _optional_bounded_int(obj.get(name), f"{where}.{name}", 1, 7)
+        for name in FOUR_BRANCHES
+    }
     return FourBranchScores(**scores)
 
 
@@ -309,7 +324,9 @@ def _parse_turns(value: Any, where: str) -> tuple[Turn, ...]:
     for index, raw in enumerate(_expect_list(value, where)):
         turn = _parse_turn(raw, f"{where}[{index}]")
         if turn.turn_number in seen:
-            raise FormatError(f"{where}[{index}].turnNumber", f"duplicate turn number {turn.turn_number}")
+            raise FormatError(
+                f"{where}[{index}].turnNumber", f"duplicate turn number {turn.turn_number}"
+            )
         seen.add(turn.turn_number)
         turns.append(turn)
     return tuple(sorted(turns, key=lambda turn: turn.turn_number))
@@ -352,7 +369,9 @@ def _parse_mood_tag(value: Any, where: str) -> MoodTag:
         intensity = LEGACY_INTENSITY[word]
     return MoodTag(
         emotion=canonical,
-        intensity=_optional_bounded_int(intensity, f"{where}.intensity", INTENSITY_MIN, INTENSITY_MAX),
+        intensity=_optional_bounded_int(
+            intensity, f"{where}.intensity", INTENSITY_MIN, INTENSITY_MAX
+        ),
     )
 
 
@@ -362,7 +381,9 @@ def _parse_annotations(value: Any, where: str) -> TurnAnnotations:
     obj = _expect_object(value, where)
     judgements = tuple(
         _parse_judgement(raw, f"{where}.binaryJudgements[{i}]")
-        for i, raw in enumerate(_expect_list(obj.get("binaryJudgements"), f"{where}.binaryJudgements"))
+        for i, raw in enumerate(
+            _expect_list(obj.get("binaryJudgements"), f"{where}.binaryJudgements")
+        )
     )
     _refuse_duplicates([j.question_id for j in judgements], f"{where}.binaryJudgements")
     alternates = obj.get("alternateResponses")
@@ -370,14 +391,18 @@ def _parse_annotations(value: Any, where: str) -> TurnAnnotations:
     if alternates is not None:
         alt = _expect_object(alternates, f"{where}.alternateResponses")
         llm_improved = _optional_str(
-            _first_present(alt, ("llmImproved", "alternate1")), f"{where}.alternateResponses.llmImproved"
+            _first_present(alt, ("llmImproved", "alternate1")),
+            f"{where}.alternateResponses.llmImproved",
         )
         human_edited = _optional_str(
-            _first_present(alt, ("humanEdited", "alternate2")), f"{where}.alternateResponses.humanEdited"
+            _first_present(alt, ("humanEdited", "alternate2")),
+            f"{where}.alternateResponses.humanEdited",
         )
     comparisons = tuple(
         _parse_comparison(raw, f"{where}.pairwiseComparisons[{i}]")
-        for i, raw in enumerate(_expect_list(obj.get("pairwiseComparisons"), f"{where}.pairwiseComparisons"))
+        for i, raw in enumerate(
+            _expect_list(obj.get("pairwiseComparisons"), f"{where}.pairwiseComparisons")
+        )
     )
     return TurnAnnotations(
         binary_judgements=judgements,
@@ -417,9 +442,13 @@ def _parse_comparison(value: Any, where: str) -> PairwiseComparison:
     for key, legacy in (("responseA", "response_1"), ("responseB", "response_2")):
         label = _first_present(obj, (key, legacy))
         if label not in RESPONSE_LABELS:
-            raise FormatError(f"{where}.{key}", f"{label!r} is not one of {', '.join(RESPONSE_LABELS)}")
+            raise FormatError(
+                f"{where}.{key}", f"{label!r} is not one of {', '.join(RESPONSE_LABELS)}"
+            )
         labels.append(label)
     winner = obj.get("winner")
     if winner is not None and winner not in WINNERS:
         raise FormatError(f"{where}.winner", f"{winner!r} is not A, B or null")
-    return PairwiseComparison(question_id=question_id, response_a=labels[0], response_b=labels[1], winner=winner)
+    return PairwiseComparison(
+        question_id=question_id, response_a=labels[0], response_b=labels[1], winner=winner
+    )

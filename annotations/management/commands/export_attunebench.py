@@ -13,8 +13,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--study", required=True, help="Slug of the study")
-        parser.add_argument("--out", required=True, help="Folder to write into (created if missing)")
-        parser.add_argument("--include-unfinished", action="store_true", help="Also conversations still in progress")
+        parser.add_argument(
+            "--out", required=True, help="Folder to write into (created if missing)"
+        )
+        parser.add_argument(
+            "--include-unfinished", action="store_true", help="Also conversations still in progress"
+        )
 
     def handle(self, *args, study: str, out: str, include_unfinished: bool, **options) -> None:
         found = Study.objects.filter(slug=study).first()

@@ -14,11 +14,18 @@ class Command(BaseCommand):
     help = "Create the demo study with demo model endpoints and N synthetic, fully annotated conversations."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--conversations", type=int, default=50, help="How many conversations (default 50)")
+        parser.add_argument(
+            "--conversations", type=int, default=50, help="How many conversations (default 50)"
+        )
         parser.add_argument("--seed", type=int, default=1, help="Random seed (default 1)")
-        parser.add_argument("--admin-password", help="Also create the superuser 'admin' with this password if absent")
+        parser.add_argument(
+            "--admin-password",
+            help="Also create the superuser 'admin' with this password if absent",
+        )
 
-    def handle(self, *args, conversations: int, seed: int, admin_password: str | None, **options) -> None:
+    def handle(
+        self, *args, conversations: int, seed: int, admin_password: str | None, **options
+    ) -> None:
         if conversations < 0:
             raise CommandError("--conversations must not be negative")
         started = time.perf_counter()

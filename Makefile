@@ -1,0 +1,72 @@
+# Attune: `make demo` runs the platform locally, `make test` runs the whole suite.
+# Both create .venv and install the pinned requirements when needed.
+
+SHELL := /bin/bash
+# Django 6 needs Python >= 3.12: take the newest interpreter that qualifies.
+PY := $(shell for p in python3.13 python3.12 python3; do \
+	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' >/dev/null 2>&1; \
+	then echo $$p; break; fi; done)
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DEMO_CONVERSATIONS ?= 60
+DEMO_ADMIN_PASSWORD ?= attune-demo
+
+# litellm must stay offline (no price list or tokenizer downloads, no .env loading).
+export LITELLM_OFFLINE_MODE := true
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+export LITELLM_MODE := PRODUCTION
+export HF_HUB_OFFLINE := 1
+
+.PHONY: help install demo test test-sqlite test-slow lint format migrate worker serve clean
+
+help:
+	@echo "make demo   - install, migrate, seed the demo study, start uvicorn and a Celery worker"
+	@echo "make test   - install and run linters and the whole test suite"
+
+$(BIN)/.installed: requirements.txt requirements-dev.txt
+	@if [ -z "$(PY)" ]; then echo "Python >= 3.12 is required (Django 6); install python3.12 or newer" >&2; exit 1; fi
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+install: $(BIN)/.installed
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput -v 0
+
+demo: migrate
+	$(BIN)/python manage.py seed_demo --conversations $(DEMO_CONVERSATIONS) --seed 1 --admin-password $(DEMO_ADMIN_PASSWORD)
+	@echo ""
+	@echo "  Admin:        http://$(HOST):$(PORT)/admin/   (login: admin / $(DEMO_ADMIN_PASSWORD))"
+	@echo "  API schema:   http://$(HOST):$(PORT)/api/schema/"
+	@echo "  Health:       http://$(HOST):$(PORT)/healthz"
+	@echo "  Stop with Ctrl-C (stops the web server and the worker)."
+	@echo ""
+	@trap 'kill 0' EXIT; \
+	$(BIN)/celery -A attune_collect worker --concurrency=2 --loglevel=warning & \
+	$(BIN)/uvicorn attune_collect.asgi:application --host $(HOST) --port $(PORT)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+# The suite runs on whatever DATABASE_URL / REDIS_URL say (SQLite and the embedded broker if unset).
+test: lint
+	$(BIN)/python manage.py makemigrations --check --dry-run -v 0
+	$(BIN)/pytest
+
+# The same suite on the embedded default, with PostgreSQL and Redis switched off.
+test-sqlite: install
+	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(BIN)/pytest
+
+test-slow: install
+	$(BIN)/pytest -m slow
+
+clean:
+	rm -rf $(VENV) data staticfiles

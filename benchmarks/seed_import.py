@@ -1,0 +1,70 @@
+"""Seconds to seed and to import N AttuneBench conversations (default 1,000).
+
+    .venv/bin/python benchmarks/seed_import.py [--conversations N] [--database-url URL]
+
+Runs in a fresh data folder (SQLite by default, or the database URL given, which must point at
+a scratch database: it is migrated and written to). Prints one line per step and a summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--conversations", type=int, default=1000)
+    parser.add_argument("--database-url", help="Scratch PostgreSQL database (default: SQLite in a temp folder)")
+    args = parser.parse_args()
+
+    workdir = Path(tempfile.mkdtemp(prefix="attune-bench-"))
+    os.environ["ATTUNE_DATA_DIR"] = str(workdir / "data")
+    os.environ.pop("DATABASE_URL", None)
+    if args.database_url:
+        os.environ["DATABASE_URL"] = args.database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "attune_collect.settings")
+    sys.path.insert(0, str(ROOT))
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    from annotations.interchange.exporter import export_study
+    from annotations.interchange.importer import import_folder
+    from annotations.models import Study
+    from annotations.services.demo import seed_demo
+
+    call_command("flush", "--noinput", verbosity=0) if args.database_url else None
+    call_command("migrate", "--noinput", verbosity=0)
+    n = args.conversations
+    print(f"database: {connection.vendor}, conversations: {n}")
+
+    started = time.perf_counter()
+    report = seed_demo(n, seed=1)
+    seed_seconds = time.perf_counter() - started
+    print(f"seed_demo: {report.created} conversations in {seed_seconds:.2f} s ({n / seed_seconds:.0f}/s)")
+
+    folder = workdir / "export"
+    started = time.perf_counter()
+    exported = export_study(Study.objects.get(slug="demo"), folder)
+    export_seconds = time.perf_counter() - started
+    print(f"export_attunebench: {exported.written} files in {export_seconds:.2f} s")
+
+    started = time.perf_counter()
+    imported = import_folder(folder, "bench-import")
+    import_seconds = time.perf_counter() - started
+    print(f"import_attunebench: {len(imported.imported)} conversations in {import_seconds:.2f} s ({n / import_seconds:.0f}/s)")
+    print(f"SUMMARY seed={seed_seconds:.2f}s export={export_seconds:.2f}s import={import_seconds:.2f}s n={n} db={connection.vendor}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""Fixtures shared by the whole suite: the personas and a study to work in.
+
+Personas: ``researcher`` (runs studies: staff with every permission), ``reviewer`` (QA:
+staff, limited permissions), ``outsider`` (a logged-in account with no role) and
+``participant`` (a study participant; participants have no Django account).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+for _name, _value in {
+    "LITELLM_OFFLINE_MODE": "true",
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    "LITELLM_MODE": "PRODUCTION",
+    "HF_HUB_OFFLINE": "1",
+}.items():
+    os.environ.setdefault(_name, _value)
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture
+def researcher(django_user_model):
+    return django_user_model.objects.create_user(
+        "researcher", "researcher@example.org", PASSWORD, is_staff=True, is_superuser=True
+    )
+
+
+@pytest.fixture
+def reviewer(django_user_model):
+    return django_user_model.objects.create_user(
+        "reviewer", "reviewer@example.org", PASSWORD, is_staff=True
+    )
+
+
+@pytest.fixture
+def outsider(django_user_model):
+    return django_user_model.objects.create_user("outsider", "outsider@example.org", PASSWORD)
+
+
+@pytest.fixture
+def study(db):
+    from tests.factories import make_study
+
+    return make_study(slug="wellbeing-2026", title="Wellbeing chats 2026")
+
+
+@pytest.fixture
+def participant(study):
+    from tests.factories import make_participant
+
+    return make_participant(study, prolific_pid="PID-PARTICIPANT", consent_version="1")
+
+
+@pytest.fixture
+def researcher_client(client, researcher):
+    client.force_login(researcher)
+    return client

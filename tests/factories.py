@@ -1,0 +1,127 @@
+"""Factories shared by the test files: build records and rows with sensible defaults.
+
+Conversations are built as AttuneBench records and saved through the same bulk path the
+importer uses, so tests exercise real code rather than hand-made rows.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+from annotations.interchange.from_records import RecordOptions, save_records
+from annotations.models import Conversation, ModelEndpoint, Participant, Study
+from annotations.services.instruments import ensure_default_instrument
+from evaluation.benchmark import records
+
+_sequence = itertools.count(1)
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}-{next(_sequence)}"
+
+
+def make_endpoint(**fields) -> ModelEndpoint:
+    alias = fields.pop("alias", unique("model"))
+    defaults = {
+        "provider": "attune-demo",
+        "model_name": alias,
+        "litellm_model": f"attune-demo/{alias}",
+    }
+    return ModelEndpoint.objects.create(alias=alias, **{**defaults, **fields})
+
+
+def make_study(**fields) -> Study:
+    slug = fields.pop("slug", unique("study"))
+    study = Study.objects.create(
+        slug=slug, title=fields.pop("title", slug), instrument=ensure_default_instrument(), **fields
+    )
+    return study
+
+
+def make_participant(study: Study | None = None, **fields) -> Participant:
+    study = study or make_study()
+    pseudonym = fields.pop("pseudonym", unique("pseudo"))
+    return Participant.objects.create(
+        study=study, pseudonym=pseudonym, external_id=pseudonym, **fields
+    )
+
+
+def build_turn(number: int = 1, **fields) -> records.Turn:
+    annotations = fields.pop(
+        "annotations",
+        records.TurnAnnotations(
+            binary_judgements=(
+                records.BinaryJudgement("B1", llm_value="yes", observed="yes", preferred="yes"),
+                records.BinaryJudgement("B11", llm_value="no", observed="no", preferred="na"),
+            ),
+            llm_improved="An improved reply.",
+            human_edited="My edited reply.",
+            pairwise_comparisons=(
+                records.PairwiseComparison("general", "original", "alternate", "B"),
+            ),
+            selected_pairwise_questions=("PW1",),
+        ),
+    )
+    defaults = {
+        "turn_number": number,
+        "user_message": f"User message {number}",
+        "llm_response": f"Model reply {number}",
+        "mood_tags": (records.MoodTag("Nervous", 4),),
+        "annotations": annotations,
+    }
+    return records.Turn(**{**defaults, **fields})
+
+
+def build_record(
+    conversation_id: str | None = None, n_turns: int = 2, **fields
+) -> records.Conversation:
+    panas_items = {"Proud": 3, "Nervous": 5}
+    defaults = {
+        "conversation_id": conversation_id or unique("conv"),
+        "metadata": records.Metadata(
+            model="listener",
+            provider="attune-demo",
+            model_version="v1",
+            timestamp="2026-03-01T10:00:00+00:00",
+            category="work",
+            subtopic="burnout",
+        ),  # fmt: skip
+        "participant_profile": records.ParticipantProfile(
+            participant_id=unique("participant"),
+            age=30,
+            traits=("diagnosis:asd_adhd",),
+            goals=("be heard",),
+        ),  # fmt: skip
+        "pre_panas": records.Panas(items=panas_items, total_positive=30, total_negative=40),
+        "post_panas": records.Panas(items=panas_items, total_positive=35, total_negative=30),
+        "conversation_wide": records.ConversationWide(
+            looking_for=("vent",),
+            emotion_clarity="clear",
+            model_fit="mostly_well",
+            four_branch=records.FourBranchScores(5, 4, None, 6),
+        ),  # fmt: skip
+        "turns": tuple(build_turn(n) for n in range(1, n_turns + 1)),
+    }
+    return records.Conversation(**{**defaults, **fields})
+
+
+def make_conversation(
+    study: Study | None = None, record: records.Conversation | None = None, **fields
+) -> Conversation:
+    study = study or make_study()
+    record = record or build_record(**fields)
+    (conversation,) = save_records(study, [record], RecordOptions())
+    return conversation
+
+
+__all__ = [
+    "build_record",
+    "build_turn",
+    "make_conversation",
+    "make_endpoint",
+    "make_participant",
+    "make_study",
+    "replace",
+    "unique",
+]
