@@ -98,6 +98,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "annotations",
+    "annotations.releases",
     "evaluation",
 ]
 
@@ -266,4 +267,6 @@ LOGGING = {
 }
 
 # --- Attune -----------------------------------------------------------------------------------
-ATTUNE_RELEASES_DIR = DATA_DIR / "releases"
+ATTUNE_RELEASES_DIR = Path(env_str("ATTUNE_RELEASES_DIR", str(DATA_DIR / "releases")))
+# Conversations per chunk of a release build: memory per chunk vs. queries per conversation.
+ATTUNE_RELEASE_CHUNK_SIZE = env_int("ATTUNE_RELEASE_CHUNK_SIZE", 500, minimum=1)

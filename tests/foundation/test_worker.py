@@ -5,44 +5,22 @@ it is Redis. The task writes to the test database, which the worker reaches thro
 DATABASE_URL passed to it.
 """
 
-import os
-import subprocess
-import sys
 import time
 import uuid
-from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from annotations.models import AuditEntry
 from attune_collect.tasks import heartbeat
+from tests.worker_process import celery_worker
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-
-
-def database_url_for_test_database() -> str:
-    settings = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{settings['NAME']}"
-    return f"postgres://{settings['USER']}@{settings['HOST']}:{settings['PORT']}/{settings['NAME']}"
 
 
 @pytest.fixture
 def worker():
-    env = {**os.environ, "DATABASE_URL": database_url_for_test_database()}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "attune_collect", "worker", "--pool=solo", "--loglevel=warning",
-         "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    yield process
-    process.terminate()
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    with celery_worker() as process:
+        yield process
 
 
 def test_a_task_runs_in_the_worker_not_in_the_caller(worker):

@@ -1,0 +1,159 @@
+"""Releases in the admin: build (with a progress bar), watch, download, compare two releases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from annotations.releases.models import Release, ReleaseState
+from annotations.releases.services import compare_releases, create_release, enqueue_build
+
+_BUILD_FIELDS = ["name", "version", "studies", "completed_only", "qa_rule", "layer", "subsample_sizes",
+                 "subsample_seed", "license", "description"]  # fmt: skip
+_RECORD_FIELDS = ["state", "progress_bar", "error", "counts", "manifest", "content_hash", "archive_sha256",
+                  "archive_bytes", "folder", "attempts", "created_by", "created_at", "build_started_at", "frozen_at"]  # fmt: skip
+
+
+@admin.register(Release)
+class ReleaseAdmin(admin.ModelAdmin):
+    list_display = [
+        "__str__",
+        "state",
+        "progress_bar",
+        "conversation_count",
+        "hash_short",
+        "frozen_at",
+        "download_link",
+    ]
+    list_filter = ["state", "name"]
+    search_fields = ["name", "version", "content_hash"]
+    filter_horizontal = ["studies"]
+    actions = ["retry_build", "compare_selected"]
+    change_form_template = "admin/releases/release/change_form.html"
+
+    def get_fields(self, request, obj=None):
+        return _BUILD_FIELDS if obj is None else _BUILD_FIELDS + _RECORD_FIELDS
+
+    def get_readonly_fields(self, request, obj=None):
+        # After creation nothing is edited here: builds go through the service, frozen rows never change.
+        return [] if obj is None else _BUILD_FIELDS + _RECORD_FIELDS
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("releases.build_release")
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        if obj is not None and obj.state == ReleaseState.FROZEN:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def save_model(self, request, obj, form, change) -> None:
+        if change:
+            raise PermissionDenied("releases are not edited; build a new version")
+        try:
+            release = create_release(
+                **{f: form.cleaned_data[f] for f in _BUILD_FIELDS if f != "studies"},
+                studies=list(form.cleaned_data["studies"]), actor=request.user,
+            )  # fmt: skip
+        except ValidationError as exc:
+            raise PermissionDenied(exc.messages[0]) from None
+        obj.pk = release.pk
+        obj._state.adding = False
+        enqueue_build(release, actor=request.user)
+        messages.info(request, f"{release} is queued; this page shows the build's progress.")
+
+    @admin.display(description="progress")
+    def progress_bar(self, obj: Release) -> str:
+        return format_html(
+            '<progress max="100" value="{}" aria-label="build progress">{}%</progress> {}/{}',
+            obj.progress_percent, obj.progress_percent, obj.progress_done, obj.progress_total,
+        )  # fmt: skip
+
+    @admin.display(description="conversations")
+    def conversation_count(self, obj: Release) -> int | str:
+        return obj.counts.get("conversations", "-")
+
+    @admin.display(description="content hash")
+    def hash_short(self, obj: Release) -> str:
+        return obj.content_hash[:12]
+
+    @admin.display(description="download")
+    def download_link(self, obj: Release) -> str:
+        if obj.state != ReleaseState.FROZEN:
+            return "-"
+        url = reverse("admin:releases_release_download", args=[obj.pk])
+        return format_html('<a href="{}">{}.tar.gz</a>', url, obj)
+
+    @admin.action(description="Retry the build of the selected releases", permissions=["build"])
+    def retry_build(self, request, queryset) -> None:
+        for release in queryset:
+            if release.state == ReleaseState.FROZEN:
+                messages.warning(request, f"{release} is frozen and is never rebuilt")
+                continue
+            enqueue_build(release, actor=request.user)
+            messages.info(request, f"{release} queued again")
+
+    def has_build_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("releases.build_release")
+
+    @admin.action(description="Compare two selected frozen releases")
+    def compare_selected(self, request, queryset) -> HttpResponse | None:
+        chosen = sorted(queryset, key=lambda r: (r.name, r.version_tuple))
+        if len(chosen) != 2:
+            messages.error(request, "Select exactly two releases to compare.")
+            return None
+        return self._diff_response(request, chosen[0], chosen[1])
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:pk>/download/",
+                self.admin_site.admin_view(self.download_view),
+                name="releases_release_download",
+            ),
+            path(
+                "diff/<int:old>/<int:new>/",
+                self.admin_site.admin_view(self.diff_view),
+                name="releases_release_diff",
+            ),
+            *super().get_urls(),
+        ]
+
+    def download_view(self, request: HttpRequest, pk: int) -> FileResponse:
+        if not request.user.has_perm("releases.download_release"):
+            raise PermissionDenied("you may not download releases")
+        release = get_object_or_404(Release, pk=pk, state=ReleaseState.FROZEN)
+        archive = Path(release.folder).parent / f"{release.name}-{release.version}.tar.gz"
+        if not archive.is_file():
+            raise Http404("the archive is missing on this server")
+        return FileResponse(archive.open("rb"), as_attachment=True, filename=archive.name)
+
+    def diff_view(self, request: HttpRequest, old: int, new: int) -> HttpResponse:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        return self._diff_response(
+            request, get_object_or_404(Release, pk=old), get_object_or_404(Release, pk=new)
+        )
+
+    def _diff_response(self, request: HttpRequest, old: Release, new: Release) -> HttpResponse:
+        try:
+            comparison = compare_releases(old, new)
+        except ValidationError as exc:
+            messages.error(request, exc.messages[0])
+            return TemplateResponse(
+                request,
+                "admin/releases/release/diff.html",
+                {**self.admin_site.each_context(request), "error": exc.messages[0]},
+            )
+        context = {
+            **self.admin_site.each_context(request),
+            "comparison": comparison,
+            "title": f"{old} → {new}",
+        }
+        return TemplateResponse(request, "admin/releases/release/diff.html", context)

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class ReleasesConfig(AppConfig):
+    name = "annotations.releases"
+    label = "releases"
+    verbose_name = "Benchmark releases"

@@ -1,0 +1,32 @@
+"""A deterministic .tar.gz of a release folder: same files, same bytes (no times, owners)."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import tarfile
+from pathlib import Path
+
+from annotations.releases.manifest import release_files
+
+
+def write_archive(folder: Path, target: Path) -> Path:
+    """Write ``target`` atomically; entries sorted, mtime 0, owner 0, mode from the file type."""
+    temporary = target.with_name(f".tmp-{target.name}")
+    root = folder.name
+    with (
+        temporary.open("wb") as raw,
+        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as zipped,
+        tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as tar,
+    ):
+        for path in release_files(folder, exclude=()):
+            info = tarfile.TarInfo(f"{root}/{path.relative_to(folder).as_posix()}")
+            info.size = path.stat().st_size
+            info.mtime = 0
+            info.mode = 0o444
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            with path.open("rb") as stream:
+                tar.addfile(info, stream)
+    os.replace(temporary, target)
+    return target

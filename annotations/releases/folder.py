@@ -1,0 +1,149 @@
+"""Write a release folder from a stream of records, chunk by chunk, in flat memory.
+
+Pure (no Django). Each chunk of conversations becomes conversation files, one Parquet row
+group per table and the matching JSONL lines; only ids and per-file hashes are kept for the
+end (subsamples, cards, manifest). The caller writes into a temporary folder and renames it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import IO, Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from annotations.releases.cards import ReleaseInfo, codebook, croissant, dataset_card, dumps_json
+from annotations.releases.manifest import write_manifest
+from annotations.releases.tables import TABLES, participant_row, table_rows
+from evaluation.benchmark import records
+from evaluation.benchmark.instrument import Instrument
+from evaluation.benchmark.writer import conversation_filename, dumps_conversation
+
+
+@dataclass(frozen=True)
+class ReleaseItem:
+    """One conversation as released: the record plus who (pseudonym) and whether synthetic."""
+
+    record: records.Conversation
+    participant: str
+    synthetic: bool = False
+
+
+@dataclass(frozen=True)
+class FolderResult:
+    manifest: dict[str, Any]
+    content_hash: str
+    conversation_hashes: dict[str, str]  # conversationId -> sha256 of its file
+    counts: dict[str, Any]
+
+
+class ReleaseFolderWriter:
+    def __init__(self, folder: Path, instrument: Instrument) -> None:
+        self.folder = folder
+        self.instrument = instrument
+        (folder / "conversations").mkdir(parents=True, exist_ok=False)
+        (folder / "tables").mkdir()
+        self._parquet = {
+            t.name: pq.ParquetWriter(folder / "tables" / f"{t.name}.parquet", t.schema)
+            for t in TABLES
+        }
+        self._jsonl: dict[str, IO[str]] = {
+            t.name: (folder / "tables" / f"{t.name}.jsonl").open(
+                "w", encoding="utf-8", newline="\n"
+            )
+            for t in TABLES
+        }
+        self._participants_seen: set[str] = set()
+        self.conversation_hashes: dict[str, str] = {}
+        self.rows = {t.name: 0 for t in TABLES}
+        self.turns = 0
+
+    def add_chunk(self, items: Iterable[ReleaseItem]) -> None:
+        buffers: dict[str, list[dict[str, Any]]] = {t.name: [] for t in TABLES}
+        for item in items:
+            record = _with_pseudonym(item.record, item.participant)
+            if record.conversation_id in self.conversation_hashes:
+                raise ValueError(
+                    f"conversationId {record.conversation_id!r} appears twice in the release"
+                )
+            text = dumps_conversation(record).encode("utf-8")
+            (
+                self.folder / "conversations" / conversation_filename(record.conversation_id)
+            ).write_bytes(text)
+            self.conversation_hashes[record.conversation_id] = hashlib.sha256(text).hexdigest()
+            self.turns += len(record.turns)
+            for name, rows in table_rows(
+                record, item.participant, item.synthetic, self.instrument
+            ).items():
+                buffers[name] += rows
+            if item.participant not in self._participants_seen:
+                self._participants_seen.add(item.participant)
+                buffers["participants"].append(participant_row(record, item.participant))
+        for table in TABLES:
+            rows = buffers[table.name]
+            if not rows:
+                continue
+            self._parquet[table.name].write_table(pa.Table.from_pylist(rows, schema=table.schema))
+            stream = self._jsonl[table.name]
+            for row in rows:
+                stream.write(json.dumps(row, ensure_ascii=False) + "\n")
+            self.rows[table.name] += len(rows)
+
+    def close(
+        self, info: ReleaseInfo, subsample_sizes: list[int], subsample_seed: int
+    ) -> FolderResult:
+        for writer in self._parquet.values():
+            writer.close()
+        for stream in self._jsonl.values():
+            stream.close()
+        self._write_subsamples(subsample_sizes, subsample_seed)
+        counts = {
+            **info.counts,
+            "conversations": len(self.conversation_hashes),
+            "participants": len(self._participants_seen),
+            "turns": self.turns,
+            "table_rows": dict(self.rows),
+        }
+        info = replace(info, counts=counts)
+        (self.folder / "README.md").write_text(dataset_card(info), encoding="utf-8")
+        (self.folder / "codebook.md").write_text(codebook(info), encoding="utf-8")
+        (self.folder / "croissant.json").write_text(
+            dumps_json(croissant(info, self.folder)), encoding="utf-8"
+        )
+        manifest, content_hash = write_manifest(self.folder, info.name, info.version)
+        return FolderResult(manifest, content_hash, dict(self.conversation_hashes), counts)
+
+    def abort(self) -> None:
+        for writer in self._parquet.values():
+            with contextlib.suppress(Exception):  # closing after a failure must not hide its cause
+                writer.close()
+        for stream in self._jsonl.values():
+            stream.close()
+
+    def _write_subsamples(self, sizes: list[int], seed: int) -> None:
+        """Nested fixed-seed subsamples: sample20 is inside sample25, inside sample50, ..."""
+        ids = sorted(self.conversation_hashes)
+        order = list(ids)
+        random.Random(seed).shuffle(order)
+        folder = self.folder / "subsamples"
+        for size in sorted({s for s in sizes if 0 < s <= len(ids)}, reverse=True):
+            folder.mkdir(exist_ok=True)
+            chosen = sorted(order[:size])
+            text = "".join(conversation_filename(cid) + "\n" for cid in chosen)
+            (folder / f"sample{size}.txt").write_text(text, encoding="utf-8")
+
+
+def _with_pseudonym(record: records.Conversation, participant: str) -> records.Conversation:
+    """The released record names the participant only by the release pseudonym."""
+    if record.participant_profile is None:
+        return record
+    return replace(
+        record, participant_profile=replace(record.participant_profile, participant_id=participant)
+    )

@@ -1,0 +1,153 @@
+"""python manage.py build_release --name NAME --version X.Y.Z --study SLUG [rules] [--inline]"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from annotations.models import Study
+from annotations.releases.models import AnnotationLayer, QaRule, Release, ReleaseState
+from annotations.releases.services import (
+    DEFAULT_SUBSAMPLES,
+    build_release,
+    create_release,
+    enqueue_build,
+)
+
+ACTOR = "command:build_release"
+
+
+class Command(BaseCommand):
+    help = (
+        "Build a frozen, versioned release. Enqueues the export on a Celery worker and waits "
+        "(or runs it in this process with --inline); prints the release folder as the last line. "
+        "Running it again for a release that failed or was interrupted retries the build."
+    )
+
+    def add_base_argument(self, parser, *args, **kwargs) -> None:
+        # Django's own --version (print Django's version) would shadow the release version.
+        if "--version" not in args:
+            super().add_base_argument(parser, *args, **kwargs)
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--name", required=True, help="Dataset name, e.g. attunebench")
+        parser.add_argument(
+            "--version", required=True, dest="release_version", help="MAJOR.MINOR.PATCH"
+        )
+        parser.add_argument(
+            "--study", action="append", default=[], dest="studies", help="Study slug (repeatable)"
+        )
+        parser.add_argument(
+            "--qa",
+            choices=QaRule.values,
+            default=QaRule.NON_EXCLUDED,
+            help="Which conversations by QA status",
+        )
+        parser.add_argument(
+            "--layer",
+            choices=AnnotationLayer.values,
+            default=AnnotationLayer.PARTICIPANT,
+            help="Annotation layer",
+        )
+        parser.add_argument(
+            "--include-unfinished", action="store_true", help="Not only completed conversations"
+        )
+        parser.add_argument(
+            "--subsamples",
+            default=",".join(map(str, DEFAULT_SUBSAMPLES)),
+            help="Subsample sizes, e.g. 100,50,25,20",
+        )
+        parser.add_argument("--seed", type=int, default=2026, help="Subsample seed")
+        parser.add_argument("--license", default="CC-BY-4.0")
+        parser.add_argument("--description", default="")
+        parser.add_argument(
+            "--inline", action="store_true", help="Run the export in this process (no worker)"
+        )
+        parser.add_argument(
+            "--worker-timeout",
+            type=float,
+            default=30.0,
+            help="Seconds to wait for a worker to start",
+        )
+        parser.add_argument(
+            "--timeout", type=float, default=3600.0, help="Seconds to wait for the build to finish"
+        )
+
+    def handle(self, *args, **options) -> None:
+        release = Release.objects.filter(
+            name=options["name"], version=options["release_version"]
+        ).first()
+        if release is not None and release.state == ReleaseState.FROZEN:
+            raise CommandError(
+                f"{release} is already frozen at {release.folder}; a frozen release never changes: use a new version"
+            )
+        if release is None:
+            release = self._create(options)
+        else:
+            self.stdout.write(
+                f"{release} exists ({release.get_state_display()}): building it again"
+            )
+        try:
+            if options["inline"]:
+                release = build_release(release.pk)
+            else:
+                enqueue_build(release, actor_label=ACTOR)
+                release = self._wait(release, options["worker_timeout"], options["timeout"])
+        except ValidationError as exc:
+            raise CommandError(exc.messages[0]) from None
+        self.stdout.write(
+            f"frozen: {release.counts.get('conversations', 0)} conversations, content hash {release.content_hash}"
+        )
+        self.stdout.write(release.folder)
+
+    def _create(self, options) -> Release:
+        slugs = options["studies"]
+        studies = list(Study.objects.filter(slug__in=slugs))
+        missing = sorted(set(slugs) - {s.slug for s in studies})
+        if missing:
+            raise CommandError(f"no study with slug {', '.join(missing)}")
+        try:
+            sizes = [int(part) for part in options["subsamples"].split(",") if part.strip()]
+        except ValueError:
+            raise CommandError(
+                "--subsamples takes comma-separated integers, e.g. 100,50,25,20"
+            ) from None
+        try:
+            return create_release(
+                name=options["name"], version=options["release_version"], studies=studies,
+                completed_only=not options["include_unfinished"], qa_rule=options["qa"], layer=options["layer"],
+                subsample_sizes=sizes, subsample_seed=options["seed"], license=options["license"],
+                description=options["description"], actor_label=ACTOR,
+            )  # fmt: skip
+        except ValidationError as exc:
+            raise CommandError(exc.messages[0]) from None
+
+    def _wait(self, release: Release, worker_timeout: float, timeout: float) -> Release:
+        started = time.monotonic()
+        last_line = ""
+        while True:
+            release.refresh_from_db()
+            elapsed = time.monotonic() - started
+            if release.state == ReleaseState.FROZEN:
+                return release
+            if release.state == ReleaseState.FAILED:
+                raise CommandError(f"the build failed: {release.error}")
+            if release.state == ReleaseState.DRAFT and elapsed > worker_timeout:
+                raise CommandError(
+                    f"no Celery worker picked up the build within {worker_timeout:g} s. Start one "
+                    "(`.venv/bin/celery -A attune_collect worker`; `make demo` starts one) and run this "
+                    "command again, or use --inline to build in this process."
+                )
+            if elapsed > timeout:
+                raise CommandError(
+                    f"the build did not finish within {timeout:g} s (still {release.state})"
+                )
+            line = f"{release.get_state_display()}: {release.progress_done}/{release.progress_total} conversations ({release.progress_percent}%)"
+            if line != last_line:
+                self.stdout.write(line)
+                last_line = line
+            sys.stdout.flush()
+            time.sleep(0.5)

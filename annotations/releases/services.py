@@ -1,0 +1,389 @@
+"""Release write paths: create a release, build it (the Celery task body), diff two releases.
+
+The build writes into a temporary folder next to the final one and renames it at the end, so a
+worker killed at any point leaves no half release; running the build again finishes the job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+import re
+import shutil
+import stat
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+
+from annotations.interchange.to_records import iter_id_chunks, load_records
+from annotations.models import Conversation, ConversationState, Participant, Study
+from annotations.releases.archive import write_archive
+from annotations.releases.cards import ReleaseInfo, StudyInfo
+from annotations.releases.folder import ReleaseFolderWriter, ReleaseItem
+from annotations.releases.manifest import MANIFEST_NAME, sha256_file
+from annotations.releases.models import (
+    SEMVER,
+    AnnotationLayer,
+    QaRule,
+    Release,
+    ReleaseFrozenError,
+    ReleaseState,
+)
+from annotations.releases.versioning import ReleaseDiff, diff_hashes, parse_version, version_problem
+from annotations.services.audit import record_audit
+from evaluation.benchmark.writer import conversation_filename
+
+logger = logging.getLogger(__name__)
+DEFAULT_SUBSAMPLES = [100, 50, 25, 20]
+
+
+class ReleaseError(ValidationError):
+    """A release request that cannot be carried out; the message says why and what to do."""
+
+
+def release_pseudonym(internal_pseudonym: str) -> str:
+    """Keyed hash of the internal pseudonym: stable across releases, useless without the salt."""
+    digest = hmac.new(
+        settings.PSEUDONYM_SALT.encode(), internal_pseudonym.encode(), hashlib.sha256
+    ).hexdigest()
+    return f"p_{digest[:20]}"
+
+
+def releases_root() -> Path:
+    return Path(settings.ATTUNE_RELEASES_DIR)
+
+
+def chunk_size() -> int:
+    return int(getattr(settings, "ATTUNE_RELEASE_CHUNK_SIZE", 500))
+
+
+# --- create -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def create_release(
+    *,
+    name: str,
+    version: str,
+    studies: list[Study],
+    completed_only: bool = True,
+    qa_rule: str = QaRule.NON_EXCLUDED,
+    layer: str = AnnotationLayer.PARTICIPANT,
+    subsample_sizes: list[int] | None = None,
+    subsample_seed: int = 2026,
+    license: str = "CC-BY-4.0",
+    description: str = "",
+    actor: AbstractBaseUser | None = None,
+    actor_label: str | None = None,
+) -> Release:
+    """Validate the request and store a draft release. Enqueue it with ``enqueue_build``."""
+    if not re.match(SEMVER, version):
+        raise ReleaseError(f"version {version!r} is not MAJOR.MINOR.PATCH (e.g. 1.0.0)")
+    if not studies:
+        raise ReleaseError("choose at least one study")
+    if len({study.instrument_id for study in studies}) > 1:
+        raise ReleaseError(
+            "the studies use different instruments; a release holds one instrument version"
+        )
+    existing = Release.objects.filter(name=name, version=version).first()
+    if existing is not None:
+        raise ReleaseError(f"{existing} already exists ({existing.get_state_display()})")
+    previous = latest_frozen(name)
+    if previous is not None and parse_version(version) <= previous.version_tuple:
+        raise ReleaseError(f"version {version} is not higher than the latest release {previous}")
+    if qa_rule == QaRule.APPROVED and not _qa_installed():
+        raise ReleaseError("the QA app is not installed, so no conversation can be QA-approved")
+    release = Release(
+        name=name, version=version, completed_only=completed_only, qa_rule=qa_rule, layer=layer,
+        subsample_sizes=DEFAULT_SUBSAMPLES if subsample_sizes is None else subsample_sizes,
+        subsample_seed=subsample_seed, license=license, description=description,
+        created_by=actor if actor is not None and actor.is_authenticated else None,
+    )  # fmt: skip
+    release.full_clean(exclude=["studies"])
+    release.save()
+    release.studies.set(studies)
+    record_audit("releases.create", target=release, actor=actor, actor_label=actor_label,
+                 data={"name": name, "version": version, "studies": [s.slug for s in studies]})  # fmt: skip
+    return release
+
+
+def enqueue_build(
+    release: Release, *, actor: AbstractBaseUser | None = None, actor_label: str | None = None
+) -> None:
+    """Queue the export on a Celery worker once the surrounding transaction has committed."""
+    from annotations.releases.tasks import build_release_task
+
+    if release.state == ReleaseState.FROZEN:
+        raise ReleaseFrozenError(f"{release} is frozen; build a new version instead")
+    Release.objects.filter(pk=release.pk).update(state=ReleaseState.DRAFT, error="")
+    record_audit("releases.enqueue", target=release, actor=actor, actor_label=actor_label)
+    transaction.on_commit(lambda: build_release_task.delay(release.pk))
+
+
+def latest_frozen(name: str) -> Release | None:
+    frozen = [r for r in Release.objects.filter(name=name, state=ReleaseState.FROZEN)]
+    return max(frozen, key=lambda r: r.version_tuple) if frozen else None
+
+
+def _qa_installed() -> bool:
+    from django.apps import apps
+
+    return apps.is_installed("annotations.qa")
+
+
+# --- select -----------------------------------------------------------------------------------
+
+
+def selected_conversations(release: Release) -> tuple[QuerySet[Conversation], dict[str, int]]:
+    """The conversations the rules include, and how many were left out for each reason."""
+    base = Conversation.objects.filter(study__in=release.studies.all())
+    left_out = base.aggregate(
+        withdrawn=Count("pk", filter=Q(participant__withdrawn=True)),
+        preview=Count("pk", filter=Q(participant__is_preview=True, participant__withdrawn=False)),
+        excluded=Count(
+            "pk",
+            filter=Q(
+                state=ConversationState.EXCLUDED,
+                participant__withdrawn=False,
+                participant__is_preview=False,
+            ),
+        ),  # fmt: skip
+    )
+    chosen = base.filter(participant__withdrawn=False, participant__is_preview=False).exclude(
+        state=ConversationState.EXCLUDED
+    )
+    if release.completed_only:
+        left_out["not_completed"] = chosen.exclude(state=ConversationState.COMPLETED).count()
+        chosen = chosen.filter(state=ConversationState.COMPLETED)
+    if release.qa_rule == QaRule.APPROVED:
+        from annotations.qa.selectors import approved_conversations
+
+        approved = approved_conversations(chosen)
+        left_out["not_qa_approved"] = chosen.count() - approved.count()
+        chosen = approved
+    return chosen, left_out
+
+
+# --- build ------------------------------------------------------------------------------------
+
+
+def build_release(release_id: int) -> Release:
+    """Build and freeze a release. Idempotent: a frozen release is returned as it is."""
+    with transaction.atomic():
+        release = Release.objects.select_for_update().get(pk=release_id)
+        if release.state == ReleaseState.FROZEN:
+            return release
+        Release.objects.filter(pk=release.pk).update(
+            state=ReleaseState.BUILDING, attempts=release.attempts + 1, error="",
+            build_started_at=timezone.now(), progress_done=0,
+        )  # fmt: skip
+    release.refresh_from_db()
+    root = releases_root() / release.name
+    root.mkdir(parents=True, exist_ok=True)
+    _remove_leftovers(root, release.version)
+    temporary = root / f".tmp-{release.version}-{uuid.uuid4().hex[:8]}"
+    try:
+        return _build_into(release, root, temporary)
+    except Exception as exc:
+        shutil.rmtree(temporary, ignore_errors=True)
+        message = (
+            exc.messages[0] if isinstance(exc, ValidationError) else f"{type(exc).__name__}: {exc}"
+        )
+        Release.objects.filter(pk=release.pk).update(state=ReleaseState.FAILED, error=message)
+        record_audit(
+            "releases.build.failed", target=release, actor_label="worker", data={"error": message}
+        )
+        raise
+
+
+def _build_into(release: Release, root: Path, temporary: Path) -> Release:
+    studies = list(release.studies.select_related("instrument").order_by("slug"))
+    instrument = studies[0].instrument.parsed()
+    queryset, left_out = selected_conversations(release)
+    Release.objects.filter(pk=release.pk).update(progress_total=queryset.count())
+    writer = ReleaseFolderWriter(temporary, instrument)
+    done = 0
+    try:
+        for ids in iter_id_chunks(queryset, chunk_size()):
+            writer.add_chunk(_release_items(release, ids))
+            done += len(ids)
+            Release.objects.filter(pk=release.pk).update(progress_done=done)
+        info = _release_info(release, studies, instrument, left_out)
+        result = writer.close(info, list(release.subsample_sizes), release.subsample_seed)
+    except BaseException:
+        writer.abort()
+        raise
+    new_hashes = {
+        conversation_filename(cid): sha for cid, sha in result.conversation_hashes.items()
+    }
+    previous = latest_frozen(release.name)
+    if previous is not None:
+        problem = version_problem(
+            previous.version,
+            release.version,
+            diff_hashes(conversation_hashes(previous), new_hashes),
+        )
+        if problem:
+            raise ReleaseError(problem)
+    final = root / release.version
+    if final.exists():  # a leftover of an attempt killed after its rename: the row says not frozen
+        _make_writable(final)
+        shutil.rmtree(final)
+    os.rename(temporary, final)
+    archive = write_archive(final, root / f"{release.name}-{release.version}.tar.gz")
+    _make_read_only(final)
+    os.chmod(archive, stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+    manifest_summary = {
+        "schema_version": result.manifest["schema_version"],
+        "files": len(result.manifest["files"]),
+        "bytes": sum(entry["bytes"] for entry in result.manifest["files"]),
+        "tables": {
+            e["path"]: e["rows"]
+            for e in result.manifest["files"]
+            if e["path"].startswith("tables/")
+        },
+    }
+    with transaction.atomic():
+        release = Release.objects.select_for_update().get(pk=release.pk)
+        release.state = ReleaseState.FROZEN
+        release.counts = result.counts
+        release.manifest = manifest_summary
+        release.content_hash = result.content_hash
+        release.archive_sha256 = sha256_file(archive)
+        release.archive_bytes = archive.stat().st_size
+        release.folder = str(final)
+        release.progress_done = release.progress_total
+        release.frozen_at = timezone.now()
+        release.save()
+        record_audit("releases.freeze", target=release, actor_label="worker",
+                     data={"content_hash": result.content_hash, "conversations": result.counts["conversations"]})  # fmt: skip
+    return release
+
+
+def _release_items(release: Release, ids: list[int]) -> Iterator[ReleaseItem]:
+    rows = Conversation.objects.filter(pk__in=ids).values_list(
+        "pk", "participant__pseudonym", "is_synthetic"
+    )
+    who = {pk: (pseudonym, synthetic) for pk, pseudonym, synthetic in rows}
+    apply = _corrections() if release.layer == AnnotationLayer.CORRECTED else None
+    for pk, record in zip(ids, load_records(ids), strict=True):
+        pseudonym, synthetic = who[pk]
+        if apply is not None:
+            record = apply(record, pk)
+        yield ReleaseItem(
+            record=record, participant=release_pseudonym(pseudonym), synthetic=synthetic
+        )
+
+
+def _corrections():
+    if not _qa_installed():
+        return (
+            None  # no QA app: no correction can exist, the participant layer is the corrected layer
+        )
+    from annotations.qa.corrections import apply_corrections
+
+    return apply_corrections
+
+
+def _release_info(
+    release: Release, studies: list[Study], instrument, left_out: dict[str, int]
+) -> ReleaseInfo:
+    exclusions: dict[str, int] = {}
+    agreement: dict = {}
+    if _qa_installed():
+        from annotations.qa.selectors import agreement_summary, exclusion_reasons
+
+        exclusions = exclusion_reasons(Conversation.objects.filter(study__in=studies))
+        agreement = {study.slug: agreement_summary(study) for study in studies}
+    return ReleaseInfo(
+        name=release.name,
+        version=release.version,
+        description=release.description,
+        license=release.license,
+        instrument=instrument,
+        studies=[_study_info(study) for study in studies],
+        rules={
+            "studies": ", ".join(study.slug for study in studies),
+            "completed conversations only": release.completed_only,
+            "QA rule": release.get_qa_rule_display(),
+            "annotation layer": release.get_layer_display(),
+        },
+        counts={"left_out": {k: v for k, v in left_out.items() if v}},
+        exclusions_by_reason=exclusions,
+        qa_agreement={k: v for k, v in agreement.items() if v},
+        synthetic=all(study.is_synthetic for study in studies),
+    )
+
+
+def _study_info(study: Study) -> StudyInfo:
+    participants = Participant.objects.filter(study=study, is_preview=False)
+    conversations = Conversation.objects.filter(study=study, participant__is_preview=False)
+    recruitment = {
+        "participants": participants.count(),
+        "consented": participants.exclude(consented_at=None).count(),
+        "withdrawn": participants.filter(withdrawn=True).count(),
+        "conversations completed": conversations.filter(state=ConversationState.COMPLETED).count(),
+        "conversations abandoned": conversations.filter(state=ConversationState.ABANDONED).count(),
+    }
+    return StudyInfo(
+        slug=study.slug, title=study.title, consent_version=study.consent_version, recruitment=recruitment,
+        model_pool=sorted(study.model_pool.values_list("alias", flat=True)),
+    )  # fmt: skip
+
+
+def _remove_leftovers(root: Path, version: str) -> None:
+    for leftover in root.glob(f".tmp-{version}-*"):
+        _make_writable(leftover)
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _make_read_only(folder: Path) -> None:
+    for path in folder.rglob("*"):
+        os.chmod(path, 0o555 if path.is_dir() else 0o444)
+    os.chmod(folder, 0o555)
+
+
+def _make_writable(folder: Path) -> None:
+    os.chmod(folder, 0o755)
+    for path in folder.rglob("*"):
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+
+
+# --- compare ----------------------------------------------------------------------------------
+
+
+def conversation_hashes(release: Release) -> dict[str, str]:
+    """conversation file name -> sha256, read from the release's MANIFEST.json."""
+    manifest = json.loads((Path(release.folder) / MANIFEST_NAME).read_text(encoding="utf-8"))
+    return {
+        entry["path"].removeprefix("conversations/"): entry["sha256"]
+        for entry in manifest["files"]
+        if entry["path"].startswith("conversations/")
+    }
+
+
+@dataclass(frozen=True)
+class ReleaseComparison:
+    old: Release
+    new: Release
+    diff: ReleaseDiff
+
+
+def compare_releases(old: Release, new: Release) -> ReleaseComparison:
+    for release in (old, new):
+        if release.state != ReleaseState.FROZEN:
+            raise ReleaseError(f"{release} is not frozen: only frozen releases can be compared")
+    return ReleaseComparison(
+        old, new, diff_hashes(conversation_hashes(old), conversation_hashes(new))
+    )

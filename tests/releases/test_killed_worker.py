@@ -1,0 +1,65 @@
+"""A worker killed in the middle of an export leaves no half release; a retry finishes the job."""
+
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from annotations.releases.manifest import verify_folder
+from annotations.releases.models import Release, ReleaseState
+from annotations.releases.services import create_release, enqueue_build
+from annotations.services.demo import seed_demo
+from tests.worker_process import celery_worker
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def wait_for(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def test_kill_mid_build_then_retry(tmp_path, settings):
+    settings.ATTUNE_RELEASES_DIR = tmp_path / "releases"
+    # Small chunks make the build long enough to be caught in the middle.
+    worker_env = {
+        "ATTUNE_RELEASES_DIR": str(settings.ATTUNE_RELEASES_DIR),
+        "ATTUNE_RELEASE_CHUNK_SIZE": "4",
+    }
+    study = seed_demo(400, seed=9).study
+    release = create_release(name="attunebench", version="1.0.0", studies=[study])
+    root = settings.ATTUNE_RELEASES_DIR / "attunebench"
+
+    with celery_worker(worker_env, name="doomed") as worker:
+        enqueue_build(release)
+        wait_for(
+            lambda: Release.objects.filter(pk=release.pk, progress_done__gte=40).exists(),
+            60,
+            "the build to be under way",
+        )
+        worker.send_signal(signal.SIGKILL)
+        worker.wait(timeout=10)
+
+    release.refresh_from_db()
+    assert release.state == ReleaseState.BUILDING and release.progress_done < 400
+    assert not (root / "1.0.0").exists()  # no half release under the final name
+    assert list(root.glob(".tmp-1.0.0-*"))  # only the temporary folder was left behind
+
+    with celery_worker(worker_env, name="rescuer"):
+        enqueue_build(release)
+        wait_for(
+            lambda: Release.objects.filter(pk=release.pk, state=ReleaseState.FROZEN).exists(),
+            120,
+            "the retry",
+        )
+
+    release.refresh_from_db()
+    assert release.counts["conversations"] == 400 and release.attempts == 2
+    assert verify_folder(Path(release.folder), release.content_hash).ok
+    assert not list(root.glob(".tmp-*"))

@@ -1,0 +1,45 @@
+"""Start a real Celery worker process on the test database (shared by end-to-end tests)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_database_url() -> str:
+    """A DATABASE_URL for the database the tests use, so the worker writes where they read."""
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings['NAME']}"
+    password = f":{settings['PASSWORD']}" if settings.get("PASSWORD") else ""
+    return f"postgres://{settings['USER']}{password}@{settings['HOST']}:{settings['PORT']}/{settings['NAME']}"
+
+
+@contextmanager
+def celery_worker(
+    extra_env: dict[str, str] | None = None, name: str = "w1"
+) -> Iterator[subprocess.Popen]:
+    env = {**os.environ, "DATABASE_URL": test_database_url(), **(extra_env or {})}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "attune_collect", "worker", "--pool=solo", "--loglevel=warning",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{name}@%h"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
