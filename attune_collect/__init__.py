@@ -1,5 +1,6 @@
-"""The Attune Django project: settings, URLs, ASGI/WSGI entry points, Celery app, LLM gateway."""
+"""The Attune Django project: settings, URLs, ASGI/WSGI entry points, Celery app, LLM gateway.
 
-from attune_collect.celery import app as celery_app
-
-__all__ = ["celery_app"]
+The Celery app is loaded by ``AnnotationsConfig.ready`` (and found by ``celery -A attune_collect``
+as ``attune_collect.celery``), not imported here, so that the pure parts of this package (the
+LLM gateway in ``llm/``) can be imported by the command-line engine without Celery or Django.
+"""

@@ -1,0 +1,54 @@
+"""The LLM gateway: every model call of the platform (chat, improved replies, evaluated models,
+judges) goes through `LLMGateway`, on top of litellm.
+
+This package imports nothing from Django (the command-line benchmark engine uses it too) and
+does not import litellm until the first call (the import costs about 2.6 s).
+
+    gateway = default_gateway()
+    endpoint = EndpointConfig(name="chat", model="attune-demo/listener")
+    completion = await gateway.complete(endpoint, [{"role": "user", "content": "Hi"}])
+    async for event in gateway.stream(endpoint, messages): ...
+"""
+
+from .demo_personas import PERSONAS as DEMO_PERSONAS
+from .gateway import DEMO_MODEL_PREFIX, LLMGateway, default_gateway
+from .ledger import EndpointUsage, UsageLedger
+from .retry import RetryPolicy
+from .types import (
+    Completion,
+    EndpointConfig,
+    ErrorKind,
+    GatewayError,
+    StreamDone,
+    StreamEvent,
+    TokenDelta,
+)
+
+
+def register_demo_provider() -> None:
+    """Register the offline `attune-demo/<persona>` models with litellm (idempotent).
+
+    The gateway does this by itself before any demo call; call it to use litellm directly.
+    """
+    from .demo_provider import register_demo_provider as register
+
+    register()
+
+
+__all__ = [
+    "DEMO_MODEL_PREFIX",
+    "DEMO_PERSONAS",
+    "Completion",
+    "EndpointConfig",
+    "EndpointUsage",
+    "ErrorKind",
+    "GatewayError",
+    "LLMGateway",
+    "RetryPolicy",
+    "StreamDone",
+    "StreamEvent",
+    "TokenDelta",
+    "UsageLedger",
+    "default_gateway",
+    "register_demo_provider",
+]

@@ -159,7 +159,7 @@ def classify(exc: BaseException, *, context: str, attempts: int) -> GatewayError
         return exc
     kind = _kind_of(exc)
     status = _status_code(exc)
-    detail = safe_message(str(exc) or type(exc).__name__)
+    detail = safe_message(str(exc)) or _SILENT_EXCEPTION_DETAIL.get(kind, type(exc).__name__)
     return GatewayError(
         kind,
         f"{context}: {detail}",
@@ -167,6 +167,10 @@ def classify(exc: BaseException, *, context: str, attempts: int) -> GatewayError
         attempts=attempts,
         status_code=status,
     )
+
+
+# What to say when an exception has no text of its own (asyncio's TimeoutError has none).
+_SILENT_EXCEPTION_DETAIL = {"timeout": "no response within the timeout"}
 
 
 def _status_code(exc: BaseException) -> int | None:

@@ -8,10 +8,15 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class EndpointUsage:
-    """Totals for one endpoint name. `calls` counts gateway calls, `attempts` HTTP requests."""
+    """Totals for one endpoint name.
+
+    `calls` counts gateway calls (each may make several `attempts`); `abandoned` counts streams
+    the caller stopped reading (e.g. a participant closed the page), which are not failures.
+    """
 
     calls: int = 0
     failures: int = 0
+    abandoned: int = 0
     attempts: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -21,6 +26,7 @@ class EndpointUsage:
         return EndpointUsage(
             calls=self.calls + other.calls,
             failures=self.failures + other.failures,
+            abandoned=self.abandoned + other.abandoned,
             attempts=self.attempts + other.attempts,
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
@@ -57,6 +63,9 @@ class UsageLedger:
 
     def record_failure(self, endpoint: str, *, attempts: int) -> None:
         self._add(endpoint, EndpointUsage(calls=1, failures=1, attempts=attempts))
+
+    def record_abandoned(self, endpoint: str, *, attempts: int) -> None:
+        self._add(endpoint, EndpointUsage(calls=1, abandoned=1, attempts=attempts))
 
     def usage(self, endpoint: str) -> EndpointUsage:
         with self._lock:

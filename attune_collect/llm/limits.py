@@ -34,7 +34,9 @@ class RequestRateLimiter:
         """Book the next start slot; returns how long the caller must wait for it."""
         with self._lock:
             now = self._clock()
-            arrival = now if self._theoretical_arrival is None else max(self._theoretical_arrival, now)
+            arrival = (
+                now if self._theoretical_arrival is None else max(self._theoretical_arrival, now)
+            )
             allowed_at = arrival - (self._burst - 1) * self.interval_s
             self._theoretical_arrival = arrival + self.interval_s
             return max(0.0, allowed_at - now)

@@ -76,6 +76,8 @@ class Completion:
     latency_ms: float
     model: str
     attempts: int
+    # Streaming only: how long the first token took (what a participant perceives).
+    time_to_first_token_ms: float | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,7 @@ class GatewayError(Exception):
         retry_after: float | None = None,
         attempts: int = 1,
         status_code: int | None = None,
+        partial_text: str | None = None,
     ) -> None:
         super().__init__(message)
         self.kind: ErrorKind = kind
@@ -115,9 +118,13 @@ class GatewayError(Exception):
         self.retry_after = retry_after
         self.attempts = attempts
         self.status_code = status_code
+        # stream_interrupted only: the text that reached the caller before the break.
+        self.partial_text = partial_text
 
     def __str__(self) -> str:
         return f"[{self.kind}] {self.message} (attempts: {self.attempts})"
 
     def __repr__(self) -> str:
-        return f"GatewayError(kind={self.kind!r}, attempts={self.attempts}, message={self.message!r})"
+        return (
+            f"GatewayError(kind={self.kind!r}, attempts={self.attempts}, message={self.message!r})"
+        )

@@ -70,7 +70,12 @@ class DraftJudgeScores:
     other: JsonDict = field(default_factory=dict)
 
     def dimensions(self) -> tuple[float | None, ...]:
-        return (self.overall_score, self.emotional_appropriateness, self.helpfulness, self.tone_match)
+        return (
+            self.overall_score,
+            self.emotional_appropriateness,
+            self.helpfulness,
+            self.tone_match,
+        )
 
 
 @dataclass(frozen=True)
@@ -152,7 +157,9 @@ class RunOutput:
 def run_output_from_dict(data: Any) -> RunOutput:
     """Read a run-output object. Lenient: missing or mistyped values become None / empty."""
     obj = data if isinstance(data, dict) else {}
-    turns = tuple(_turn_from_dict(raw) for raw in _as_list(obj.get("turns")) if isinstance(raw, dict))
+    turns = tuple(
+        _turn_from_dict(raw) for raw in _as_list(obj.get("turns")) if isinstance(raw, dict)
+    )
     post = obj.get("post_conversation")
     return RunOutput(
         conversation_id=_text(obj.get("conversationId")),
@@ -219,7 +226,11 @@ def _predicted_panas(value: Any) -> PredictedPanas | None:
     raw_items = value.get("items") if value.get("items") is not None else value.get("responses")
     items = None
     if isinstance(raw_items, dict):
-        items = {str(name): number for name, raw in raw_items.items() if (number := _number(raw)) is not None}
+        items = {
+            str(name): number
+            for name, raw in raw_items.items()
+            if (number := _number(raw)) is not None
+        }
     return PredictedPanas(
         total_positive=_number(value.get("totalPositiveAffect")),
         total_negative=_number(value.get("totalNegativeAffect")),
@@ -285,24 +296,30 @@ def _text_list(value: Any) -> tuple[str, ...] | None:
 
 
 def _number(value: Any) -> float | None:
-    """Numbers are kept as written (an int stays an int) so a round trip keeps the bytes."""
+    """Numbers are kept as written (an int stays an int) so a round trip keeps the bytes.
+
+    Non-finite values (NaN, inf) are dropped: they are not JSON and no score can use them.
+    """
     if isinstance(value, bool):
         return None
-    if isinstance(value, int | float):
+    if isinstance(value, int):
         return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
     if isinstance(value, str):
         try:
-            return float(value.strip())
+            number = float(value.strip())
         except ValueError:
             return None
+        return number if math.isfinite(number) else None
     return None
 
 
 def _integer(value: Any) -> int | None:
     number = _number(value)
-    if number is None or not math.isfinite(number) or not float(number).is_integer():
-        return None
-    return int(number)
+    if isinstance(number, int):
+        return number
+    return int(number) if number is not None and number.is_integer() else None
 
 
 def _answer(value: Any) -> str | None:

@@ -36,6 +36,8 @@ ReplyFunction = Callable[[dict[str, Any]], str]
 FaultKind = Literal["ok", "rate_limit", "server_error", "stall", "cut_stream", "bad_json", "status"]
 
 _TOKEN_PATTERN = re.compile(r"\S+\s*")
+# What bad_json() answers: the kind of almost-JSON a careless model writes.
+BAD_JSON_REPLY = "Sure! {emotion: scared,, intensity: "
 _Send = Callable[[dict[str, Any]], Awaitable[None]]
 _Receive = Callable[[], Awaitable[dict[str, Any]]]
 
@@ -68,6 +70,7 @@ class Fault:
     seconds: float = 0.0
     after_tokens: int = 0
     status: int = 500
+    message: str = "Scripted upstream failure"
 
 
 class Behaviour:
@@ -76,13 +79,15 @@ class Behaviour:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._script: deque[Fault] = deque()
-        self.latency_s = 0.0
-        self.token_delay_s = 0.0
-        self.reply: ReplyFunction = default_reply
-        self.model_name: str | None = None  # None: echo the requested model
-        self.requests: list[dict[str, Any]] = []
+        self._generation = 0  # bumped by reset(): requests from before it no longer count
+        self.requests: list[dict[str, Any]] = []  # chat request bodies, in arrival order
+        self.request_headers: list[dict[str, str]] = []
         self.in_flight = 0
         self.max_in_flight = 0
+        self.latency_s = 0.0  # before the first byte of every chat answer
+        self.token_delay_s = 0.0  # between streamed tokens
+        self.reply: ReplyFunction = default_reply
+        self.model_name: str | None = None  # None: echo the requested model
 
     # -- the fault script (each method returns self so calls chain) --------------------------
 
@@ -102,12 +107,15 @@ class Behaviour:
     def server_error(self, times: int = 1, status: int = 500) -> Behaviour:
         return self.script(*[Fault("server_error", status=status)] * times)
 
-    def status(self, status: int, times: int = 1) -> Behaviour:
+    def status(
+        self, status: int, times: int = 1, message: str = "Scripted upstream failure"
+    ) -> Behaviour:
         """Any error status with an OpenAI-style error body (401, 400, 503...)."""
-        return self.script(*[Fault("status", status=status)] * times)
+        return self.script(*[Fault("status", status=status, message=message)] * times)
 
     def stall(self, seconds: float, times: int = 1) -> Behaviour:
-        """Say nothing for `seconds` (or until the server stops), then answer normally."""
+        """Say nothing for `seconds`, then answer normally; a client that gives up first
+        (a timeout) ends the request early."""
         return self.script(*[Fault("stall", seconds=seconds)] * times)
 
     def cut_stream(self, after_tokens: int, times: int = 1) -> Behaviour:
@@ -118,12 +126,19 @@ class Behaviour:
         """A normal 200 answer whose message content is not valid JSON."""
         return self.script(*[Fault("bad_json")] * times)
 
-    def clear(self) -> None:
+    def reset(self) -> None:
+        """Back to defaults with empty logs, so one server can serve many tests."""
         with self._lock:
+            self._generation += 1
             self._script.clear()
             self.requests.clear()
+            self.request_headers.clear()
             self.in_flight = 0
             self.max_in_flight = 0
+            self.latency_s = 0.0
+            self.token_delay_s = 0.0
+            self.reply = default_reply
+            self.model_name = None
 
     # -- used by the server -----------------------------------------------------------------
 
@@ -137,16 +152,19 @@ class Behaviour:
         with self._lock:
             return len(self._script)
 
-    def _admit(self, body: dict[str, Any]) -> Fault:
+    def _admit(self, body: dict[str, Any], headers: dict[str, str]) -> tuple[Fault, int]:
         with self._lock:
             self.requests.append(body)
+            self.request_headers.append(headers)
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
-            return self._script.popleft() if self._script else Fault("ok")
+            fault = self._script.popleft() if self._script else Fault("ok")
+            return fault, self._generation
 
-    def _release(self) -> None:
+    def _release(self, generation: int) -> None:
         with self._lock:
-            self.in_flight -= 1
+            if generation == self._generation:
+                self.in_flight -= 1
 
 
 class _DeliberateDisconnect(Exception):
@@ -164,14 +182,21 @@ class _ChatApp:
 
     def __init__(self, behaviour: Behaviour) -> None:
         self.behaviour = behaviour
-        # Created on the server's loop by the first pause; stop() sets it from another thread.
-        self.stopping: asyncio.Event | None = None
-        self.loop: asyncio.AbstractEventLoop | None = None
         self._ids = itertools.count(1)
+        # One event per open chat request, set when its client leaves or the server stops,
+        # so stalls and latencies never outlive the test that asked for them.
+        self._aborts: set[asyncio.Event] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def abort_all(self) -> None:
+        """Wake every pausing request (called from the test thread via the server loop)."""
+        for abort in list(self._aborts):
+            abort.set()
 
     async def __call__(self, scope: dict[str, Any], receive: _Receive, send: _Send) -> None:
         if scope["type"] != "http":  # lifespan is off; websockets are not served
             return
+        self.loop = self.loop or asyncio.get_running_loop()
         path, method = scope["path"].rstrip("/"), scope["method"]
         if method == "GET" and path == "/v1/models":
             model = {"id": "test-model", "object": "model", "created": 0, "owned_by": "attune"}
@@ -181,29 +206,37 @@ class _ChatApp:
             if body is None:
                 await _send_error(send, 400, "request body is not JSON", "invalid_request_error")
                 return
-            fault = self.behaviour._admit(body)
+            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+            fault, generation = self.behaviour._admit(body, headers)
+            abort = asyncio.Event()
+            self._aborts.add(abort)
+            watcher = asyncio.create_task(_set_on_disconnect(receive, abort))
             try:
-                await self._chat(body, fault, send)
+                await self._chat(body, fault, send, abort)
             finally:
-                self.behaviour._release()
+                watcher.cancel()
+                self._aborts.discard(abort)
+                self.behaviour._release(generation)
         else:
             await _send_error(send, 404, f"no route for {method} {path}", "not_found_error")
 
-    async def _chat(self, body: dict[str, Any], fault: Fault, send: _Send) -> None:
+    async def _chat(
+        self, body: dict[str, Any], fault: Fault, send: _Send, abort: asyncio.Event
+    ) -> None:
         if fault.kind == "rate_limit":
-            headers = [] if fault.retry_after is None else [("retry-after", f"{fault.retry_after:g}")]
+            headers = (
+                [] if fault.retry_after is None else [("retry-after", f"{fault.retry_after:g}")]
+            )
             await _send_error(send, 429, "Rate limit reached", "rate_limit_error", headers)
             return
         if fault.kind in ("server_error", "status"):
-            await _send_error(send, fault.status, "Scripted upstream failure", "server_error")
+            await _send_error(send, fault.status, fault.message, "server_error")
             return
         if fault.kind == "stall":
-            await self._pause(fault.seconds)
-        await self._pause(self.behaviour.latency_s)
+            await _pause(fault.seconds, abort)
+        await _pause(self.behaviour.latency_s, abort)
 
-        text = "Sure! {emotion: scared,, intensity: " if fault.kind == "bad_json" else None
-        if text is None:
-            text = self.behaviour.reply(body)
+        text = BAD_JSON_REPLY if fault.kind == "bad_json" else self.behaviour.reply(body)
         tokens = split_tokens(text)
         model = self.behaviour.model_name or str(body.get("model", "test-model"))
         reply_id = f"chatcmpl-test-{next(self._ids)}"
@@ -214,13 +247,13 @@ class _ChatApp:
         }
         if body.get("stream"):
             cut_after = fault.after_tokens if fault.kind == "cut_stream" else None
-            await self._stream(send, reply_id, model, tokens, usage, body, cut_after)
+            await self._stream(send, reply_id, model, tokens, usage, body, cut_after, abort)
         else:
             if fault.kind == "cut_stream":
                 await _start(send, 200, "application/json", [("content-length", "4096")])
                 await send({"type": "http.response.body", "body": b'{"id": "', "more_body": True})
                 raise _DeliberateDisconnect
-            await self._pause(self.behaviour.token_delay_s * len(tokens))
+            await _pause(self.behaviour.token_delay_s * len(tokens), abort)
             await _send_json(send, 200, _completion_body(reply_id, model, text, usage))
 
     async def _stream(
@@ -232,13 +265,20 @@ class _ChatApp:
         usage: dict[str, int],
         body: dict[str, Any],
         cut_after: int | None,
+        abort: asyncio.Event,
     ) -> None:
         await _start(send, 200, "text/event-stream", [("cache-control", "no-cache")])
         created = int(time.time())
 
         async def event(payload: dict[str, Any] | str) -> None:
             data = payload if isinstance(payload, str) else json.dumps(payload)
-            await send({"type": "http.response.body", "body": f"data: {data}\n\n".encode(), "more_body": True})
+            await send(
+                {
+                    "type": "http.response.body",
+                    "body": f"data: {data}\n\n".encode(),
+                    "more_body": True,
+                }
+            )
 
         def chunk(delta: dict[str, Any], finish: str | None) -> dict[str, Any]:
             choice = {"index": 0, "delta": delta, "finish_reason": finish}
@@ -254,7 +294,7 @@ class _ChatApp:
             if cut_after is not None and index >= cut_after:
                 raise _DeliberateDisconnect
             if index:
-                await self._pause(self.behaviour.token_delay_s)
+                await _pause(self.behaviour.token_delay_s, abort)
             delta = {"role": "assistant", "content": token} if index == 0 else {"content": token}
             await event(chunk(delta, None))
         if cut_after is not None:  # the reply was shorter than the cut point: cut at the end
@@ -266,18 +306,23 @@ class _ChatApp:
         await event("[DONE]")
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
-    async def _pause(self, seconds: float) -> None:
-        """Sleep, but wake up at once when the server stops (so stalls never block shutdown)."""
-        if seconds <= 0:
-            return
-        if self.stopping is None:
-            self.stopping = asyncio.Event()
-            self.loop = asyncio.get_running_loop()
-        try:
-            await asyncio.wait_for(self.stopping.wait(), timeout=seconds)
-        except TimeoutError:
-            return
-        raise _DeliberateDisconnect  # stopping: abandon the request
+
+async def _set_on_disconnect(receive: _Receive, abort: asyncio.Event) -> None:
+    """The request body is already read, so the next message is the client leaving."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    abort.set()
+
+
+async def _pause(seconds: float, abort: asyncio.Event) -> None:
+    """Sleep, unless the client leaves or the server stops first: then drop the request."""
+    if seconds <= 0:
+        return
+    try:
+        await asyncio.wait_for(abort.wait(), timeout=seconds)
+    except TimeoutError:
+        return
+    raise _DeliberateDisconnect
 
 
 def _count_prompt_tokens(body: dict[str, Any]) -> int:
@@ -332,7 +377,9 @@ async def _send_json(
     send: _Send, status: int, payload: dict[str, Any], extra: list[tuple[str, str]] | None = None
 ) -> None:
     data = json.dumps(payload).encode()
-    await _start(send, status, "application/json", [("content-length", str(len(data))), *(extra or [])])
+    await _start(
+        send, status, "application/json", [("content-length", str(len(data))), *(extra or [])]
+    )
     await send({"type": "http.response.body", "body": data, "more_body": False})
 
 
@@ -357,6 +404,9 @@ class TestServer:
         self._app = _ChatApp(self.behaviour)
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Accepted sockets inherit this on Linux. Without it every keep-alive response paid
+        # a 40 ms Nagle / delayed-ACK stall (headers and body are separate writes).
+        self._socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._socket.bind(("127.0.0.1", 0))  # port 0: the OS picks a free port, no races
         self.port: int = self._socket.getsockname()[1]
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
@@ -397,8 +447,8 @@ class TestServer:
         if self._thread is None:
             return
         self._server.should_exit = True
-        if self._app.loop is not None and self._app.stopping is not None:
-            self._app.loop.call_soon_threadsafe(self._app.stopping.set)
+        if self._app.loop is not None:
+            self._app.loop.call_soon_threadsafe(self._app.abort_all)
         self._thread.join(timeout=10)
         self._thread = None
         self._socket.close()

@@ -1,0 +1,445 @@
+"""The one way the platform calls a model: participant chat, improved replies, evaluated models
+and judges all go through `LLMGateway`.
+
+It owns the policy litellm is told not to apply (litellm is called with `num_retries=0`):
+per-call timeouts, retries with backoff and jitter that honour Retry-After, a concurrency limit
+and a requests-per-minute limit per endpoint, and token and cost accounting. API keys are read
+from the environment at call time and scrubbed from every error message and log line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import threading
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._litellm import load_litellm
+from .errors import SECRETS, classify, install_log_redaction
+from .ledger import UsageLedger
+from .limits import Clock, ConcurrencyLimits, RateLimiterRegistry, Sleep
+from .retry import RetryPolicy
+from .types import Completion, EndpointConfig, GatewayError, StreamDone, StreamEvent, TokenDelta
+
+logger = logging.getLogger("attune_collect.llm")
+
+DEMO_MODEL_PREFIX = "attune-demo/"
+
+# Parameters the gateway sets itself; a caller passing them would silently defeat its policy.
+_GATEWAY_OWNED_PARAMS = frozenset(
+    {"model", "messages", "stream", "api_key", "api_base", "num_retries", "max_retries"}
+)
+
+Messages = Sequence[Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class _Request:
+    kwargs: dict[str, Any]
+    timeout_s: float
+
+
+@dataclass
+class _StreamProgress:
+    """What one streaming attempt has received so far."""
+
+    parts: list[str] = field(default_factory=list)
+    finish_reason: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reported_model: str | None = None
+    first_token_at: float | None = None
+
+    @property
+    def tokens_sent(self) -> bool:
+        return bool(self.parts)
+
+    def absorb(self, chunk: Any) -> str:
+        """Record one litellm stream chunk; returns its text (may be empty)."""
+        self.reported_model = getattr(chunk, "model", None) or self.reported_model
+        usage = getattr(chunk, "usage", None)
+        if usage is not None:
+            self.prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+            self.completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+        choices = getattr(chunk, "choices", None) or []
+        if not choices:
+            return ""
+        choice = choices[0]
+        self.finish_reason = getattr(choice, "finish_reason", None) or self.finish_reason
+        delta = getattr(choice, "delta", None)
+        text = (getattr(delta, "content", None) or "") if delta is not None else ""
+        if text:
+            self.parts.append(text)
+        return text
+
+
+class LLMGateway:
+    """Async model calls with the platform's reliability and accounting policy.
+
+    One instance per process is the intended use (see `default_gateway()`): the limits and the
+    ledger are only meaningful when every call for an endpoint goes through the same gateway.
+    `sleep` and `clock` are injectable so tests can check backoff and pacing without waiting.
+    """
+
+    def __init__(
+        self,
+        *,
+        retry_policy: RetryPolicy | None = None,
+        sleep: Sleep | None = None,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+        ledger: UsageLedger | None = None,
+    ) -> None:
+        self.retry_policy = retry_policy or RetryPolicy()
+        self.ledger = ledger or UsageLedger()
+        self._sleep: Sleep = sleep or asyncio.sleep
+        self._clock: Clock = clock or time.monotonic
+        self._rng = rng or random.Random()
+        self._concurrency = ConcurrencyLimits()
+        self._rate_limiters = RateLimiterRegistry(clock=self._clock, sleep=self._sleep)
+        self._unpriced_models: set[str] = set()  # litellm has no price: skip the slow lookup
+        install_log_redaction()
+
+    # -- public API ------------------------------------------------------------------------
+
+    async def complete(
+        self, endpoint: EndpointConfig, messages: Messages, **params: Any
+    ) -> Completion:
+        """One chat completion, retried per the policy. Raises GatewayError."""
+        request = self._prepare_or_record(endpoint, messages, params, stream=False)
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                completion = await self._complete_once(endpoint, request, attempt)
+            except Exception as exc:  # CancelledError is not an Exception: it propagates
+                error = classify(exc, context=_context(endpoint), attempts=attempt)
+            else:
+                self.ledger.record_success(
+                    endpoint.name,
+                    attempts=attempt,
+                    prompt_tokens=completion.prompt_tokens,
+                    completion_tokens=completion.completion_tokens,
+                    cost_usd=completion.cost_usd,
+                )
+                return completion
+            # Raised outside the except block on purpose: the original exception must not
+            # ride along as __context__, its text may hold the key.
+            await self._wait_or_raise(endpoint, error, attempt)
+
+    async def stream(
+        self, endpoint: EndpointConfig, messages: Messages, **params: Any
+    ) -> AsyncIterator[StreamEvent]:
+        """TokenDelta events as text arrives, then one StreamDone. Raises GatewayError.
+
+        A failure before the first token is retried like `complete`; once text has reached
+        the caller, a break is final: GatewayError(kind="stream_interrupted") carrying the
+        partial text, because the caller has already shown it.
+        """
+        request = self._prepare_or_record(endpoint, messages, params, stream=True)
+        attempt = 0
+        recorded = False  # whether the ledger already holds this call's outcome
+        try:
+            while True:
+                attempt += 1
+                progress = _StreamProgress()
+                attempt_events = self._stream_once(endpoint, request, attempt, progress)
+                error: GatewayError | None = None
+                try:
+                    while True:
+                        try:
+                            event = await anext(attempt_events)
+                        except StopAsyncIteration:
+                            break
+                        except Exception as exc:
+                            error = classify(exc, context=_context(endpoint), attempts=attempt)
+                            break
+                        recorded = recorded or isinstance(event, StreamDone)
+                        yield event  # outside the try: an error thrown in by the caller is not ours
+                finally:
+                    await attempt_events.aclose()
+                if error is None:
+                    return
+                if progress.tokens_sent:
+                    recorded = True
+                    raise self._record_failure(
+                        endpoint, _interrupted(endpoint, error, progress, attempt), attempt
+                    )
+                try:
+                    await self._wait_or_raise(endpoint, error, attempt)
+                except GatewayError:
+                    recorded = True
+                    raise
+        finally:
+            if not recorded:  # the caller stopped reading, or was cancelled
+                self.ledger.record_abandoned(endpoint.name, attempts=attempt)
+
+    # -- one attempt -----------------------------------------------------------------------
+
+    async def _complete_once(
+        self, endpoint: EndpointConfig, request: _Request, attempt: int
+    ) -> Completion:
+        litellm = load_litellm()
+        async with self._concurrency.semaphore(endpoint.name, endpoint.max_concurrency):
+            await self._wait_for_rate_slot(endpoint)
+            started = self._clock()
+            # litellm gets the same timeout; this one also covers custom providers and any
+            # time spent inside litellm before the HTTP request starts.
+            async with asyncio.timeout(request.timeout_s):
+                response = await litellm.acompletion(**request.kwargs)
+            latency_ms = (self._clock() - started) * 1000.0
+        choices = getattr(response, "choices", None) or []
+        message = getattr(choices[0], "message", None) if choices else None
+        usage = getattr(response, "usage", None)
+        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+        return Completion(
+            text=(getattr(message, "content", None) or "") if message is not None else "",
+            finish_reason=getattr(choices[0], "finish_reason", None) if choices else None,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            cost_usd=self._cost(endpoint, prompt_tokens, completion_tokens, response),
+            latency_ms=latency_ms,
+            model=_served_model(getattr(response, "model", None), endpoint.model),
+            attempts=attempt,
+        )
+
+    async def _stream_once(
+        self,
+        endpoint: EndpointConfig,
+        request: _Request,
+        attempt: int,
+        progress: _StreamProgress,
+    ) -> AsyncIterator[StreamEvent]:
+        litellm = load_litellm()
+        async with self._concurrency.semaphore(endpoint.name, endpoint.max_concurrency):
+            await self._wait_for_rate_slot(endpoint)
+            started = self._clock()
+            async with asyncio.timeout(request.timeout_s):
+                response = await litellm.acompletion(**request.kwargs)
+            try:
+                chunks = aiter(response)
+                while True:
+                    try:
+                        # An idle timeout: a stream may run long, but never go silent long.
+                        async with asyncio.timeout(request.timeout_s):
+                            chunk = await anext(chunks)
+                    except StopAsyncIteration:
+                        break
+                    text = progress.absorb(chunk)
+                    if text:
+                        if progress.first_token_at is None:
+                            progress.first_token_at = self._clock()
+                        yield TokenDelta(text)
+            finally:
+                await _close_quietly(response)
+            latency_ms = (self._clock() - started) * 1000.0
+        completion = Completion(
+            text="".join(progress.parts),
+            finish_reason=progress.finish_reason,
+            prompt_tokens=progress.prompt_tokens,
+            completion_tokens=progress.completion_tokens,
+            cost_usd=self._cost(endpoint, progress.prompt_tokens, progress.completion_tokens),
+            latency_ms=latency_ms,
+            model=_served_model(progress.reported_model, endpoint.model),
+            attempts=attempt,
+            time_to_first_token_ms=(
+                None
+                if progress.first_token_at is None
+                else (progress.first_token_at - started) * 1000.0
+            ),
+        )
+        self.ledger.record_success(
+            endpoint.name,
+            attempts=attempt,
+            prompt_tokens=completion.prompt_tokens,
+            completion_tokens=completion.completion_tokens,
+            cost_usd=completion.cost_usd,
+        )
+        yield StreamDone(completion)
+
+    # -- policy helpers --------------------------------------------------------------------
+
+    def _prepare_or_record(
+        self,
+        endpoint: EndpointConfig,
+        messages: Messages,
+        params: Mapping[str, Any],
+        *,
+        stream: bool,
+    ) -> _Request:
+        try:
+            return self._prepare(endpoint, messages, params, stream=stream)
+        except GatewayError:
+            self.ledger.record_failure(endpoint.name, attempts=0)
+            raise
+
+    def _prepare(
+        self,
+        endpoint: EndpointConfig,
+        messages: Messages,
+        params: Mapping[str, Any],
+        *,
+        stream: bool,
+    ) -> _Request:
+        merged = {**endpoint.params, **params}
+        owned = sorted(_GATEWAY_OWNED_PARAMS & merged.keys())
+        if owned:
+            raise GatewayError(
+                "config",
+                f"{_context(endpoint)}: parameters {owned} are set by the gateway",
+                retryable=False,
+                attempts=0,
+            )
+        timeout_s = float(merged.pop("timeout", endpoint.timeout_s))
+        kwargs: dict[str, Any] = {
+            **merged,
+            "model": endpoint.model,
+            "messages": [dict(message) for message in messages],
+            "num_retries": 0,  # the gateway owns retries; litellm would multiply attempts
+            "timeout": timeout_s,
+        }
+        if endpoint.api_base:
+            kwargs["api_base"] = endpoint.api_base
+        api_key = _api_key(endpoint)
+        if api_key is not None:
+            kwargs["api_key"] = api_key
+        if stream:
+            kwargs["stream"] = True
+            kwargs.setdefault("stream_options", {"include_usage": True})
+        if endpoint.model.startswith(DEMO_MODEL_PREFIX):
+            from .demo_provider import register_demo_provider
+
+            register_demo_provider()
+        return _Request(kwargs=kwargs, timeout_s=timeout_s)
+
+    async def _wait_for_rate_slot(self, endpoint: EndpointConfig) -> None:
+        if endpoint.requests_per_minute is None:
+            return
+        limiter = self._rate_limiters.get(endpoint.name, endpoint.requests_per_minute)
+        await limiter.acquire()
+
+    async def _wait_or_raise(
+        self, endpoint: EndpointConfig, error: GatewayError, attempt: int
+    ) -> None:
+        """Sleep before the next attempt, or record and raise the final error."""
+        if not error.retryable or attempt > endpoint.max_retries:
+            if error.retryable and attempt > 1:
+                error.message = f"{error.message} (gave up after {attempt} attempts)"
+            raise self._record_failure(endpoint, error, attempt)
+        delay = self.retry_policy.delay(attempt, error.retry_after, self._rng)
+        logger.info(
+            "LLM call to %s failed (%s), attempt %d of %d; retrying in %.2f s",
+            endpoint.name,
+            error.kind,
+            attempt,
+            endpoint.max_retries + 1,
+            delay,
+        )
+        await self._sleep(delay)
+
+    def _record_failure(
+        self, endpoint: EndpointConfig, error: GatewayError, attempt: int
+    ) -> GatewayError:
+        error.attempts = attempt
+        self.ledger.record_failure(endpoint.name, attempts=attempt)
+        logger.warning("LLM call to %s failed: %s", endpoint.name, error)
+        return error
+
+    def _cost(
+        self,
+        endpoint: EndpointConfig,
+        prompt_tokens: int,
+        completion_tokens: int,
+        response: Any = None,
+    ) -> float:
+        """litellm's price for the call, or 0.0 for models it does not know (never raises)."""
+        if endpoint.model in self._unpriced_models or endpoint.model.startswith(DEMO_MODEL_PREFIX):
+            return 0.0
+        litellm = load_litellm()
+        try:
+            if response is not None:
+                cost = litellm.completion_cost(completion_response=response, model=endpoint.model)
+            else:
+                prompt_cost, completion_cost = litellm.cost_per_token(
+                    model=endpoint.model,
+                    prompt_tokens=prompt_tokens,
+                    completion_tokens=completion_tokens,
+                )
+                cost = prompt_cost + completion_cost
+        except Exception:
+            self._unpriced_models.add(endpoint.model)
+            return 0.0
+        return float(cost or 0.0)
+
+
+def _api_key(endpoint: EndpointConfig) -> str | None:
+    """The endpoint's key, read now (keys rotate), or a config error naming the variable."""
+    if endpoint.api_key_env is None:
+        return None
+    value = os.environ.get(endpoint.api_key_env, "")
+    if not value.strip():
+        raise GatewayError(
+            "config",
+            f"{_context(endpoint)}: the environment variable {endpoint.api_key_env} "
+            "that should hold its API key is not set",
+            retryable=False,
+            attempts=0,
+        )
+    SECRETS.add(value)
+    return value
+
+
+def _interrupted(
+    endpoint: EndpointConfig, cause: GatewayError, progress: _StreamProgress, attempt: int
+) -> GatewayError:
+    return GatewayError(
+        "stream_interrupted",
+        f"{_context(endpoint)}: the stream broke after {len(progress.parts)} chunks "
+        f"({cause.kind}: {cause.message.removeprefix(_context(endpoint) + ': ')})",
+        retryable=False,
+        attempts=attempt,
+        status_code=cause.status_code,
+        partial_text="".join(progress.parts),
+    )
+
+
+def _context(endpoint: EndpointConfig) -> str:
+    return f"endpoint {endpoint.name!r} ({endpoint.model})"
+
+
+def _served_model(reported: str | None, configured: str) -> str:
+    """The model that answered: the provider's name when it adds information (a dated
+    version), else the configured name (litellm strips the provider prefix)."""
+    if not reported or reported == configured or configured.endswith("/" + reported):
+        return configured
+    return reported
+
+
+async def _close_quietly(response: Any) -> None:
+    """Release the upstream connection of an abandoned or finished stream."""
+    close = getattr(response, "aclose", None)
+    if close is None:
+        return
+    try:
+        await close()
+    except Exception:  # closing a broken stream may fail again; nothing left to save
+        logger.debug("closing an LLM stream failed", exc_info=False)
+
+
+_default_gateway: LLMGateway | None = None
+_default_lock = threading.Lock()
+
+
+def default_gateway() -> LLMGateway:
+    """The process-wide gateway, so every caller shares limits and the usage ledger."""
+    global _default_gateway
+    with _default_lock:
+        if _default_gateway is None:
+            _default_gateway = LLMGateway()
+        return _default_gateway
