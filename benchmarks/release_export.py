@@ -51,11 +51,18 @@ def run_streaming(out: Path) -> dict:
     from annotations.releases.services import build_release, create_release
 
     started = time.perf_counter()
-    release = create_release(name="bench", version="1.0.0", studies=[Study.objects.get(slug="demo")])
+    release = create_release(
+        name="bench", version="1.0.0", studies=[Study.objects.get(slug="demo")]
+    )
     release = build_release(release.pk)
     seconds = time.perf_counter() - started
     rows = sum(release.counts["table_rows"].values())
-    return {"seconds": seconds, "rows": rows, "conversations": release.counts["conversations"], "peak_rss_mb": peak_rss_mb()}
+    return {
+        "seconds": seconds,
+        "rows": rows,
+        "conversations": release.counts["conversations"],
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def run_naive(out: Path) -> dict:
@@ -78,48 +85,77 @@ def run_naive(out: Path) -> dict:
         "a.selected_pairwise_questions FROM annotations_turn t JOIN annotations_turnannotation a ON a.turn_id = t.id"
     )
     tags = read("SELECT annotation_id, position, emotion, intensity FROM annotations_moodtag")
-    judgements = read("SELECT annotation_id, position, question_id, observed, preferred, llm_value FROM annotations_behaviourjudgement")
-    pairwise = read("SELECT annotation_id, position, question_id, response_a, response_b, winner FROM annotations_pairwisechoice")
-    panas = read("SELECT conversation_id AS cid, phase, items, total_positive, total_negative FROM annotations_panasresponse")
+    judgements = read(
+        "SELECT annotation_id, position, question_id, observed, preferred, llm_value FROM annotations_behaviourjudgement"
+    )
+    pairwise = read(
+        "SELECT annotation_id, position, question_id, response_a, response_b, winner FROM annotations_pairwisechoice"
+    )
+    panas = read(
+        "SELECT conversation_id AS cid, phase, items, total_positive, total_negative FROM annotations_panasresponse"
+    )
     wide = read("SELECT * FROM annotations_conversationwideanswers")
 
     ids = conversations.set_index("id")["conversation_id"]
     turns["conversation_id"] = turns["cid"].map(ids)
     keys = turns.set_index("annotation_id")[["conversation_id", "turn_number"]]
     tables = {"conversations": conversations, "turns": turns}
-    for name, frame in (("mood_tags", tags), ("behaviour_judgements", judgements), ("pairwise_comparisons", pairwise)):
+    for name, frame in (
+        ("mood_tags", tags),
+        ("behaviour_judgements", judgements),
+        ("pairwise_comparisons", pairwise),
+    ):
         tables[name] = frame.join(keys, on="annotation_id")
     panas["conversation_id"] = panas["cid"].map(ids)
-    items = pd.json_normalize(panas["items"].map(lambda v: json.loads(v) if isinstance(v, str) else v).tolist())
+    items = pd.json_normalize(
+        panas["items"].map(lambda v: json.loads(v) if isinstance(v, str) else v).tolist()
+    )
     tables["panas"] = pd.concat([panas.drop(columns=["items"]), items], axis=1)
     wide["conversation_id"] = wide["conversation_id"].map(ids)
     tables["conversation_wide"] = wide
-    tables["participants"] = conversations[["participant", "age", "traits", "goals"]].drop_duplicates("participant")
+    tables["participants"] = conversations[
+        ["participant", "age", "traits", "goals"]
+    ].drop_duplicates("participant")
 
     (out / "tables").mkdir(parents=True)
     rows = 0
     for name, frame in tables.items():
         frame = frame.astype({c: "str" for c in frame.columns if frame[c].dtype == object})
         frame.to_parquet(out / "tables" / f"{name}.parquet", index=False)
-        frame.to_json(out / "tables" / f"{name}.jsonl", orient="records", lines=True, force_ascii=False)
+        frame.to_json(
+            out / "tables" / f"{name}.jsonl", orient="records", lines=True, force_ascii=False
+        )
         rows += len(frame)
     # One AttuneBench-shaped file per conversation, assembled from the frames.
     folder = out / "conversations"
     folder.mkdir()
-    by_turn = {name: tables[name].groupby("conversation_id") for name in ("mood_tags", "behaviour_judgements", "pairwise_comparisons")}
+    by_turn = {
+        name: tables[name].groupby("conversation_id")
+        for name in ("mood_tags", "behaviour_judgements", "pairwise_comparisons")
+    }
     turn_groups = tables["turns"].groupby("conversation_id")
     for record in conversations.to_dict("records"):
         cid = record["conversation_id"]
-        conversation_turns = turn_groups.get_group(cid).to_dict("records") if cid in turn_groups.groups else []
+        conversation_turns = (
+            turn_groups.get_group(cid).to_dict("records") if cid in turn_groups.groups else []
+        )
         children = {
-            name: group.get_group(cid).to_dict("records") if cid in group.groups else [] for name, group in by_turn.items()
+            name: group.get_group(cid).to_dict("records") if cid in group.groups else []
+            for name, group in by_turn.items()
         }
         document = {"conversationId": cid, "metadata": {k: record[k] for k in ("model", "provider", "category", "subtopic")},
                     "turns": [{**turn, **{name: [c for c in rows_ if c["turn_number"] == turn["turn_number"]]
                                           for name, rows_ in children.items()}} for turn in conversation_turns]}  # fmt: skip
-        (folder / f"conversation_{cid}.json").write_text(json.dumps(document, default=str, indent=2), encoding="utf-8")
+        (folder / f"conversation_{cid}.json").write_text(
+            json.dumps(document, default=str, indent=2), encoding="utf-8"
+        )
     seconds = time.perf_counter() - started
-    return {"seconds": seconds, "rows": rows, "conversations": len(conversations), "peak_rss_mb": peak_rss_mb()}
+    return {
+        "seconds": seconds,
+        "rows": rows,
+        "conversations": len(conversations),
+        "peak_rss_mb": peak_rss_mb(),
+    }
 
 
 def child(phase: str, data_dir: Path, database_url: str | None) -> None:
@@ -130,7 +166,9 @@ def child(phase: str, data_dir: Path, database_url: str | None) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--conversations", type=int, default=10_000)
     parser.add_argument("--database-url", help="A scratch PostgreSQL database (flushed)")
     parser.add_argument("--phase", choices=["streaming", "naive"], help=argparse.SUPPRESS)

@@ -19,9 +19,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--conversations", type=int, default=1000)
-    parser.add_argument("--database-url", help="Scratch PostgreSQL database (default: SQLite in a temp folder)")
+    parser.add_argument(
+        "--database-url", help="Scratch PostgreSQL database (default: SQLite in a temp folder)"
+    )
     args = parser.parse_args()
 
     workdir = Path(tempfile.mkdtemp(prefix="attune-bench-"))
@@ -51,7 +55,9 @@ def main() -> None:
     started = time.perf_counter()
     report = seed_demo(n, seed=1)
     seed_seconds = time.perf_counter() - started
-    print(f"seed_demo: {report.created} conversations in {seed_seconds:.2f} s ({n / seed_seconds:.0f}/s)")
+    print(
+        f"seed_demo: {report.created} conversations in {seed_seconds:.2f} s ({n / seed_seconds:.0f}/s)"
+    )
 
     folder = workdir / "export"
     started = time.perf_counter()
@@ -62,8 +68,12 @@ def main() -> None:
     started = time.perf_counter()
     imported = import_folder(folder, "bench-import")
     import_seconds = time.perf_counter() - started
-    print(f"import_attunebench: {len(imported.imported)} conversations in {import_seconds:.2f} s ({n / import_seconds:.0f}/s)")
-    print(f"SUMMARY seed={seed_seconds:.2f}s export={export_seconds:.2f}s import={import_seconds:.2f}s n={n} db={connection.vendor}")
+    print(
+        f"import_attunebench: {len(imported.imported)} conversations in {import_seconds:.2f} s ({n / import_seconds:.0f}/s)"
+    )
+    print(
+        f"SUMMARY seed={seed_seconds:.2f}s export={export_seconds:.2f}s import={import_seconds:.2f}s n={n} db={connection.vendor}"
+    )
 
 
 if __name__ == "__main__":

@@ -16,11 +16,12 @@ def write_archive(folder: Path, target: Path) -> Path:
     root = folder.name
     with (
         temporary.open("wb") as raw,
-        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as zipped,
+        gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6) as zipped,
         tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as tar,
     ):
-        for path in release_files(folder, exclude=()):
-            info = tarfile.TarInfo(f"{root}/{path.relative_to(folder).as_posix()}")
+        for relative in release_files(folder, exclude=()):
+            path = folder / relative
+            info = tarfile.TarInfo(f"{root}/{relative}")
             info.size = path.stat().st_size
             info.mtime = 0
             info.mode = 0o444

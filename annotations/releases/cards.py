@@ -13,7 +13,6 @@ from typing import Any
 
 import pyarrow as pa
 
-from annotations.releases.manifest import file_entry, release_files
 from annotations.releases.tables import TABLES
 from evaluation.benchmark.instrument import Instrument
 
@@ -238,14 +237,13 @@ _CROISSANT_TYPES = {
 }
 
 
-def croissant(info: ReleaseInfo, folder: Path) -> dict[str, Any]:
-    """Croissant 1.0 metadata with the responsible-AI fields the platform knows."""
+def croissant(info: ReleaseInfo, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """Croissant 1.0 metadata (every file with its sha256) and the responsible-AI fields we know."""
     distribution = []
-    for path in release_files(folder, exclude=("MANIFEST.json", "croissant.json")):
-        entry = file_entry(folder, path)
+    for entry in sorted(entries, key=lambda e: e["path"]):
         distribution.append({
             "@type": "cr:FileObject", "@id": entry["path"], "name": entry["path"], "contentUrl": entry["path"],
-            "contentSize": f"{entry['bytes']} B", "sha256": entry["sha256"], "encodingFormat": _encoding(path),
+            "contentSize": f"{entry['bytes']} B", "sha256": entry["sha256"], "encodingFormat": _encoding(Path(entry["path"])),
         })  # fmt: skip
     record_sets = []
     for table in TABLES:

@@ -9,22 +9,22 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
+import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from annotations.releases.cards import ReleaseInfo, codebook, croissant, dataset_card, dumps_json
-from annotations.releases.manifest import write_manifest
+from annotations.releases.manifest import file_entry, release_files, write_manifest
 from annotations.releases.tables import TABLES, participant_row, table_rows
 from evaluation.benchmark import records
 from evaluation.benchmark.instrument import Instrument
-from evaluation.benchmark.writer import conversation_filename, dumps_conversation
+from evaluation.benchmark.writer import conversation_filename, encode_conversation
 
 
 @dataclass(frozen=True)
@@ -54,11 +54,8 @@ class ReleaseFolderWriter:
             t.name: pq.ParquetWriter(folder / "tables" / f"{t.name}.parquet", t.schema)
             for t in TABLES
         }
-        self._jsonl: dict[str, IO[str]] = {
-            t.name: (folder / "tables" / f"{t.name}.jsonl").open(
-                "w", encoding="utf-8", newline="\n"
-            )
-            for t in TABLES
+        self._jsonl: dict[str, IO[bytes]] = {
+            t.name: (folder / "tables" / f"{t.name}.jsonl").open("wb") for t in TABLES
         }
         self._participants_seen: set[str] = set()
         self.conversation_hashes: dict[str, str] = {}
@@ -73,7 +70,7 @@ class ReleaseFolderWriter:
                 raise ValueError(
                     f"conversationId {record.conversation_id!r} appears twice in the release"
                 )
-            text = dumps_conversation(record).encode("utf-8")
+            text = encode_conversation(record)
             (
                 self.folder / "conversations" / conversation_filename(record.conversation_id)
             ).write_bytes(text)
@@ -92,8 +89,7 @@ class ReleaseFolderWriter:
                 continue
             self._parquet[table.name].write_table(pa.Table.from_pylist(rows, schema=table.schema))
             stream = self._jsonl[table.name]
-            for row in rows:
-                stream.write(json.dumps(row, ensure_ascii=False) + "\n")
+            stream.write(b"".join(orjson.dumps(row) + b"\n" for row in rows))
             self.rows[table.name] += len(rows)
 
     def close(
@@ -114,10 +110,18 @@ class ReleaseFolderWriter:
         info = replace(info, counts=counts)
         (self.folder / "README.md").write_text(dataset_card(info), encoding="utf-8")
         (self.folder / "codebook.md").write_text(codebook(info), encoding="utf-8")
-        (self.folder / "croissant.json").write_text(
-            dumps_json(croissant(info, self.folder)), encoding="utf-8"
-        )
-        manifest, content_hash = write_manifest(self.folder, info.name, info.version)
+        # Hash every file once: croissant.json lists them all, MANIFEST.json them and croissant.json.
+        known = {
+            f"conversations/{conversation_filename(cid)}": sha
+            for cid, sha in self.conversation_hashes.items()
+        }
+        entries = [
+            file_entry(self.folder, path, known.get(path)) for path in release_files(self.folder)
+        ]
+        croissant_text = dumps_json(croissant(info, entries))
+        (self.folder / "croissant.json").write_text(croissant_text, encoding="utf-8")
+        entries.append(file_entry(self.folder, "croissant.json"))
+        manifest, content_hash = write_manifest(self.folder, info.name, info.version, entries)
         return FolderResult(manifest, content_hash, dict(self.conversation_hashes), counts)
 
     def abort(self) -> None:

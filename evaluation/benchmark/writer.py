@@ -13,6 +13,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from evaluation.benchmark.records import (
     Conversation,
     ConversationWide,
@@ -29,8 +31,26 @@ def conversation_filename(conversation_id: str) -> str:
     return f"conversation_{conversation_id}.json"
 
 
+def encode_conversation(conversation: Conversation) -> bytes:
+    """The file's bytes: UTF-8, two-space indent, final newline."""
+    return encode_json(conversation_to_dict(conversation))
+
+
 def dumps_conversation(conversation: Conversation) -> str:
-    return json.dumps(conversation_to_dict(conversation), ensure_ascii=False, indent=2) + "\n"
+    return encode_conversation(conversation).decode("utf-8")
+
+
+def encode_json(data: Any) -> bytes:
+    """Indented JSON bytes, identical to ``json.dumps(indent=2, ensure_ascii=False)``.
+
+    orjson is about ten times faster than the standard library, whose encoder falls back to
+    pure Python when indenting; that matters for releases of many thousand files. Integers
+    beyond 64 bits (possible in imported free-form objects) fall back to the standard library.
+    """
+    try:
+        return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
+    except orjson.JSONEncodeError:
+        return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 def write_conversation_file(conversation: Conversation, folder: str | Path) -> Path:
@@ -40,8 +60,8 @@ def write_conversation_file(conversation: Conversation, folder: str | Path) -> P
     target = folder / conversation_filename(conversation.conversation_id)
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".json")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(dumps_conversation(conversation))
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(encode_conversation(conversation))
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
