@@ -159,7 +159,8 @@ def _turns_by_conversation(ids: list[int]) -> dict[int, list[records.Turn]]:
         .order_by("conversation_id", "number")
         .values_list("id", "conversation_id", "number", "user_message", "model_reply", "other")
     )
-    annotations = _annotations_by_turn(ids)
+    turn_ids = [row[0] for row in turn_rows]
+    annotations = _annotations_by_turn(turn_ids)
     found: dict[int, list[records.Turn]] = defaultdict(list)
     for turn_id, conversation_id, number, user_message, model_reply, other in turn_rows:
         tags, turn_annotations = annotations.get(turn_id, ((), records.TurnAnnotations()))
@@ -177,10 +178,10 @@ def _turns_by_conversation(ids: list[int]) -> dict[int, list[records.Turn]]:
 
 
 def _annotations_by_turn(
-    conversation_ids: list[int],
+    turn_ids: list[int],
 ) -> dict[int, tuple[tuple[records.MoodTag, ...], records.TurnAnnotations]]:
     rows = list(
-        TurnAnnotation.objects.filter(turn__conversation_id__in=conversation_ids).values_list(
+        TurnAnnotation.objects.filter(turn_id__in=turn_ids).values_list(
             "id",
             "turn_id",
             "llm_improved_reply",
@@ -189,15 +190,16 @@ def _annotations_by_turn(
             "other",
         )
     )
+    annotation_ids = [row[0] for row in rows]
     tags = _grouped(
-        MoodTag, conversation_ids, ("emotion", "intensity"), lambda e, i: records.MoodTag(e, i)
+        MoodTag, annotation_ids, ("emotion", "intensity"), lambda e, i: records.MoodTag(e, i)
     )
     judgements = _grouped(
-        BehaviourJudgement, conversation_ids, ("question_id", "llm_value", "observed", "preferred"),
+        BehaviourJudgement, annotation_ids, ("question_id", "llm_value", "observed", "preferred"),
         lambda q, llm, observed, preferred: records.BinaryJudgement(q, llm, observed, preferred),
     )  # fmt: skip
     choices = _grouped(
-        PairwiseChoice, conversation_ids, ("question_id", "response_a", "response_b", "winner"),
+        PairwiseChoice, annotation_ids, ("question_id", "response_a", "response_b", "winner"),
         lambda q, a, b, winner: records.PairwiseComparison(q, a, b, winner),
     )  # fmt: skip
     found = {}
@@ -217,16 +219,12 @@ def _annotations_by_turn(
 
 
 def _grouped(
-    model, conversation_ids: list[int], fields: tuple[str, ...], build
+    model, annotation_ids: list[int], fields: tuple[str, ...], build
 ) -> dict[int, list[Any]]:
-    """Rows of a per-annotation child table, grouped by annotation in position order.
-
-    Filtered through the join on conversation ids: a chunk's few hundred conversation ids make a
-    short IN list, where its thousands of annotation ids would cost Django time per parameter.
-    """
+    """Rows of a per-annotation child table, grouped by annotation in position order."""
     found: dict[int, list[Any]] = defaultdict(list)
     query = (
-        model.objects.filter(annotation__turn__conversation_id__in=conversation_ids)
+        model.objects.filter(annotation_id__in=annotation_ids)
         .order_by("annotation_id", "position")
         .values_list("annotation_id", *fields)
     )
