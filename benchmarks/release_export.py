@@ -68,7 +68,6 @@ def run_streaming(out: Path) -> dict:
 
 
 def run_naive(out: Path, fast_json: bool = False) -> dict:
-    import orjson
     import pandas as pd
     from django.db import connection
 
