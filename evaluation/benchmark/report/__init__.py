@@ -1,0 +1,11 @@
+"""The report folder of an evaluation run (issue 8, item 4), from ``stats.Statistics``.
+
+    write_report(statistics, out_dir, Provenance(release_hash, prompt_version, run_id))
+
+writes ``report.json``, ``leaderboard.csv``, ``report.html`` and ``charts/*.svg``. Pure: no Django.
+"""
+
+from evaluation.benchmark.report.provenance import Provenance
+from evaluation.benchmark.report.write import ReportFiles, write_report
+
+__all__ = ["Provenance", "ReportFiles", "write_report"]

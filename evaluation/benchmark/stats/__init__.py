@@ -1,0 +1,60 @@
+"""Statistics of an evaluation run (issue 8, item 3): pure, no Django, reproducible.
+
+Input: a score frame (``contract``; build it with ``build.score_frame``) and optionally judge
+answers (``agreement``). Output: ``Statistics`` (``results``), JSON-ready via ``to_dict``.
+
+    stats = compute_statistics(score_frame(scores, conversations), StatsConfig(seed=1))
+"""
+
+from evaluation.benchmark.stats.build import (
+    DEFAULT_TRAIT_GROUPS,
+    conversation_attributes,
+    draft_judge_answers,
+    participant_answers,
+    score_frame,
+)
+from evaluation.benchmark.stats.compute import StatsConfig, compute_statistics
+from evaluation.benchmark.stats.contract import (
+    AXES,
+    AXIS_LABELS,
+    RANKED_AXES,
+    SubgroupSpec,
+    validate_score_frame,
+)
+from evaluation.benchmark.stats.results import (
+    Agreement,
+    AxisEstimate,
+    Concordance,
+    Discriminability,
+    ModeDelta,
+    PairTest,
+    ParseFailureRate,
+    RankCorrelation,
+    Statistics,
+    SubgroupDifference,
+)
+
+__all__ = [
+    "AXES",
+    "AXIS_LABELS",
+    "DEFAULT_TRAIT_GROUPS",
+    "RANKED_AXES",
+    "Agreement",
+    "AxisEstimate",
+    "Concordance",
+    "Discriminability",
+    "ModeDelta",
+    "PairTest",
+    "ParseFailureRate",
+    "RankCorrelation",
+    "Statistics",
+    "SubgroupDifference",
+    "StatsConfig",
+    "SubgroupSpec",
+    "compute_statistics",
+    "conversation_attributes",
+    "draft_judge_answers",
+    "participant_answers",
+    "score_frame",
+    "validate_score_frame",
+]

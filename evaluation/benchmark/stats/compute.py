@@ -1,0 +1,210 @@
+"""``compute_statistics``: every statistic of a run from its score frame, reproducibly.
+
+Seeds: one integer seed; each part draws from its own stream
+``SeedSequence(seed, spawn_key=(part, ...))``, so a part's numbers do not depend on which
+other parts ran or in what order, and the seed plus the settings recorded in the output
+reproduce every number.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any, TypeVar
+
+import numpy as np
+import pandas as pd
+
+from evaluation.benchmark.stats.agreement import judge_agreement
+from evaluation.benchmark.stats.contract import (
+    AXES,
+    RANKED_AXES,
+    SubgroupSpec,
+    default_subgroups,
+    validate_score_frame,
+)
+from evaluation.benchmark.stats.estimates import axis_estimates, mean_replicates
+from evaluation.benchmark.stats.failures import parse_failure_rates
+from evaluation.benchmark.stats.matrix import ScoreMatrix, build_matrix
+from evaluation.benchmark.stats.modes import mode_deltas
+from evaluation.benchmark.stats.pairwise import discriminability, paired_tests
+from evaluation.benchmark.stats.ranking import concordance, rank_correlations
+from evaluation.benchmark.stats.resampling import Replicates, resample_counts
+from evaluation.benchmark.stats.results import (
+    Agreement,
+    AxisEstimate,
+    Statistics,
+    SubgroupDifference,
+)
+from evaluation.benchmark.stats.subgroups import pooled_scores, subgroup_differences
+
+T = TypeVar("T")
+
+# Stream keys of the parts (stable: changing them changes every published number).
+STREAMS: dict[str, int] = {
+    "conversations": 0,
+    "rank_correlations": 1,
+    "subgroups": 2,
+    "agreement": 3,
+    "concordance": 4,
+}
+
+
+@dataclass(frozen=True)
+class StatsConfig:
+    seed: int = 20_240_601
+    n_resamples: int = 10_000
+    n_permutations: int = 10_000
+    confidence: float = 0.95
+    alpha: float = 0.05  # family-wise, per axis, after Holm
+    min_group_size: int = 20  # subgroups below this are marked "small" (never hidden)
+    primary_mode: str = "default"  # the leaderboard's mode: ranks, pairs, rank independence
+    mode_deltas: tuple[tuple[str, str], ...] = (("verbose", "default"), ("omniscient", "default"))
+    subgroups: tuple[SubgroupSpec, ...] | None = None  # None: ``default_subgroups(frame)``
+
+
+def rng_for(seed: int, *key: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=key))
+
+
+def compute_statistics(
+    frame: pd.DataFrame,
+    config: StatsConfig | None = None,
+    judge_answers: pd.DataFrame | None = None,
+) -> Statistics:
+    """All statistics of a score frame (``contract``), plus judge reliability when answers
+    (``agreement`` contract) are given. Pure and deterministic for a given config."""
+    config = config or StatsConfig()
+    subgroups = config.subgroups if config.subgroups is not None else default_subgroups(frame)
+    timings: dict[str, float] = {}
+
+    def timed(name: str, work: Callable[[], T]) -> T:
+        start = time.perf_counter()
+        result = work()
+        timings[name] = time.perf_counter() - start
+        return result
+
+    def prepare() -> ScoreMatrix:
+        validate_score_frame(frame, subgroups)
+        return build_matrix(frame, tuple(spec.column for spec in subgroups))
+
+    matrix = timed("prepare", prepare)
+    mode = config.primary_mode
+    models = matrix.models(mode, baselines=False)
+    counts = timed(
+        "resample",
+        lambda: resample_counts(
+            len(matrix.conversation_ids),
+            config.n_resamples,
+            rng_for(config.seed, STREAMS["conversations"]),
+        ),
+    )
+
+    def estimate() -> tuple[dict[str, Replicates], tuple[AxisEstimate, ...]]:
+        replicates = mean_replicates(matrix, counts)
+        found = axis_estimates(matrix, replicates, primary_mode=mode, confidence=config.confidence)
+        return replicates, found
+
+    replicates, estimates = timed("estimates_and_ranks", estimate)
+    pairs = timed(
+        "pairwise",
+        lambda: paired_tests(
+            matrix, counts, models, mode=mode, confidence=config.confidence, alpha=config.alpha
+        ),
+    )
+    discrimination = timed(
+        "discriminability", lambda: discriminability(matrix, pairs, models, mode=mode)
+    )
+
+    ranked = [matrix.column(m, mode) for m in models]
+    means = {axis: replicates[axis].estimate[ranked] for axis in AXES}
+    correlations = timed(
+        "rank_correlations",
+        lambda: rank_correlations(
+            means,
+            RANKED_AXES,
+            config.n_permutations,
+            rng_for(config.seed, STREAMS["rank_correlations"]),
+        ),
+    )
+    agreement_of_axes = timed(
+        "concordance",
+        lambda: concordance(
+            means, RANKED_AXES, config.n_permutations, rng_for(config.seed, STREAMS["concordance"])
+        ),
+    )
+
+    def by_subgroup() -> tuple[SubgroupDifference, ...]:
+        pooled = pooled_scores(matrix, models, mode)
+        found: list[SubgroupDifference] = []
+        for index, spec in enumerate(subgroups):
+            found += subgroup_differences(
+                matrix,
+                pooled,
+                spec,
+                n_resamples=config.n_resamples,
+                rng=rng_for(config.seed, STREAMS["subgroups"], index),
+                confidence=config.confidence,
+                min_group_size=config.min_group_size,
+            )
+        return tuple(found)
+
+    subgroup_results = timed("subgroups", by_subgroup)
+    deltas = timed(
+        "mode_deltas",
+        lambda: mode_deltas(
+            matrix, counts, models, config.mode_deltas, confidence=config.confidence
+        ),
+    )
+    agreement: tuple[Agreement, ...] = ()
+    if judge_answers is not None:
+        agreement = timed(
+            "judge_agreement",
+            lambda: judge_agreement(
+                judge_answers,
+                n_resamples=config.n_resamples,
+                rng=rng_for(config.seed, STREAMS["agreement"]),
+                confidence=config.confidence,
+            ),
+        )
+    failures = timed("parse_failures", lambda: parse_failure_rates(frame))
+    timings["total"] = sum(timings.values())
+    return Statistics(
+        settings=_settings(config, subgroups),
+        models=models,
+        baselines=matrix.models(mode, baselines=True),
+        axes=AXES,
+        estimates=estimates,
+        pairs=pairs,
+        discriminability=discrimination,
+        rank_correlations=correlations,
+        concordance=agreement_of_axes,
+        subgroups=subgroup_results,
+        mode_deltas=deltas,
+        agreement=agreement,
+        parse_failures=failures,
+        timings=timings,
+    )
+
+
+def _settings(config: StatsConfig, subgroups: tuple[SubgroupSpec, ...]) -> dict[str, Any]:
+    """The config and the methods, recorded in the output (with the seed, they reproduce it)."""
+    settings = asdict(config)
+    settings["subgroups"] = [asdict(spec) for spec in subgroups]
+    settings["mode_deltas"] = [list(pair) for pair in config.mode_deltas]
+    settings["streams"] = dict(STREAMS)
+    settings["methods"] = {
+        "unit": "conversation",
+        "interval": "BCa bootstrap (bias-corrected and accelerated; jackknife acceleration)",
+        "pair_test": "paired bootstrap over shared conversations, two-sided, null-centred; "
+        "Holm-adjusted per axis",
+        "rank_interval": "central interval of the bootstrap ranks (lower rounds down, upper up)",
+        "rank_independence": "Kendall's tau-b per pair of axes, permutation p-value; Kendall's W "
+        "over the five component axes, chi-square and permutation p-values",
+        "subgroups": "level minus reference of the per-conversation mean over models; "
+        "bootstrap stratified by level; BCa",
+        "mode_deltas": "paired bootstrap over the conversations shared by both modes; BCa",
+        "agreement": "Cohen's kappa and percent agreement; BCa bootstrap over conversations",
+    }
+    return settings

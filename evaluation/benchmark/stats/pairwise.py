@@ -1,0 +1,119 @@
+"""Every pair of models on every axis: paired bootstrap test, Holm per axis, discriminability."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from evaluation.benchmark.stats.contract import AXES
+from evaluation.benchmark.stats.matrix import ScoreMatrix
+from evaluation.benchmark.stats.multiple import holm
+from evaluation.benchmark.stats.resampling import (
+    bca_interval,
+    centred_p_value,
+    masked,
+    ratio_replicates,
+)
+from evaluation.benchmark.stats.results import Discriminability, PairTest, number
+
+
+def paired_tests(
+    matrix: ScoreMatrix,
+    counts: np.ndarray,
+    models: tuple[str, ...],
+    *,
+    mode: str,
+    confidence: float,
+    alpha: float,
+) -> tuple[PairTest, ...]:
+    """Mean of (a - b) over the conversations both models were scored on, per pair and axis.
+
+    Paired, because the same conversations are hard or easy for every model: differencing
+    within a conversation removes that shared variance, which is most of the variance, so the
+    test sees far smaller differences than comparing two independent means would. The
+    resampled conversations are the same count matrix as the means'. "Distinguished" means the
+    Holm-adjusted p-value (over the pairs of that axis) is below ``alpha``.
+    """
+    pairs = list(combinations(range(len(models)), 2))
+    if not pairs:
+        return ()
+    first = np.array([a for a, _ in pairs])
+    second = np.array([b for _, b in pairs])
+    differences = np.concatenate(
+        [
+            matrix.axis_columns(axis, mode, models)[:, first]
+            - matrix.axis_columns(axis, mode, models)[:, second]
+            for axis in AXES
+        ],
+        axis=1,
+    )
+    replicates = ratio_replicates(counts, *masked(differences))
+    low, high = bca_interval(replicates, confidence)
+    p_values = centred_p_value(replicates)
+    shared = np.isfinite(differences).sum(axis=0)
+    tests = []
+    for i, axis in enumerate(AXES):
+        span = slice(i * len(pairs), (i + 1) * len(pairs))
+        adjusted = holm([number(p) for p in p_values[span]])
+        for k, (a, b) in enumerate(pairs):
+            j = i * len(pairs) + k
+            tests.append(
+                PairTest(
+                    axis=axis,
+                    model_a=models[a],
+                    model_b=models[b],
+                    n_shared=int(shared[j]),
+                    difference=number(replicates.estimate[j]),
+                    ci_low=number(low[j]),
+                    ci_high=number(high[j]),
+                    p_value=number(p_values[j]),
+                    p_holm=adjusted[k],
+                    distinguished=adjusted[k] is not None and adjusted[k] < alpha,
+                )
+            )
+    return tuple(tests)
+
+
+def discriminability(
+    matrix: ScoreMatrix, pairs: tuple[PairTest, ...], models: tuple[str, ...], *, mode: str
+) -> tuple[Discriminability, ...]:
+    """How well each axis separates the models.
+
+    Two views: the share of pairs the paired test distinguishes (what a reader of the
+    leaderboard can trust), and the variance of the model means over the pooled variance of
+    conversations within a model (how large model differences are next to conversation noise,
+    free of the axis' scale). The one-way ANOVA F puts the latter on the scale where 1 means
+    "no more spread between models than chance"; it ignores the pairing, so it is descriptive.
+    """
+    results = []
+    for axis in AXES:
+        tests = [t for t in pairs if t.axis == axis and t.p_holm is not None]
+        distinguished = sum(t.distinguished for t in tests)
+        values = matrix.axis_columns(axis, mode, models)
+        sizes = np.isfinite(values).sum(axis=0)
+        present = sizes > 0
+        values, sizes = values[:, present], sizes[present]
+        between = within = ratio = f_statistic = None
+        if sizes.size >= 2 and sizes.sum() > sizes.size:
+            means = np.nanmean(values, axis=0)
+            grand = np.nansum(values) / sizes.sum()
+            between = float(np.var(means, ddof=1))
+            within = float(np.nansum((values - means) ** 2) / (sizes.sum() - sizes.size))
+            mean_square = float((sizes * (means - grand) ** 2).sum() / (sizes.size - 1))
+            ratio = between / within if within > 0 else None
+            f_statistic = mean_square / within if within > 0 else None
+        results.append(
+            Discriminability(
+                axis=axis,
+                n_models=int(present.sum()),
+                n_pairs=len(tests),
+                n_distinguished=int(distinguished),
+                share_distinguished=distinguished / len(tests) if tests else None,
+                between_model_variance=between,
+                within_model_variance=within,
+                variance_ratio=ratio,
+                f_statistic=f_statistic,
+            )
+        )
+    return tuple(results)
