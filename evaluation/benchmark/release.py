@@ -1,0 +1,69 @@
+"""Finding the conversations of a data folder: one of our releases or a reference folder.
+
+A release keeps its files in ``conversations/`` and its subsamples in ``subsamples/<name>.txt``
+(one file name per line); a reference folder (``Test Samples/Sample200``) holds the
+``conversation_*.json`` files directly, and its subsamples are sibling folders, so there
+``--subsample`` may also name a file of file names anywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from evaluation.benchmark.reader import FormatError, iter_conversation_files, read_conversation_file
+from evaluation.benchmark.records import Conversation
+
+
+@dataclass(frozen=True)
+class SourcedConversation:
+    conversation: Conversation
+    source_file: str  # the file name, as the run output's ``source_file``
+
+
+class DataFolderError(ValueError):
+    pass
+
+
+def conversation_folder(data: Path) -> Path:
+    nested = data / "conversations"
+    return nested if nested.is_dir() else data
+
+
+def subsample_file(data: Path, name: str) -> Path:
+    """``sample50``, ``50`` or ``sample50.txt`` in the release's ``subsamples/``, or a path."""
+    candidates = [Path(name)]
+    stem = name.removesuffix(".txt")
+    stem = f"sample{stem}" if stem.isdigit() else stem
+    candidates.append(data / "subsamples" / f"{stem}.txt")
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    raise DataFolderError(f"no subsample {name!r} (looked for {candidates[-1]})")
+
+
+def load_conversations(data: str | Path, subsample: str | None = None) -> list[SourcedConversation]:
+    """Every conversation of the folder (or of the subsample), sorted by file name.
+
+    A file that does not read is an error naming the file: a benchmark on silently fewer
+    conversations would not be comparable with anything.
+    """
+    data = Path(data)
+    if not data.is_dir():
+        raise DataFolderError(f"no data folder at {data}")
+    folder = conversation_folder(data)
+    if subsample is None:
+        paths = list(iter_conversation_files(folder))
+    else:
+        names = subsample_file(data, subsample).read_text(encoding="utf-8").split()
+        paths = sorted(folder / name for name in names)
+        missing = [path.name for path in paths if not path.is_file()]
+        if missing:
+            raise DataFolderError(f"subsample {subsample!r} names missing files: {missing[:5]}")
+    conversations = []
+    for path in paths:
+        try:
+            conversations.append(SourcedConversation(read_conversation_file(path), path.name))
+        except FormatError as exc:
+            raise DataFolderError(f"{path.name}: {exc}") from exc
+    return conversations

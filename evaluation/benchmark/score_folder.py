@@ -1,0 +1,144 @@
+"""``score``: run outputs (ours or any tool's) + the data folder -> scores.json and Parquet.
+
+Every ``*.json`` under the runs folder that looks like a run output (an object with
+``conversationId`` and ``turns``) is scored against its conversation with the section 4
+scorer; anything else there (our scores.json, notes) is passed over. The model-free baselines
+are scored beside the models on the same conversations, so every table shows chance level.
+
+Outputs: ``scores.json`` = {"conversations": [...], "aggregates": [...]} with the section 6
+metric names (parse-failure rates per call type inside every entry), and the tidy tables
+``per_turn.parquet`` and ``per_conversation.parquet``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from evaluation.benchmark.baselines import all_baseline_runs
+from evaluation.benchmark.files import write_atomically
+from evaluation.benchmark.release import SourcedConversation
+from evaluation.benchmark.run_output import RunOutput, run_output_from_dict
+from evaluation.benchmark.scoring import (
+    AggregateScores,
+    ConversationScores,
+    ScoringOptions,
+    aggregate,
+    per_conversation_frame,
+    per_turn_frame,
+    score_conversation,
+    scores_to_json,
+)
+
+SCORES_FILE = "scores.json"
+PER_TURN_FILE = "per_turn.parquet"
+PER_CONVERSATION_FILE = "per_conversation.parquet"
+
+
+@dataclass
+class ScoreResult:
+    conversations: list[ConversationScores] = field(default_factory=list)
+    aggregates: list[AggregateScores] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # "<file>: why", for the summary
+
+
+def read_runs(runs: Path) -> tuple[list[tuple[str, RunOutput]], list[str]]:
+    """(file name, run output) for every run-output file under ``runs``; and what was not."""
+    found: list[tuple[str, RunOutput]] = []
+    skipped: list[str] = []
+    for path in sorted(runs.rglob("*.json")):
+        if path.name.startswith(".tmp-"):
+            continue  # a write in progress (or a killed one)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            skipped.append(f"{path.name}: not JSON ({exc})")
+            continue
+        if isinstance(data, dict) and "conversationId" in data and "turns" in data:
+            found.append((path.name, run_output_from_dict(data)))
+    return found, skipped
+
+
+def score_runs(
+    conversations: Sequence[SourcedConversation],
+    runs: Sequence[tuple[str, RunOutput]],
+    *,
+    compat: bool = False,
+    baseline_seed: int = 0,
+) -> ScoreResult:
+    """Score each run against its conversation, add the baselines, aggregate per model and mode.
+
+    The baselines run on the conversations the runs cover (all of them when there are none).
+    """
+    by_id = {item.conversation.conversation_id: item.conversation for item in conversations}
+    options = ScoringOptions(compat=compat)
+    result = ScoreResult()
+    seen: set[tuple[str | None, str | None, str | None]] = set()
+    covered: dict[str, None] = {}
+    for name, run in runs:
+        key = (run.conversation_id, run.em_model, run.mode)
+        conversation = by_id.get(run.conversation_id or "")
+        if conversation is None:
+            result.skipped.append(
+                f"{name}: conversation {run.conversation_id!r} is not in the data"
+            )
+        elif key in seen:
+            result.skipped.append(f"{name}: a second run of {key}")
+        else:
+            seen.add(key)
+            covered.setdefault(conversation.conversation_id)
+            result.conversations.append(score_conversation(conversation, run, options))
+    baseline_set = [by_id[cid] for cid in covered] or list(by_id.values())
+    for run in all_baseline_runs(baseline_set, seed=baseline_seed):
+        result.conversations.append(score_conversation(by_id[run.conversation_id], run, options))
+    result.aggregates = aggregate(result.conversations)
+    return result
+
+
+def write_scores(result: ScoreResult, out: Path) -> list[Path]:
+    payload = scores_to_json(result.conversations, result.aggregates)
+    text = json.dumps(payload, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    paths = [out / SCORES_FILE, out / PER_TURN_FILE, out / PER_CONVERSATION_FILE]
+    write_atomically(paths[0], text.encode("utf-8"))
+    for path, frame in (
+        (paths[1], per_turn_frame(result.conversations)),
+        (paths[2], per_conversation_frame(result.conversations)),
+    ):
+        buffer = io.BytesIO()
+        frame.to_parquet(buffer, index=False)
+        write_atomically(path, buffer.getvalue())
+    return paths
+
+
+SUMMARY_HEADERS = (
+    "model", "mode", "n", "composite", "se", "emotion", "behaviour", "preference",
+    "judged", "outcome", "failed answers",
+)  # fmt: skip
+
+
+def summary_rows(aggregates: Sequence[AggregateScores]) -> list[list[object]]:
+    """One row per model and mode: composite +- SE, the axes, the parse-failure rate."""
+    rows: list[list[object]] = []
+    for item in aggregates:
+        metrics = item.metrics
+        calls = sum(int(c.get("calls") or 0) for c in item.parse_failures.values())
+        failures = sum(int(c.get("failures") or 0) for c in item.parse_failures.values())
+        rows.append(
+            [
+                item.em_model,
+                item.mode,
+                item.n_conversations,
+                metrics["composite_score"].mean,
+                metrics["composite_score"].standard_error,
+                metrics["emotion_recognition"].mean,
+                metrics["behaviour_classification"].mean,
+                metrics["preference_prediction"].mean,
+                metrics["judged_response_quality"].mean,
+                metrics["outcome_prediction"].mean,
+                f"{failures}/{calls}" if calls else "-",
+            ]
+        )
+    return rows
