@@ -19,11 +19,12 @@ export LITELLM_LOCAL_MODEL_COST_MAP := True
 export LITELLM_MODE := PRODUCTION
 export HF_HUB_OFFLINE := 1
 
-.PHONY: help install demo test test-sqlite test-slow lint format migrate worker serve clean
+.PHONY: help install frontend test-frontend test-e2e demo test test-sqlite test-slow lint format migrate worker serve clean
 
 help:
 	@echo "make demo   - install, migrate, seed the demo study, start uvicorn and a Celery worker"
 	@echo "make test   - install and run linters and the whole test suite"
+	@echo "make frontend - build the participant app (npm ci + vite build, only when sources change)"
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt
 	@if [ -z "$(PY)" ]; then echo "Python >= 3.12 is required (Django 6); install python3.12 or newer" >&2; exit 1; fi
@@ -33,12 +34,41 @@ $(BIN)/.installed: requirements.txt requirements-dev.txt
 
 install: $(BIN)/.installed
 
+# --- the participant web app (frontend/, Vite + React + TypeScript) --------------------------
+# npm ci from the committed lock when package.json or the lock change; vite build when any
+# source changes. The build's manifest is the stamp: Django reads it to serve the app.
+NPM ?= npm
+FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null) frontend/package.json \
+	frontend/tsconfig.json frontend/vite.config.ts
+FRONTEND_DEPS := frontend/node_modules/.attune-npm-ci
+FRONTEND_BUILD := frontend/dist/.vite/manifest.json
+
+$(FRONTEND_DEPS): frontend/package.json frontend/package-lock.json
+	@command -v $(NPM) >/dev/null || { echo "Node.js >= 20.19 with npm is required to build frontend/" >&2; exit 1; }
+	cd frontend && $(NPM) ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(FRONTEND_BUILD): $(FRONTEND_DEPS) $(FRONTEND_SOURCES)
+	cd frontend && $(NPM) run --silent build
+	@touch $@
+
+frontend: $(FRONTEND_BUILD)
+
+# Vitest (jsdom): the annotation components and the API client.
+test-frontend: $(FRONTEND_DEPS)
+	cd frontend && $(NPM) test --silent
+
+# Playwright in Debian's chromium, in a pytest run of its own (never beside the async tests).
+test-e2e: install frontend
+	$(BIN)/pytest tests/e2e --output test-artifacts/playwright
+
 migrate: install
 	$(BIN)/python manage.py migrate --noinput -v 0
 
-demo: migrate
+demo: migrate frontend
 	$(BIN)/python manage.py seed_demo --conversations $(DEMO_CONVERSATIONS) --seed 1 --admin-password $(DEMO_ADMIN_PASSWORD)
 	@echo ""
+	@echo "  Participant:  http://$(HOST):$(PORT)/s/demo/?PROLIFIC_PID=demo-participant-1"
 	@echo "  Admin:        http://$(HOST):$(PORT)/admin/   (login: admin / $(DEMO_ADMIN_PASSWORD))"
 	@echo "  API schema:   http://$(HOST):$(PORT)/api/schema/"
 	@echo "  Health:       http://$(HOST):$(PORT)/healthz"
@@ -57,9 +87,11 @@ format: install
 	$(BIN)/ruff check --fix .
 
 # The suite runs on whatever DATABASE_URL / REDIS_URL say (SQLite and the embedded broker if unset).
-test: lint
+test: lint frontend
 	$(BIN)/python manage.py makemigrations --check --dry-run -v 0
+	$(MAKE) --no-print-directory test-frontend
 	$(BIN)/pytest
+	$(MAKE) --no-print-directory test-e2e
 
 # The same suite on the embedded default, with PostgreSQL and Redis switched off.
 test-sqlite: install
@@ -69,4 +101,4 @@ test-slow: install
 	$(BIN)/pytest -m slow
 
 clean:
-	rm -rf $(VENV) data staticfiles
+	rm -rf $(VENV) data staticfiles frontend/node_modules frontend/dist test-artifacts

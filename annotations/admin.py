@@ -6,9 +6,15 @@ What a participant wrote or answered is shown read-only: the admin may look, nev
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils.html import format_html
 
 from annotations.models import (
     AuditEntry,
@@ -24,7 +30,12 @@ from annotations.models import (
     Study,
     Turn,
     TurnAnnotation,
+    TurnSignal,
 )
+from annotations.services.participants import start_preview
+from annotations.services.study_links import participant_app_path, recruitment_link
+
+_site_address: ContextVar[str] = ContextVar("site_address", default="/")
 
 
 class ReadOnlyAdminMixin:
@@ -91,6 +102,7 @@ class StudyAdmin(admin.ModelAdmin):
     search_fields = ["slug", "title"]
     filter_horizontal = ["model_pool"]
     prepopulated_fields = {"slug": ["title"]}
+    readonly_fields = ["recruitment_link", "preview_link"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(n_conversations=Count("conversations"))
@@ -98,6 +110,54 @@ class StudyAdmin(admin.ModelAdmin):
     @admin.display(description="conversations", ordering="n_conversations")
     def conversation_count(self, obj: Study) -> int:
         return obj.n_conversations
+
+    def get_urls(self):
+        preview = self.admin_site.admin_view(self.preview_view)
+        return [
+            path("<int:pk>/preview/", preview, name="annotations_study_preview"),
+            *super().get_urls(),
+        ]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # The recruitment link needs this site's address, known only from the request. A
+        # ModelAdmin is shared by all threads, so the address goes in a context variable.
+        token = _site_address.set(request.build_absolute_uri("/"))
+        try:
+            response = super().change_view(request, object_id, form_url, extra_context)
+            if hasattr(response, "render"):
+                response.render()  # now, while the address is set (templates render lazily)
+            return response
+        finally:
+            _site_address.reset(token)
+
+    @admin.display(description="recruitment link (paste into Prolific)")
+    def recruitment_link(self, obj: Study) -> str:
+        if obj.pk is None:
+            return "-"
+        return format_html("<code>{}</code>", recruitment_link(obj, _site_address.get()))
+
+    @admin.display(description="preview")
+    def preview_link(self, obj: Study) -> str:
+        if obj.pk is None:
+            return "-"
+        url = reverse("admin:annotations_study_preview", args=[obj.pk])
+        return format_html(
+            '<a href="{}" target="_blank" rel="noopener">Open the study as a test participant</a> '
+            "(a preview participant: never counted, never released)",
+            url,
+        )
+
+    def preview_view(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        """Start a preview participant and open the participant app with its token.
+
+        The token travels in the URL fragment, which browsers never send to a server, so it
+        stays out of access logs; the app reads it from ``location.hash``.
+        """
+        study = get_object_or_404(Study, pk=pk)
+        if not self.has_change_permission(request, study):
+            raise PermissionDenied
+        result = start_preview(study, actor=request.user)
+        return HttpResponseRedirect(f"{participant_app_path(study)}#token={result.token}")
 
 
 @admin.register(Participant)
@@ -212,4 +272,15 @@ class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["created_at", "actor_label", "action", "target_type", "target_id"]
     list_filter = ["action", "target_type"]
     search_fields = ["actor_label", "action", "target_id"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(TurnSignal)
+class TurnSignalAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Risk phrases and identity leaks the chat detected live; QA turns them into flags."""
+
+    list_display = ["created_at", "kind", "source", "turn", "evidence"]
+    list_filter = ["kind", "source", "turn__conversation__study"]
+    search_fields = ["turn__conversation__external_id"]
+    list_select_related = ["turn__conversation"]
     date_hierarchy = "created_at"

@@ -100,6 +100,7 @@ INSTALLED_APPS = [
     "annotations",
     "annotations.releases",
     "evaluation",
+    "annotations.qa",
 ]
 
 MIDDLEWARE = [
@@ -268,5 +269,7 @@ LOGGING = {
 
 # --- Attune -----------------------------------------------------------------------------------
 ATTUNE_RELEASES_DIR = Path(env_str("ATTUNE_RELEASES_DIR", str(DATA_DIR / "releases")))
+# Evaluation runs: one report folder per run (<dir>/<run id>/) and, without Redis, the call cache.
+ATTUNE_EVALUATIONS_DIR = Path(env_str("ATTUNE_EVALUATIONS_DIR", str(DATA_DIR / "evaluations")))
 # Conversations per chunk of a release build: memory per chunk vs. queries per conversation.
 ATTUNE_RELEASE_CHUNK_SIZE = env_int("ATTUNE_RELEASE_CHUNK_SIZE", 500, minimum=1)

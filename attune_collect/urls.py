@@ -1,7 +1,7 @@
 """URL routes: the admin, the API and its schema, and a health check for load balancers."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from attune_collect.health import health
@@ -11,7 +11,10 @@ admin.site.site_title = "Attune"
 admin.site.index_title = "Studies, annotations, releases and evaluations"
 
 urlpatterns = [
+    path("qa/", include("annotations.qa.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/study/", include("annotations.participant_api.urls")),
     path("healthz", health, name="health"),
+    path("", include("annotations.participant_web.urls")),
 ]

@@ -1,8 +1,10 @@
 """Fixtures shared by the whole suite: the personas and a study to work in.
 
-Personas: ``researcher`` (runs studies: staff with every permission), ``reviewer`` (QA:
-staff, limited permissions), ``outsider`` (a logged-in account with no role) and
-``participant`` (a study participant; participants have no Django account).
+Personas: ``researcher`` (runs studies: staff in the ``researcher`` group), ``reviewer`` (QA:
+staff in the ``qa_reviewer`` group), ``viewer`` (staff in the read-only ``viewer`` group),
+``outsider`` (a logged-in account with no role) and ``participant`` (a study participant;
+participants have no Django account). The groups and their permissions come from the QA
+app's migration (``annotations/qa/roles.py``).
 """
 
 from __future__ import annotations
@@ -22,18 +24,29 @@ for _name, _value in {
 PASSWORD = "correct-horse-battery-staple"
 
 
+def _staff_in_role(django_user_model, username: str, role: str):
+    from django.contrib.auth.models import Group
+
+    user = django_user_model.objects.create_user(
+        username, f"{username}@example.org", PASSWORD, is_staff=True
+    )
+    user.groups.add(Group.objects.get(name=role))
+    return user
+
+
 @pytest.fixture
 def researcher(django_user_model):
-    return django_user_model.objects.create_user(
-        "researcher", "researcher@example.org", PASSWORD, is_staff=True, is_superuser=True
-    )
+    return _staff_in_role(django_user_model, "researcher", "researcher")
 
 
 @pytest.fixture
 def reviewer(django_user_model):
-    return django_user_model.objects.create_user(
-        "reviewer", "reviewer@example.org", PASSWORD, is_staff=True
-    )
+    return _staff_in_role(django_user_model, "reviewer", "qa_reviewer")
+
+
+@pytest.fixture
+def viewer(django_user_model):
+    return _staff_in_role(django_user_model, "viewer", "viewer")
 
 
 @pytest.fixture

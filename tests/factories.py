@@ -125,3 +125,46 @@ __all__ = [
     "replace",
     "unique",
 ]
+
+
+# --- QA (annotations/qa) -----------------------------------------------------------------------
+
+
+def make_staff(role: str, username: str | None = None, studies: dict | None = None):
+    """A staff account in a role group; ``studies`` ({study: role}) limits it to those studies."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from annotations.qa.models import StudyMembership
+
+    user = get_user_model().objects.create_user(
+        username or unique(role), password="correct-horse-battery-staple", is_staff=True
+    )
+    user.groups.add(Group.objects.get(name=role))
+    for study, study_role in (studies or {}).items():
+        StudyMembership.objects.create(user=user, study=study, role=study_role)
+    return user
+
+
+def time_annotations(
+    conversation: Conversation, seconds: list[float], *, turn_gap: float = 30
+) -> None:
+    """Give each turn's annotation (in turn order) a duration: the evidence of the speed checks."""
+    from datetime import UTC, datetime, timedelta
+
+    from annotations.models import TurnAnnotation
+
+    start = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
+    annotations = TurnAnnotation.objects.filter(turn__conversation=conversation).select_related(
+        "turn"
+    )
+    for annotation, duration in zip(annotations.order_by("turn__number"), seconds, strict=False):
+        turn_start = start + timedelta(seconds=annotation.turn.number * 600)
+        annotation.started_at = turn_start + timedelta(seconds=turn_gap)
+        annotation.submitted_at = annotation.started_at + timedelta(seconds=duration)
+        annotation.save(update_fields=["started_at", "submitted_at"])
+        annotation.turn.started_at = turn_start
+        annotation.turn.save(update_fields=["started_at"])
+
+
+__all__ += ["make_staff", "time_annotations"]

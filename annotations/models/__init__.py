@@ -2,6 +2,7 @@
 
 from annotations.models.annotation import (
     BehaviourJudgement,
+    ImprovedStatus,
     MoodTag,
     PairwiseChoice,
     TurnAnnotation,
@@ -14,9 +15,13 @@ from annotations.models.conversation import (
     Turn,
     TurnStatus,
 )
+from annotations.models.draft import ParticipantDraft
 from annotations.models.endpoint import ModelEndpoint
 from annotations.models.instrument import Instrument, InstrumentInUseError
 from annotations.models.participant import Participant
+from annotations.models.rotation import QuestionRotation
+from annotations.models.session import ParticipantSession
+from annotations.models.signal import SignalKind, SignalSource, TurnSignal
 from annotations.models.study import Study, StudyStatus
 from annotations.models.survey import ConversationWideAnswers, PanasPhase, PanasResponse
 
@@ -27,6 +32,7 @@ __all__ = [
     "Conversation",
     "ConversationState",
     "ConversationWideAnswers",
+    "ImprovedStatus",
     "Instrument",
     "InstrumentInUseError",
     "ModelEndpoint",
@@ -35,9 +41,15 @@ __all__ = [
     "PanasPhase",
     "PanasResponse",
     "Participant",
+    "ParticipantDraft",
+    "ParticipantSession",
+    "QuestionRotation",
+    "SignalKind",
+    "SignalSource",
     "Study",
     "StudyStatus",
     "Turn",
     "TurnAnnotation",
+    "TurnSignal",
     "TurnStatus",
 ]

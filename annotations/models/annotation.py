@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.db import models
 
 from annotations.models.conversation import Turn
+from annotations.models.endpoint import ModelEndpoint
 
 ANSWER_CHOICES = [("yes", "Yes"), ("no", "No"), ("na", "Not applicable")]
 RESPONSE_LABEL_CHOICES = [
@@ -17,6 +18,15 @@ RESPONSE_LABEL_CHOICES = [
     ("human", "Participant's edit"),
 ]
 WINNER_CHOICES = [("A", "A"), ("B", "B")]
+
+
+class ImprovedStatus(models.TextChoices):
+    """Where the background "improved reply" of a live turn stands."""
+
+    PENDING = "pending", "Being written"
+    READY = "ready", "Ready"
+    FAILED = "failed", "Failed"
+    UNAVAILABLE = "unavailable", "No improver model"
 
 
 def _answer_is_valid(field: str) -> models.Q:
@@ -39,6 +49,29 @@ class TurnAnnotation(models.Model):
     other = models.JSONField(
         default=dict, blank=True, help_text="Unmodelled annotation keys of imported records."
     )
+    # Live collection only (imported records leave these empty).
+    pairwise_plan = models.JSONField(
+        default=list, blank=True,
+        help_text='A/B positions shown: [{"question_id", "response_a", "response_b"}].',
+    )  # fmt: skip
+    improved_status = models.CharField(
+        max_length=12, choices=ImprovedStatus.choices, blank=True,
+        help_text="Progress of the background improved reply (empty for imported records).",
+    )  # fmt: skip
+    improver_endpoint = models.ForeignKey(
+        ModelEndpoint, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    improved_meta = models.JSONField(
+        default=dict, blank=True, help_text="Latency, tokens, cost and error of the improver call."
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(improved_status__in=["", *ImprovedStatus.values]),
+                name="annotation_improved_status_valid",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"annotation of {self.turn}"

@@ -52,6 +52,9 @@ class Conversation(models.Model):
         help_text="The hidden model the participant talked to. Never shown to the participant.",
     )  # fmt: skip
     model_version = models.CharField(max_length=120, blank=True)
+    system_prompt_version = models.CharField(
+        max_length=40, blank=True, help_text="The endpoint's system prompt version at assignment."
+    )
     topic_category = models.CharField(max_length=120, blank=True)
     topic_subtopic = models.CharField(max_length=200, blank=True)
     state = models.CharField(
@@ -106,6 +109,7 @@ class Turn(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    time_to_first_token_ms = models.PositiveIntegerField(null=True, blank=True)
     prompt_tokens = models.PositiveIntegerField(null=True, blank=True)
     completion_tokens = models.PositiveIntegerField(null=True, blank=True)
     cost_usd = models.DecimalField(max_digits=12, decimal_places=6, null=True, blank=True)

@@ -6,6 +6,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 
 from attune_collect.env import ENV_VAR_NAME
+from attune_collect.llm import EndpointConfig
 
 env_var_name_validator = RegexValidator(
     ENV_VAR_NAME, "Give the NAME of an environment variable (A-Z, 0-9, _), never the key itself."
@@ -40,6 +41,20 @@ class ModelEndpoint(models.Model):
         default=1, help_text="Relative share of new conversations."
     )
     active = models.BooleanField(default=True)
+    # The gateway's policy for this endpoint (attune_collect.llm.EndpointConfig): every
+    # participant of a study shares one endpoint, so its concurrency must fit the study's size.
+    max_concurrency = models.PositiveIntegerField(
+        default=64, help_text="Calls in flight at once, per web or worker process."
+    )
+    requests_per_minute = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Request starts per minute (empty: no limit)."
+    )
+    timeout_s = models.FloatField(
+        default=60.0, help_text="Seconds before a call (or a silent stream) gives up."
+    )
+    max_retries = models.PositiveSmallIntegerField(
+        default=2, help_text="Retries on 429, 5xx, timeouts and connection errors."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -47,6 +62,12 @@ class ModelEndpoint(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(weight__gte=1), name="endpoint_weight_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(max_concurrency__gte=1), name="endpoint_concurrency_positive"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(timeout_s__gt=0), name="endpoint_timeout_positive"
             ),
             models.CheckConstraint(
                 condition=models.Q(api_key_env="")
@@ -57,3 +78,17 @@ class ModelEndpoint(models.Model):
 
     def __str__(self) -> str:
         return self.alias
+
+    def gateway_config(self) -> EndpointConfig:
+        """What the LLM gateway needs to call this endpoint (the key stays in the environment)."""
+        return EndpointConfig(
+            name=self.alias,
+            model=self.litellm_model,
+            api_base=self.api_base or None,
+            api_key_env=self.api_key_env or None,
+            params=dict(self.params or {}),
+            max_concurrency=self.max_concurrency,
+            requests_per_minute=self.requests_per_minute,
+            timeout_s=self.timeout_s,
+            max_retries=self.max_retries,
+        )

@@ -35,6 +35,10 @@ class Participant(models.Model):
     is_preview = models.BooleanField(
         default=False, help_text="A researcher's test run: never released."
     )
+    screened_out_at = models.DateTimeField(null=True, blank=True)
+    screenout_reason = models.CharField(
+        max_length=40, blank=True, help_text="Why the study turned the participant away."
+    )
     is_synthetic = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -22,7 +22,7 @@ from typing import Any
 from ._litellm import load_litellm
 from .errors import SECRETS, classify, install_log_redaction
 from .ledger import UsageLedger
-from .limits import Clock, ConcurrencyLimits, RateLimiterRegistry, Sleep
+from .limits import Clock, ConcurrencyLimits, RateLimiterFactory, RateLimiterRegistry, Sleep
 from .retry import RetryPolicy
 from .types import Completion, EndpointConfig, GatewayError, StreamDone, StreamEvent, TokenDelta
 
@@ -84,6 +84,8 @@ class LLMGateway:
     One instance per process is the intended use (see `default_gateway()`): the limits and the
     ledger are only meaningful when every call for an endpoint goes through the same gateway.
     `sleep` and `clock` are injectable so tests can check backoff and pacing without waiting.
+    `rate_limiter_factory` replaces the in-process requests-per-minute limiters, e.g. with
+    limiters shared by every worker through Redis (evaluation runs).
     """
 
     def __init__(
@@ -94,6 +96,7 @@ class LLMGateway:
         clock: Clock | None = None,
         rng: random.Random | None = None,
         ledger: UsageLedger | None = None,
+        rate_limiter_factory: RateLimiterFactory | None = None,
     ) -> None:
         self.retry_policy = retry_policy or RetryPolicy()
         self.ledger = ledger or UsageLedger()
@@ -101,7 +104,9 @@ class LLMGateway:
         self._clock: Clock = clock or time.monotonic
         self._rng = rng or random.Random()
         self._concurrency = ConcurrencyLimits()
-        self._rate_limiters = RateLimiterRegistry(clock=self._clock, sleep=self._sleep)
+        self._rate_limiters = RateLimiterRegistry(
+            clock=self._clock, sleep=self._sleep, factory=rate_limiter_factory
+        )
         self._unpriced_models: set[str] = set()  # litellm has no price: skip the slow lookup
         install_log_redaction()
 

@@ -6,9 +6,23 @@ import asyncio
 import threading
 import weakref
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 Sleep = Callable[[float], Awaitable[object]]
 Clock = Callable[[], float]
+
+
+class RateLimiter(Protocol):
+    """What the gateway needs of a requests-per-minute limiter (this process's, or a shared
+    one such as the evaluation app's Redis limiter, which holds across worker machines)."""
+
+    def reserve(self) -> float: ...
+
+    async def acquire(self) -> float: ...
+
+
+# (endpoint name, requests per minute) -> the limiter for that endpoint.
+RateLimiterFactory = Callable[[str, int], RateLimiter]
 
 
 class RequestRateLimiter:
@@ -50,20 +64,28 @@ class RequestRateLimiter:
 
 
 class RateLimiterRegistry:
-    """One limiter per endpoint name and rate, created on first use."""
+    """One limiter per endpoint name and rate, created on first use (by ``factory`` when
+    given, else an in-process ``RequestRateLimiter``)."""
 
-    def __init__(self, *, clock: Clock, sleep: Sleep) -> None:
+    def __init__(
+        self, *, clock: Clock, sleep: Sleep, factory: RateLimiterFactory | None = None
+    ) -> None:
         self._clock = clock
         self._sleep = sleep
+        self._factory = factory
         self._lock = threading.Lock()
-        self._limiters: dict[tuple[str, int], RequestRateLimiter] = {}
+        self._limiters: dict[tuple[str, int], RateLimiter] = {}
 
-    def get(self, endpoint_name: str, per_minute: int) -> RequestRateLimiter:
+    def get(self, endpoint_name: str, per_minute: int) -> RateLimiter:
         key = (endpoint_name, per_minute)
         with self._lock:
             limiter = self._limiters.get(key)
             if limiter is None:
-                limiter = RequestRateLimiter(per_minute, clock=self._clock, sleep=self._sleep)
+                limiter = (
+                    self._factory(endpoint_name, per_minute)
+                    if self._factory is not None
+                    else RequestRateLimiter(per_minute, clock=self._clock, sleep=self._sleep)
+                )
                 self._limiters[key] = limiter
             return limiter
 

@@ -1,0 +1,96 @@
+"""Database access from the participant API without holding a connection per open request.
+
+Under uvicorn, Django runs a request's synchronous code in a thread of its own that ends with
+the request. Two consequences shape this module:
+
+* Synchronous views (the DRF endpoints) close their connection when done (``release_connection``):
+  a connection kept for reuse (CONN_MAX_AGE) would be left behind with the dead thread.
+* The streaming chat does its short database steps before and after each stream on a small,
+  fixed pool of threads (``run_in_db_thread``). Each pool thread keeps its connection between
+  steps, so 200 open streams use at most ``DB_THREADS`` connections per web process and pay no
+  connection set-up on the way to the first token.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import contextmanager, suppress
+from typing import Any
+
+from asgiref.sync import sync_to_async
+
+# Enough for the short steps of hundreds of streams (each takes a few milliseconds) while
+# staying far below PostgreSQL's connection limit with several web processes.
+DB_THREADS = 8
+
+_executor = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="attune-participant-db")
+_sqlite_writer = threading.Lock()
+
+
+@contextmanager
+def one_writer_at_a_time() -> Iterator[None]:
+    """On SQLite, let this process's participant writes take turns on a Python lock.
+
+    SQLite admits one writer at a time anyway, but a writer that finds the database locked
+    waits in SQLite's busy handler, which sleeps in steps of up to 100 ms: under load a few
+    writes waited over half a second (measured). A lock wakes the next writer at once. Hold
+    it only around the write (``write``): everything inside queues every other participant.
+    PostgreSQL writes in parallel: no lock there.
+    """
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        yield
+        return
+    with _sqlite_writer:
+        yield
+
+
+def write[T](function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Call a service that writes, taking SQLite's one writer turn just for the call (reads and
+    serialising the answer stay outside: the turn is the bottleneck of the embedded setup)."""
+    with one_writer_at_a_time():
+        return function(*args, **kwargs)
+
+
+def release_connection() -> None:
+    from django.db import connection
+
+    if not connection.in_atomic_block:  # inside a test's transaction, never a request's own
+        connection.close()
+
+
+def _pooled[T](function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    from django.db import connection
+
+    if connection.errors_occurred:
+        # The last step hit a database error (a restarted server...): keep the connection only
+        # if it still works. Otherwise a pool thread keeps its connection for good.
+        connection.close_if_unusable_or_obsolete()
+    return function(*args, **kwargs)
+
+
+async def run_in_db_thread[T](function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run a synchronous database step on the pool (never on the event loop)."""
+    return await sync_to_async(_pooled, thread_sensitive=False, executor=_executor)(
+        function, *args, **kwargs
+    )
+
+
+def close_pool_connections(timeout: float = 10.0) -> None:
+    """Close the connection of every pool thread (tests, before their database is dropped).
+
+    One job per thread: each waits at a barrier until all are running, so no thread takes two.
+    """
+    barrier = threading.Barrier(DB_THREADS, timeout=timeout)
+
+    def close() -> None:
+        from django.db import connection
+
+        with suppress(threading.BrokenBarrierError):  # a busy thread: close the others anyway
+            barrier.wait()
+        connection.close()
+
+    wait([_executor.submit(close) for _ in range(DB_THREADS)], timeout=timeout * 2)

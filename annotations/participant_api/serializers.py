@@ -1,0 +1,359 @@
+"""Request and response shapes of the participant API (also the OpenAPI schema's source).
+
+Input serializers check types only; every check against the study's instrument happens in the
+services, which name the offending field the same way. Output serializers read the services'
+read model (annotations/services/progress.py) and never expose the hidden model: no endpoint,
+provider, model name, system prompt or upstream error text reaches a participant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from annotations.models import ImprovedStatus, Turn, TurnAnnotation, TurnStatus
+from annotations.services import annotation_flow, safety
+from annotations.services.chat import MAX_MESSAGE_CHARS
+from annotations.services.study_instrument import instrument_of
+from evaluation.benchmark.instrument import CUSTOM_PAIRWISE_PREFIX
+from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
+
+# --- requests -----------------------------------------------------------------------------------
+
+_NAMES = {"max_length": 200}
+
+
+class StartInput(serializers.Serializer):
+    prolific_pid = serializers.CharField(
+        max_length=64, help_text="PROLIFIC_PID from the study link."
+    )
+    study_id = serializers.CharField(max_length=64, required=False, allow_blank=True, default="",
+                                     help_text="STUDY_ID from the study link.")  # fmt: skip
+    session_id = serializers.CharField(max_length=64, required=False, allow_blank=True, default="",
+                                       help_text="SESSION_ID from the study link.")  # fmt: skip
+
+
+class ConsentInput(serializers.Serializer):
+    consent_version = serializers.CharField(max_length=40, help_text="The version shown.")
+    agree = serializers.BooleanField(help_text="false screens the participant out.")
+
+
+class ProfileInput(serializers.Serializer):
+    age = serializers.IntegerField(min_value=0, max_value=200)
+    traits = serializers.ListField(
+        child=serializers.CharField(**_NAMES), max_length=20, default=list
+    )
+    goals = serializers.ListField(
+        child=serializers.CharField(**_NAMES), max_length=20, default=list
+    )
+    diagnosis = serializers.CharField(required=False, allow_null=True, allow_blank=True, **_NAMES,
+                                      help_text="Optional self-reported diagnosis.")  # fmt: skip
+    responses = serializers.DictField(required=False, default=dict,
+                                      help_text="Free questionnaire answers.")  # fmt: skip
+
+
+class PanasInput(serializers.Serializer):
+    items = serializers.DictField(child=serializers.IntegerField(),
+                                  help_text="Every PANAS item of the instrument -> 1..7.")  # fmt: skip
+
+
+class TopicInput(serializers.Serializer):
+    category = serializers.CharField(max_length=200)
+    subtopic = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+
+class MessageInput(serializers.Serializer):
+    text = serializers.CharField(trim_whitespace=False, allow_blank=True,
+                                 help_text=f"The message, at most {MAX_MESSAGE_CHARS} characters.")  # fmt: skip
+    idempotency_key = serializers.RegexField(
+        r"^[A-Za-z0-9_-]{8,80}$",
+        help_text="A fresh random id per message (e.g. a UUID); resending it returns the same turn.",
+    )
+
+
+class MoodTagInput(serializers.Serializer):
+    emotion = serializers.CharField(max_length=40, help_text="A PANAS item.")
+    intensity = serializers.IntegerField(help_text="On the instrument's scale (1..7).")
+
+
+# The same values with their own labels: one choice set under two names would be a schema
+# warning (drf-spectacular's check fails `check --deploy`).
+OBSERVED_CHOICES = [("yes", "It did"), ("no", "It did not"), ("na", "Does not apply")]
+PREFERRED_CHOICES = [
+    ("yes", "It should have"),
+    ("no", "It should not have"),
+    ("na", "Does not apply"),
+]
+assert [v for v, _ in OBSERVED_CHOICES] == [v for v, _ in PREFERRED_CHOICES] == list(ANSWER_VALUES)
+
+
+class BehaviourAnswerInput(serializers.Serializer):
+    observed = serializers.ChoiceField(OBSERVED_CHOICES, help_text="Did the reply do it?")
+    preferred = serializers.ChoiceField(PREFERRED_CHOICES, help_text="Should it have?")
+
+
+class AnnotationInput(serializers.Serializer):
+    mood_tags = serializers.ListField(child=MoodTagInput(), max_length=20,
+                                      help_text="How your feelings shifted; [] for no clear shift.")  # fmt: skip
+    behaviour = serializers.DictField(child=BehaviourAnswerInput(),
+                                      help_text="Question id -> answers, for exactly the questions shown.")  # fmt: skip
+    edited_reply = serializers.CharField(required=False, allow_null=True, allow_blank=True,
+                                         trim_whitespace=False, default=None,
+                                         help_text="The reply as you would have wanted it.")  # fmt: skip
+    pairwise = serializers.DictField(child=serializers.ChoiceField(WINNERS, allow_null=True),
+                                     required=False, default=dict,
+                                     help_text="Question id -> 'A', 'B' or null (no preference).")  # fmt: skip
+    timings = serializers.DictField(child=serializers.FloatField(min_value=0), required=False,
+                                    default=dict, help_text="Seconds spent per step.")  # fmt: skip
+
+
+class PostSurveyInput(serializers.Serializer):
+    looking_for = serializers.ListField(
+        child=serializers.CharField(max_length=60), help_text="Q1 option ids."
+    )
+    emotion_clarity = serializers.CharField(max_length=60, help_text="Q2 option id.")
+    model_fit = serializers.CharField(max_length=60, help_text="Q3 option id.")
+    what_felt_off = serializers.ListField(child=serializers.CharField(allow_blank=True, trim_whitespace=False),
+                                          required=False, default=list,
+                                          help_text="Q3 follow-up; only when Q3 is in its shown_when list.")  # fmt: skip
+    four_branch = serializers.DictField(child=serializers.IntegerField(),
+                                        help_text="perceiving, facilitating, understanding, managing -> 1..7.")  # fmt: skip
+
+
+class DraftInput(serializers.Serializer):
+    data = serializers.JSONField(help_text="Anything the app wants back later (at most 64 KiB).")
+
+
+class WithdrawInput(serializers.Serializer):
+    confirm = serializers.BooleanField()
+
+    def validate_confirm(self, value: bool) -> bool:
+        if not value:
+            raise serializers.ValidationError("must be true to withdraw")
+        return value
+
+
+# --- responses ----------------------------------------------------------------------------------
+
+
+class ErrorDetail(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    field = serializers.CharField(allow_null=True)
+
+
+class ErrorOutput(serializers.Serializer):
+    error = ErrorDetail()
+
+
+class TurnError(serializers.Serializer):
+    reason = serializers.CharField(help_text="failed: the reply could not be generated")
+    message = serializers.CharField()
+    retryable = serializers.BooleanField()
+
+
+FAILED_REPLY_MESSAGE = "The reply could not be written. Your message is saved: please try again."
+
+
+class TurnOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(TurnStatus.values)
+    user_message = serializers.CharField()
+    reply = serializers.CharField(source="model_reply")
+    error = serializers.SerializerMethodField()
+    annotation_submitted = serializers.SerializerMethodField()
+
+    @extend_schema_field(TurnError(allow_null=True))
+    def get_error(self, turn: Turn) -> dict[str, Any] | None:
+        # The stored error text names the endpoint and model: the participant gets a generic one.
+        if turn.status != TurnStatus.FAILED:
+            return None
+        return {"reason": "failed", "message": FAILED_REPLY_MESSAGE, "retryable": True}
+
+    def get_annotation_submitted(self, turn: Turn) -> bool:
+        annotation = getattr(turn, "annotation", None)
+        return annotation is not None and annotation.submitted_at is not None
+
+
+class QuestionOutput(serializers.Serializer):
+    id = serializers.CharField()
+    text = serializers.CharField()
+
+
+class ComparisonOutput(serializers.Serializer):
+    status = serializers.ChoiceField(ImprovedStatus.values,
+                                     help_text="pending: poll again; ready: answer; failed/unavailable: skip.")  # fmt: skip
+    questions = QuestionOutput(many=True)
+    responses = serializers.DictField(child=serializers.CharField(), allow_null=True,
+                                      help_text='{"A": text, "B": text} once ready, else null.')  # fmt: skip
+
+
+class AnnotationStepOutput(serializers.Serializer):
+    turn = serializers.IntegerField(source="turn.number")
+    submitted = serializers.SerializerMethodField()
+    draft_key = serializers.SerializerMethodField()
+    behaviour_questions = serializers.SerializerMethodField()
+    comparison = serializers.SerializerMethodField()
+
+    def get_submitted(self, annotation: TurnAnnotation) -> bool:
+        return annotation.submitted_at is not None
+
+    def get_draft_key(self, annotation: TurnAnnotation) -> str:
+        return annotation_flow.draft_key(annotation.turn.number)
+
+    @extend_schema_field(QuestionOutput(many=True))
+    def get_behaviour_questions(self, annotation: TurnAnnotation) -> list[dict[str, str]]:
+        instrument = instrument_of(annotation.turn.conversation.study)
+        return [
+            {"id": qid, "text": instrument.behaviour_question(qid).participant_wording}
+            for qid in annotation.shown_behaviour_questions
+        ]
+
+    @extend_schema_field(ComparisonOutput)
+    def get_comparison(self, annotation: TurnAnnotation) -> dict[str, Any]:
+        instrument = instrument_of(annotation.turn.conversation.study)
+        wording = {q.id: q.participant_wording for q in instrument.pairwise_questions}
+        questions = [
+            {"id": qid, "text": wording.get(qid) or qid.removeprefix(CUSTOM_PAIRWISE_PREFIX)}
+            for qid in annotation.selected_pairwise_questions
+        ]
+        status = annotation.improved_status if questions else ImprovedStatus.UNAVAILABLE
+        return {
+            "status": status,
+            "questions": questions,
+            "responses": annotation_flow.comparison_texts(annotation),
+        }
+
+
+class SupportOutput(serializers.Serializer):
+    resources = serializers.CharField(help_text="Show these prominently; the chat goes on.")
+
+
+class ExitOutput(serializers.Serializer):
+    code = serializers.CharField()
+    redirect_url = serializers.CharField(allow_null=True)
+
+
+class TopicOption(serializers.Serializer):
+    category = serializers.CharField()
+    subtopics = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class StudyOutput(serializers.Serializer):
+    slug = serializers.CharField()
+    title = serializers.CharField()
+    consent_text = serializers.CharField()
+    consent_version = serializers.CharField()
+    topics = TopicOption(many=True)
+    min_turns = serializers.IntegerField()
+    max_turns = serializers.IntegerField()
+    conversations_per_participant = serializers.IntegerField()
+    message_max_chars = serializers.SerializerMethodField()
+    support_resources = serializers.SerializerMethodField(
+        help_text="Where to find help; worth a link on every page."
+    )
+
+    def get_message_max_chars(self, study: Any) -> int:
+        return MAX_MESSAGE_CHARS
+
+    def get_support_resources(self, study: Any) -> str:
+        return safety.support_resources(study)
+
+
+class ChatOutput(serializers.Serializer):
+    turns = TurnOutput(many=True)
+    answered = serializers.IntegerField(help_text="Turns with a reply and a submitted annotation.")
+    can_send = serializers.BooleanField()
+    can_finish = serializers.BooleanField()
+
+
+class ConversationOutput(serializers.Serializer):
+    number = serializers.IntegerField(help_text="1 for the first conversation of the participant.")
+    topic_category = serializers.CharField()
+    topic_subtopic = serializers.CharField()
+
+
+class SessionOutput(serializers.Serializer):
+    step = serializers.CharField(help_text="consent, profile, pre_panas, topic, chat, post_panas, "
+                                 "post_survey, complete, screened_out or withdrawn")  # fmt: skip
+    preview = serializers.BooleanField(source="participant.is_preview")
+    study = StudyOutput(source="participant.study")
+    conversation = serializers.SerializerMethodField()
+    chat = ChatOutput(allow_null=True)
+    support = SupportOutput(allow_null=True)
+    completion = ExitOutput(allow_null=True)
+    screenout = ExitOutput(allow_null=True)
+
+    @extend_schema_field(ConversationOutput(allow_null=True))
+    def get_conversation(self, progress: Any) -> dict[str, Any] | None:
+        if progress.conversation is None:
+            return None
+        conversation = progress.conversation
+        return ConversationOutput({"number": progress.conversation_number,
+                                   "topic_category": conversation.topic_category,
+                                   "topic_subtopic": conversation.topic_subtopic}).data  # fmt: skip
+
+
+class StartOutput(serializers.Serializer):
+    token = serializers.CharField(help_text="Send as `Authorization: Participant <token>`.")
+    session = SessionOutput()
+
+
+class DraftOutput(serializers.Serializer):
+    key = serializers.CharField()
+    data = serializers.JSONField()
+    updated_at = serializers.DateTimeField()
+
+
+# --- the instrument, as a participant sees it (no model-facing wording, no coordinates) -----------
+
+
+class ScaleOutput(serializers.Serializer):
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+    labels = serializers.SerializerMethodField()
+
+    def get_labels(self, scale: Any) -> dict[str, str]:
+        return {str(point): label for point, label in scale.labels}
+
+
+class PanasItemOutput(serializers.Serializer):
+    id = serializers.CharField()
+    polarity = serializers.CharField()
+    description = serializers.CharField()
+
+
+class OptionOutput(serializers.Serializer):
+    id = serializers.CharField()
+    label = serializers.CharField()
+
+
+class ChoiceQuestionOutput(serializers.Serializer):
+    prompt = serializers.CharField()
+    multi = serializers.BooleanField()
+    options = OptionOutput(many=True)
+
+
+class FollowUpOutput(serializers.Serializer):
+    prompt = serializers.CharField()
+    shown_when = serializers.ListField(child=serializers.CharField())
+
+
+class BranchOutput(serializers.Serializer):
+    id = serializers.CharField()
+    label = serializers.CharField()
+    text = serializers.CharField(source="participant_wording")
+
+
+class InstrumentOutput(serializers.Serializer):
+    name = serializers.CharField()
+    version = serializers.IntegerField()
+    intensity_scale = ScaleOutput()
+    panas_items = PanasItemOutput(many=True)
+    q1_looking_for = ChoiceQuestionOutput()
+    q2_emotion_clarity = ChoiceQuestionOutput()
+    q3_model_fit = ChoiceQuestionOutput()
+    q3_follow_up = FollowUpOutput()
+    four_branches = BranchOutput(many=True)

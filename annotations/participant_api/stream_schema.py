@@ -1,0 +1,61 @@
+"""OpenAPI documentation of the two streaming endpoints.
+
+They are plain async Django views, which drf-spectacular cannot see; each gets a DRF view
+class that only describes it (``documented_by``). The class is never dispatched: Django
+routes the request to the async function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.parsers import JSONParser
+from rest_framework.views import APIView
+
+from annotations.participant_api import serializers as io
+from annotations.participant_api.auth import ParticipantTokenAuthentication
+from annotations.participant_api.views import ERRORS
+
+EVENTS = """Server-Sent Events (read with fetch(); EventSource cannot send the token):
+
+- `event: turn` `{"turn": {"number", "status": "streaming", "user_message"}, "support": null | {"resources"}}`
+- `event: delta` `{"text": "..."}` (many; concatenate them)
+- `event: done` `{"turn": Turn, "annotation": AnnotationStep}`, or
+- `event: error` `{"turn": {"number", "status": "failed"}, "error": {"reason", "message", "retryable": true}}`
+
+Errors before the stream starts come as JSON with the usual error shape and status."""
+
+_STREAM = {
+    (200, "text/event-stream"): OpenApiResponse(OpenApiTypes.STR, description=EVENTS),
+    **ERRORS,
+}
+
+
+class _StreamDocs(APIView):
+    authentication_classes = [ParticipantTokenAuthentication]
+    parser_classes = [JSONParser]
+
+
+class MessageStreamDocs(_StreamDocs):
+    @extend_schema(operation_id="study_send_message", request=io.MessageInput, responses=_STREAM,
+                   description="Store the message, then stream the model's reply.")  # fmt: skip
+    def post(self, request: Any) -> None:  # pragma: no cover - documentation only
+        raise NotImplementedError
+
+
+class RetryStreamDocs(_StreamDocs):
+    @extend_schema(operation_id="study_retry_turn", request=None, responses=_STREAM,
+                   description="Ask again for the reply of a failed (or lost) turn; "
+                   "a turn already answered is replayed.")  # fmt: skip
+    def post(self, request: Any, number: int) -> None:  # pragma: no cover - documentation only
+        raise NotImplementedError
+
+
+def documented_by[F: Callable[..., Any]](view: F, docs: type[APIView]) -> F:
+    """Let drf-spectacular describe ``view`` with ``docs`` (it looks for ``cls``/``initkwargs``)."""
+    view.cls = docs  # type: ignore[attr-defined]
+    view.initkwargs = {}  # type: ignore[attr-defined]
+    return view

@@ -1,0 +1,210 @@
+"""The streaming chat: plain async Django views (DRF views are synchronous), served by uvicorn.
+
+A request runs in three short phases so that no database connection is held while the model
+talks (200 open streams would otherwise hold 200 connections):
+
+1. in a worker thread: authenticate, throttle, validate and store the message
+   (``chat.accept_message``), then close that thread's database connection;
+2. on the event loop: relay the model's tokens through the LLM gateway as SSE events;
+3. in a worker thread again: store the reply or the failure, close the connection.
+
+Events, in order (see docs/architecture.md):
+``turn`` (the stored message, and support resources if it signalled risk), ``delta``
+(``{"text": ...}``, many), then either ``done`` (the turn and its annotation step) or
+``error`` (the turn failed; retry it with POST /api/study/turns/<n>/retry).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework.throttling import BaseThrottle
+
+from annotations.models import Participant, Turn, TurnAnnotation
+from annotations.participant_api import serializers as io
+from annotations.participant_api.auth import (
+    INVALID_SESSION,
+    ParticipantPrincipal,
+    token_from_header,
+)
+from annotations.participant_api.db import run_in_db_thread, write
+from annotations.participant_api.errors import (
+    error_body,
+    flow_error_response,
+    rate_limited_response,
+    validation_body,
+)
+from annotations.participant_api.throttling import MessageRateThrottle
+from annotations.services import chat
+from annotations.services.errors import FlowError
+from annotations.services.participant_sessions import participant_for_token
+from attune_collect.llm import GatewayError, StreamDone, TokenDelta, default_gateway
+from attune_collect.llm._litellm import load_litellm  # the gateway imports it lazily
+
+from .sse import sse_event, sse_response
+
+logger = logging.getLogger(__name__)
+DISCONNECTED = "the participant's connection closed before the reply was complete"
+
+
+@csrf_exempt  # authenticated by header, never by cookie: a cross-site form cannot send it
+async def send_message(request: HttpRequest) -> HttpResponse:
+    """POST /api/study/messages {"text", "idempotency_key"} -> an SSE stream."""
+    if request.method != "POST":
+        return _method_not_allowed()
+    import time as _t
+    t0 = _t.perf_counter()
+    outcome = await run_in_db_thread(_prepare, request, _accept)
+    t1 = _t.perf_counter()
+    if not isinstance(outcome, HttpResponse):
+        object.__setattr__(outcome, "_t", (t0, t1))
+    return outcome if isinstance(outcome, HttpResponse) else sse_response(stream_reply(outcome))
+
+
+@csrf_exempt
+async def retry_turn(request: HttpRequest, number: int) -> HttpResponse:
+    """POST /api/study/turns/<number>/retry -> an SSE stream, like a new message."""
+    if request.method != "POST":
+        return _method_not_allowed()
+    outcome = await run_in_db_thread(
+        _prepare, request, lambda participant, _: write(chat.retry_turn, participant, number)
+    )
+    return outcome if isinstance(outcome, HttpResponse) else sse_response(stream_reply(outcome))
+
+
+def _accept(participant: Participant, request: HttpRequest) -> chat.ChatPlan:
+    try:
+        payload = json.loads(request.body or b"{}")
+    except ValueError:
+        raise FlowError("invalid", "The request body is not JSON.") from None
+    serializer = io.MessageInput(data=payload)
+    if not serializer.is_valid():
+        raise _Invalid(serializer.errors)
+    return write(chat.accept_message, participant, **serializer.validated_data)
+
+
+class _Invalid(Exception):
+    def __init__(self, detail: Any) -> None:
+        self.detail = detail
+
+
+def _prepare(
+    request: HttpRequest, action: Callable[[Participant, HttpRequest], chat.ChatPlan]
+) -> chat.ChatPlan | HttpResponse:
+    """Phase 1 (sync, in a thread): everything that may refuse the request, and the write."""
+    token = token_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
+    participant = participant_for_token(token) if token else None
+    if participant is None:
+        response = JsonResponse(error_body("unauthenticated", INVALID_SESSION), status=401)
+        response["WWW-Authenticate"] = 'Participant realm="study"'
+        return response
+    request.user = ParticipantPrincipal(participant)  # what the throttle counts by
+    throttle: BaseThrottle = MessageRateThrottle()
+    if not throttle.allow_request(request, None):
+        return rate_limited_response(throttle.wait())
+    try:
+        return action(participant, request)
+    except FlowError as error:
+        return flow_error_response(error)
+    except _Invalid as invalid:
+        return JsonResponse(validation_body(invalid.detail), status=400)
+
+
+async def stream_reply(plan: chat.ChatPlan) -> AsyncIterator[bytes]:
+    """Phases 2 and 3: relay the model's stream, then store how it ended."""
+    yield sse_event("turn", {
+        "turn": {"number": plan.turn_number, "status": "streaming", "user_message": plan.user_message},
+        "support": {"resources": plan.support.resources} if plan.support else None,
+    })  # fmt: skip
+    if plan.replay is not None:  # a repeated submit of an answered message: the same turn again
+        yield sse_event("delta", {"text": plan.replay})
+        yield sse_event("done", await run_in_db_thread(_done_payload, plan.turn_id))
+        return
+    completion = None
+    await _litellm_imported()
+    import time as _t
+    t2 = _t.perf_counter(); first = None
+    try:
+        async for event in default_gateway().stream(plan.endpoint, plan.messages):
+            if first is None:
+                first = _t.perf_counter()
+                t0, t1 = getattr(plan, "_t", (t2, t2))
+                with open("/tmp/trace.txt", "a") as f:
+                    f.write(f"{t0:.3f} {(t1-t0)*1000:.1f} {(t2-t1)*1000:.1f} {(first-t2)*1000:.1f}\n")
+            if isinstance(event, TokenDelta):
+                yield sse_event("delta", {"text": event.text})
+            elif isinstance(event, StreamDone):
+                completion = event.completion
+    except GatewayError as error:
+        yield await _failed(plan, error.message, attempts=error.attempts, reason=error.kind)
+        return
+    except asyncio.CancelledError:
+        # The participant left mid-reply: leave a retryable turn, then let the cancel go on.
+        await run_in_db_thread(
+            write, chat.record_failure, plan.turn_id, DISCONNECTED, kind="disconnected"
+        )
+        raise
+    except Exception:
+        logger.exception("streaming turn %s failed unexpectedly", plan.turn_id)
+        yield await _failed(plan, "internal error while streaming", attempts=0, reason="internal")
+        return
+    if completion is None:
+        yield await _failed(
+            plan, "the stream ended without a result", attempts=0, reason="internal"
+        )
+        return
+    yield sse_event("done", await run_in_db_thread(_store_reply, plan.turn_id, completion))
+
+
+_litellm_loaded = False
+
+
+async def _litellm_imported() -> None:
+    """Import litellm in a thread the first time: imported on the event loop (as the gateway's
+    first call would), its 3 to 5 s import would stop every other stream of the process."""
+    global _litellm_loaded
+    if not _litellm_loaded:
+        await asyncio.to_thread(load_litellm)
+        _litellm_loaded = True
+
+
+async def _failed(plan: chat.ChatPlan, message: str, *, attempts: int, reason: str) -> bytes:
+    await run_in_db_thread(
+        write, chat.record_failure, plan.turn_id, message, attempts=attempts, kind=reason
+    )
+    # The stored message may name the endpoint: the participant gets only the reason's kind.
+    return sse_event("error", {
+        "turn": {"number": plan.turn_number, "status": "failed"},
+        "error": {"reason": reason, "message": io.FAILED_REPLY_MESSAGE, "retryable": True},
+    })  # fmt: skip
+
+
+def _store_reply(turn_id: int, completion: Any) -> dict[str, Any]:
+    result = write(chat.record_reply, turn_id, completion)
+    if result is None:  # something else settled the turn meanwhile: report what is stored
+        return _done_payload(turn_id)
+    return _payload(result.turn, result.annotation)
+
+
+def _done_payload(turn_id: int) -> dict[str, Any]:
+    turn = Turn.objects.select_related("annotation").get(pk=turn_id)
+    return _payload(turn, getattr(turn, "annotation", None))
+
+
+def _payload(turn: Turn, annotation: TurnAnnotation | None) -> dict[str, Any]:
+    return {
+        "turn": io.TurnOutput(turn).data,
+        "annotation": io.AnnotationStepOutput(annotation).data if annotation else None,
+    }
+
+
+def _method_not_allowed() -> JsonResponse:
+    response = JsonResponse(error_body("method_not_allowed", "Use POST."), status=405)
+    response["Allow"] = "POST"
+    return response

@@ -1,0 +1,235 @@
+"""The participant API's request/response endpoints (the streaming chat is in streaming.py).
+
+Views parse and authorise; every write goes through one service function. Every step answers
+with the whole session (``SessionOutput``), so the app can always render what comes next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotations.models import PanasPhase, Participant, TurnAnnotation
+from annotations.participant_api import serializers as io
+from annotations.participant_api.auth import (
+    IsParticipant,
+    ParticipantPrincipal,
+    ParticipantTokenAuthentication,
+)
+from annotations.participant_api.db import release_connection, write
+from annotations.participant_api.errors import participant_exception_handler
+from annotations.participant_api.throttling import ParticipantRateThrottle, StartRateThrottle
+from annotations.services import (
+    annotation_flow,
+    chat,
+    drafts,
+    participants,
+    progress,
+    surveys,
+)
+from annotations.services.errors import FlowError
+from annotations.services.participants import current_conversation
+from annotations.services.study_instrument import instrument_of
+
+ERRORS = {
+    400: OpenApiResponse(io.ErrorOutput, description="invalid: error.field names the input"),
+    401: OpenApiResponse(io.ErrorOutput, description="unauthenticated"),
+    403: OpenApiResponse(io.ErrorOutput, description="withdrawn or screened_out"),
+    409: OpenApiResponse(
+        io.ErrorOutput, description="the step is not open now (error.code says why)"
+    ),
+    429: OpenApiResponse(io.ErrorOutput, description="rate_limited (Retry-After header)"),
+}
+SESSION_RESPONSES = {200: io.SessionOutput, **ERRORS}
+
+
+class _ParticipantAPIView(APIView):
+    """JSON only, one error shape, throttled; subclasses pick authentication."""
+
+    parser_classes = [JSONParser]
+
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Response:
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        finally:
+            release_connection()
+
+    def get_exception_handler(self):
+        return participant_exception_handler
+
+    def parsed(self, serializer_class: type[serializers.Serializer]) -> dict[str, Any]:
+        serializer = serializer_class(data=self.request.data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+    @staticmethod
+    def session_response(participant: Participant, code: int = status.HTTP_200_OK) -> Response:
+        # Read again: the service may have changed the participant (consent, screen-out...).
+        fresh = Participant.objects.select_related("study").get(pk=participant.pk)
+        return Response(io.SessionOutput(progress.progress_of(fresh)).data, status=code)
+
+
+class ParticipantView(_ParticipantAPIView):
+    """A call made with a participant session token."""
+
+    authentication_classes = [ParticipantTokenAuthentication]
+    permission_classes = [IsParticipant]
+    throttle_classes = [ParticipantRateThrottle]
+
+    @property
+    def participant(self) -> Participant:
+        user = self.request.user
+        assert isinstance(user, ParticipantPrincipal)  # guaranteed by IsParticipant
+        return user.participant
+
+
+class StartView(_ParticipantAPIView):
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+    throttle_classes = [StartRateThrottle]
+
+    @extend_schema(
+        operation_id="study_start",
+        request=io.StartInput,
+        responses={
+            201: io.StartOutput,
+            200: OpenApiResponse(io.StartOutput, description="the same PROLIFIC_PID resumed"),
+            403: OpenApiResponse(
+                io.ErrorOutput,
+                description="study_closed, study_paused or study_full (with screenout_code)",
+            ),  # fmt: skip
+            404: OpenApiResponse(io.ErrorOutput, description="no study with this slug"),
+            **{k: v for k, v in ERRORS.items() if k in (400, 429)},
+        },
+        auth=[],
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        data = self.parsed(io.StartInput)
+        result = write(participants.start_participant, slug, **data)
+        body = {"token": result.token, "session": progress.progress_of(result.participant)}
+        return Response(io.StartOutput(body).data,
+                        status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK)  # fmt: skip
+
+
+class SessionView(ParticipantView):
+    @extend_schema(operation_id="study_session", responses=SESSION_RESPONSES)
+    def get(self, request: Request) -> Response:
+        return self.session_response(self.participant)
+
+
+class InstrumentView(ParticipantView):
+    @extend_schema(operation_id="study_instrument", responses={200: io.InstrumentOutput, **ERRORS})
+    def get(self, request: Request) -> Response:
+        return Response(io.InstrumentOutput(instrument_of(self.participant.study)).data)
+
+
+def step_view(
+    operation_id: str,
+    step: Callable[..., object],
+    request_body: type[serializers.Serializer] | None = None,
+) -> type[ParticipantView]:
+    """A study step: POST the step's input, the service does the step, the answer is the session."""
+
+    class StepView(ParticipantView):
+        @extend_schema(operation_id=operation_id, request=request_body, responses=SESSION_RESPONSES)
+        def post(self, request: Request) -> Response:
+            write(step, self.participant, **(self.parsed(request_body) if request_body else {}))
+            return self.session_response(self.participant)
+
+    StepView.__name__ = StepView.__qualname__ = "".join(
+        word.title() for word in operation_id.split("_")
+    )
+    return StepView
+
+
+ConsentView = step_view("study_consent", participants.give_consent, io.ConsentInput)
+ProfileView = step_view("study_profile", participants.submit_profile, io.ProfileInput)
+TopicView = step_view("study_topic", surveys.choose_topic, io.TopicInput)
+FinishView = step_view("study_finish_chat", chat.finish_chat)
+PostSurveyView = step_view("study_post_survey", surveys.submit_post_survey, io.PostSurveyInput)
+# The input only confirms; withdrawal itself takes nothing but the participant.
+WithdrawView = step_view(
+    "study_withdraw", lambda participant, confirm: participants.withdraw(participant),
+    io.WithdrawInput,
+)  # fmt: skip
+
+
+class PanasView(ParticipantView):
+    @extend_schema(operation_id="study_panas", request=io.PanasInput,
+                   responses={**SESSION_RESPONSES, 404: io.ErrorOutput})  # fmt: skip
+    def post(self, request: Request, phase: str) -> Response:
+        if phase not in PanasPhase.values:
+            raise FlowError("not_found", "The questionnaire is 'pre' or 'post'.")
+        write(surveys.submit_panas, self.participant, phase, self.parsed(io.PanasInput)["items"])
+        return self.session_response(self.participant)
+
+
+def _turn_annotation(participant: Participant, number: int) -> TurnAnnotation:
+    conversation = current_conversation(participant)
+    annotation = (
+        TurnAnnotation.objects.select_related("turn__conversation__study")
+        .filter(turn__conversation=conversation, turn__number=number)
+        .first()
+    )
+    if conversation is None or annotation is None:
+        raise FlowError("not_found", f"Turn {number} has no reply to annotate.")
+    return annotation
+
+
+class TurnView(ParticipantView):
+    @extend_schema(
+        operation_id="study_turn", responses={200: io.TurnOutput, 404: io.ErrorOutput, **ERRORS}
+    )
+    def get(self, request: Request, number: int) -> Response:
+        conversation = current_conversation(self.participant)
+        turn = (
+            conversation.turns.select_related("annotation").filter(number=number).first()
+            if conversation
+            else None
+        )
+        if turn is None:
+            raise FlowError("not_found", f"There is no message {number}.")
+        return Response(io.TurnOutput(turn).data)
+
+
+class AnnotationView(ParticipantView):
+    @extend_schema(operation_id="study_annotation_step",
+                   responses={200: io.AnnotationStepOutput, 404: io.ErrorOutput, **ERRORS})  # fmt: skip
+    def get(self, request: Request, number: int) -> Response:
+        return Response(io.AnnotationStepOutput(_turn_annotation(self.participant, number)).data)
+
+    @extend_schema(operation_id="study_annotation_submit", request=io.AnnotationInput,
+                   responses={200: io.AnnotationStepOutput, 404: io.ErrorOutput, **ERRORS})  # fmt: skip
+    def post(self, request: Request, number: int) -> Response:
+        data = annotation_flow.AnnotationInput(**self.parsed(io.AnnotationInput))
+        annotation = write(annotation_flow.submit, self.participant, number, data)
+        return Response(io.AnnotationStepOutput(annotation).data)
+
+
+class DraftListView(ParticipantView):
+    @extend_schema(
+        operation_id="study_drafts", responses={200: io.DraftOutput(many=True), **ERRORS}
+    )
+    def get(self, request: Request) -> Response:
+        return Response(io.DraftOutput(drafts.drafts_of(self.participant), many=True).data)
+
+
+class DraftView(ParticipantView):
+    @extend_schema(operation_id="study_draft_save", request=io.DraftInput,
+                   responses={200: io.DraftOutput, **ERRORS})  # fmt: skip
+    def put(self, request: Request, key: str) -> Response:
+        draft = write(drafts.save_draft, self.participant, key, self.parsed(io.DraftInput)["data"])
+        return Response(io.DraftOutput(draft).data)
+
+    @extend_schema(operation_id="study_draft_delete", responses={204: None, **ERRORS})
+    def delete(self, request: Request, key: str) -> Response:
+        write(drafts.clear_drafts, self.participant, key)
+        return Response(status=status.HTTP_204_NO_CONTENT)

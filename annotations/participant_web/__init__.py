@@ -1,0 +1,1 @@
+"""Serves the participant web app (frontend/, built by Vite) at /s/<study-slug>/."""

@@ -1,0 +1,177 @@
+"""Django admin for QA rows, and study scoping of the annotation admin.
+
+Reviews, flags and corrections are changed only through the QA pages (their services audit
+every change), so here they are read-only. Memberships, study settings and attention checks are
+edited here, and their save and delete go through ``services/configuration.py`` (audited).
+
+Users limited to some studies (see ``access.py``) see only those studies' rows, here and in the
+annotation admin: ``scope_admins`` re-registers the annotation ModelAdmins with the same filter,
+and hides the cross-study audit log from them.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from annotations.admin import ReadOnlyAdminMixin
+from annotations.models import (
+    AuditEntry,
+    Conversation,
+    ConversationWideAnswers,
+    Participant,
+    Study,
+    Turn,
+    TurnAnnotation,
+)
+from annotations.qa.access import limit_to_studies, study_scope
+from annotations.qa.models import (
+    AttentionCheck,
+    ConversationReview,
+    Correction,
+    Flag,
+    FlagVerdict,
+    Review,
+    StudyMembership,
+    StudyQASettings,
+)
+from annotations.qa.services.configuration import delete_configuration, save_configuration
+
+
+class StudyScopedAdminMixin:
+    """Rows of the studies where the user may view this model; study choices likewise."""
+
+    study_lookup = "study"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        queryset = super().get_queryset(request)
+        perm = f"{self.opts.app_label}.view_{self.opts.model_name}"
+        return limit_to_studies(queryset, request.user, perm, self.study_lookup)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.related_model is Study:
+            perm = f"{self.opts.app_label}.change_{self.opts.model_name}"
+            kwargs["queryset"] = limit_to_studies(Study.objects.all(), request.user, perm, "pk")
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class AuditedConfigurationAdmin(StudyScopedAdminMixin, admin.ModelAdmin):
+    def save_model(self, request, obj, form, change) -> None:
+        save_configuration(obj, actor=request.user)
+
+    def delete_model(self, request, obj) -> None:
+        delete_configuration(obj, actor=request.user)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for obj in queryset:
+            delete_configuration(obj, actor=request.user)
+
+
+@admin.register(StudyMembership)
+class StudyMembershipAdmin(AuditedConfigurationAdmin):
+    list_display = ["user", "study", "role", "created_at"]
+    list_filter = ["role", "study"]
+    search_fields = ["user__username", "study__slug"]
+    list_select_related = ["user", "study"]
+
+
+@admin.register(StudyQASettings)
+class StudyQASettingsAdmin(AuditedConfigurationAdmin):
+    list_display = ["study", "double_review_share", "fast_annotation_seconds",
+                    "short_message_chars", "min_straightlining_answers"]  # fmt: skip
+
+
+@admin.register(AttentionCheck)
+class AttentionCheckAdmin(AuditedConfigurationAdmin):
+    list_display = ["study", "survey", "item_key", "prompt", "active"]
+    list_filter = ["study", "survey", "active"]
+
+
+class QARowAdmin(ReadOnlyAdminMixin, StudyScopedAdminMixin, admin.ModelAdmin):
+    """A QA row of a conversation: read-only here (the QA pages write), scoped by its study."""
+
+    study_lookup = "conversation__study"
+    search_fields = ["conversation__external_id"]
+
+    def get_list_filter(self, request):
+        return [*self.list_filter, "conversation__study"]
+
+
+@admin.register(ConversationReview)
+class ConversationReviewAdmin(QARowAdmin):
+    list_display = ["conversation", "status", "double_review", "final_decision",
+                    "exclusion_reason", "decided_by", "decided_at"]  # fmt: skip
+    list_filter = ["status", "double_review", "exclusion_reason"]
+    list_select_related = ["conversation", "decided_by"]
+
+
+class FlagVerdictInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = FlagVerdict
+    extra = 0
+
+
+@admin.register(Review)
+class ReviewAdmin(QARowAdmin):
+    list_display = ["conversation", "stage", "reviewer", "decision", "exclusion_reason", "blind", "created_at"]  # fmt: skip
+    list_filter = ["stage", "decision", "blind"]
+    list_select_related = ["conversation", "reviewer"]
+    inlines = [FlagVerdictInline]
+
+
+@admin.register(Flag)
+class FlagAdmin(QARowAdmin):
+    list_display = ["conversation", "flag_type", "severity", "status", "source", "summary", "created_at"]  # fmt: skip
+    list_filter = ["flag_type", "severity", "status", "source"]
+    search_fields = ["conversation__external_id", "summary"]
+    list_select_related = ["conversation"]
+
+
+@admin.register(Correction)
+class CorrectionAdmin(QARowAdmin):
+    list_display = ["conversation", "field_path", "original_value", "corrected_value", "reason",
+                    "created_by", "created_at", "withdrawn_at"]  # fmt: skip
+    list_filter = ["reason"]
+    search_fields = ["conversation__external_id", "field_path"]
+    list_select_related = ["conversation", "created_by"]
+
+
+# --- study scoping of the annotation admin ---------------------------------------------------
+
+ANNOTATION_STUDY_LOOKUPS = {
+    Study: "pk",
+    Participant: "study",
+    Conversation: "study",
+    Turn: "conversation__study",
+    TurnAnnotation: "turn__conversation__study",
+    ConversationWideAnswers: "conversation__study",
+}
+
+
+class HiddenFromLimitedUsersMixin:
+    """The audit log spans every study: users limited to some studies do not see it."""
+
+    def has_view_permission(self, request: HttpRequest, obj=None) -> bool:
+        return not study_scope(request.user).limited and super().has_view_permission(request, obj)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return not study_scope(request.user).limited and super().has_module_permission(request)
+
+
+def scope_admins(site: admin.AdminSite) -> None:
+    """Re-register the annotation ModelAdmins with the study scope (idempotent)."""
+    for model, lookup in ANNOTATION_STUDY_LOOKUPS.items():
+        _rewrap(site, model, StudyScopedAdminMixin, {"study_lookup": lookup})
+    _rewrap(site, AuditEntry, HiddenFromLimitedUsersMixin, {})
+
+
+def _rewrap(site: admin.AdminSite, model, mixin: type, attributes: dict) -> None:
+    current = site._registry.get(model)
+    if current is None or isinstance(current, mixin):
+        return
+    cls = type(current)
+    site.unregister(model)
+    site.register(model, type(f"StudyScoped{cls.__name__}", (mixin, cls), attributes))
+
+
+scope_admins(admin.site)

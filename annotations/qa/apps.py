@@ -1,0 +1,20 @@
+from django.apps import AppConfig
+
+
+class QAConfig(AppConfig):
+    name = "annotations.qa"
+    label = "qa"
+    verbose_name = "Quality assurance"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_migrate, post_save
+
+        from annotations.models import Conversation
+        from annotations.qa import signals
+
+        # Roles are re-synced after every migrate (and flush): apps that arrive later, such as
+        # releases, get their permissions added to the researcher group without a new migration.
+        post_migrate.connect(signals.sync_roles_after_migrate, sender=self)
+        post_save.connect(
+            signals.schedule_flags_on_completion, sender=Conversation, dispatch_uid="qa-flags"
+        )

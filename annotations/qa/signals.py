@@ -1,0 +1,35 @@
+"""Signal receivers, connected in ``QAConfig.ready``."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from annotations.models import Conversation, ConversationState
+
+
+def sync_roles_after_migrate(sender, app_config, using: str, apps=None, **kwargs) -> None:
+    """After migrate (historical apps given) and flush (none given: the live registry)."""
+    from django.apps import apps as live_apps
+
+    from annotations.qa.roles import sync_roles
+
+    sync_roles(apps or live_apps, using=using)
+
+
+def schedule_flags_on_completion(
+    sender, instance: Conversation, update_fields=None, raw: bool = False, **kwargs
+) -> None:
+    """A conversation saved as completed gets its flags computed in the background.
+
+    Bulk imports bypass signals on purpose; ``manage.py compute_flags`` covers them.
+    """
+    if raw or instance.state != ConversationState.COMPLETED:
+        return
+    if update_fields is not None and "state" not in update_fields:
+        return
+    from annotations.qa.tasks import compute_flags_task
+
+    conversation_id = instance.pk
+    # robust: a broker hiccup is logged, never turned into an error for the participant whose
+    # completion is already committed (the command recomputes whatever was missed).
+    transaction.on_commit(lambda: compute_flags_task.delay(conversation_id), robust=True)

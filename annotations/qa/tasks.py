@@ -1,0 +1,14 @@
+"""Celery tasks of QA. They take ids and are idempotent: recomputing flags changes nothing new."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(name="qa.compute_flags", acks_late=True)
+def compute_flags_task(conversation_id: int) -> int:
+    """Compute the automatic flags of one conversation; returns how many flags changed."""
+    from annotations.qa.services.flagging import compute_flags
+
+    report = compute_flags([conversation_id], actor_label="system:qa.compute_flags")
+    return report.raised + report.updated + report.retired

@@ -1,0 +1,1 @@
+"""QA pages. Views parse the request, authorise (``annotations.qa.access``) and render."""

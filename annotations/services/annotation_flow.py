@@ -1,0 +1,265 @@
+"""The annotation step after each model reply: which questions a turn asks, and the submit.
+
+When a reply is stored, ``open_step`` picks the turn's behaviour questions and pairwise
+questions (rotating, see question_rotation.py), randomises which reply is A and which is B,
+records all of it, and asks a worker for the "improved" reply after commit. ``submit``
+validates every value against the study's instrument before writing anything, so a bad
+value changes nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.models import (
+    BehaviourJudgement,
+    ConversationState,
+    ImprovedStatus,
+    MoodTag,
+    PairwiseChoice,
+    Participant,
+    Study,
+    Turn,
+    TurnAnnotation,
+)
+from annotations.services.audit import record_audit
+from annotations.services.drafts import clear_drafts
+from annotations.services.errors import FlowError, invalid
+from annotations.services.participants import actor_for, current_conversation, require_active
+from annotations.services.question_rotation import take_next
+from annotations.services.scale_values import on_scale
+from annotations.services.study_instrument import instrument_of
+from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
+from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
+
+GENERAL_QUESTION = "general"  # the overall preference: asked at every turn that compares
+# How long a participant waits for the improved reply before the comparison is skipped.
+IMPROVED_REPLY_WAIT = timedelta(seconds=90)
+MAX_EDITED_REPLY_CHARS = 8000
+MAX_TIMING_KEYS = 20
+_ORIGINAL, _ALTERNATE = "original", "alternate"
+
+
+def draft_key(turn_number: int) -> str:
+    return f"annotation:{turn_number}"
+
+
+def open_step(turn: Turn, study: Study) -> TurnAnnotation:
+    """Create the turn's annotation step. Call inside the transaction that stores the reply."""
+    instrument = instrument_of(study)
+    behaviour = take_next(
+        study, "behaviour", instrument.behaviour_ids, study.behaviour_questions_per_turn
+    )
+    improver_id = study.improver_endpoint_id
+    pairwise = _pairwise_questions(study, instrument) if improver_id else []
+    # One orientation per turn: on a phone, A and B swapping between questions would confuse.
+    a, b = (_ORIGINAL, _ALTERNATE) if secrets.randbelow(2) else (_ALTERNATE, _ORIGINAL)
+    annotation = TurnAnnotation.objects.create(
+        turn=turn,
+        shown_behaviour_questions=behaviour,
+        selected_pairwise_questions=pairwise,
+        pairwise_plan=[{"question_id": q, "response_a": a, "response_b": b} for q in pairwise],
+        started_at=timezone.now(),
+        improver_endpoint_id=improver_id,
+        improved_status=ImprovedStatus.PENDING if improver_id else ImprovedStatus.UNAVAILABLE,
+    )
+    if improver_id:
+        turn_id = turn.pk
+        transaction.on_commit(lambda: enqueue_improver(turn_id))
+    return annotation
+
+
+def enqueue_improver(turn_id: int) -> None:
+    """Ask a worker for the improved reply (after commit: the worker must see the turn)."""
+    from annotations.tasks import improve_reply
+
+    improve_reply.delay(turn_id)
+
+
+def _pairwise_questions(study: Study, instrument: InstrumentDefinition) -> list[str]:
+    k = study.pairwise_questions_per_turn
+    fixed = [GENERAL_QUESTION] if GENERAL_QUESTION in instrument.pairwise_ids and k else []
+    others = [q for q in instrument.pairwise_ids if q != GENERAL_QUESTION]
+    return fixed + take_next(study, "pairwise", others, k - len(fixed))
+
+
+def comparison_texts(annotation: TurnAnnotation) -> dict[str, str] | None:
+    """The texts shown as A and B, once the improved reply exists (labels stay server-side)."""
+    if not annotation.pairwise_plan or annotation.improved_status != ImprovedStatus.READY:
+        return None
+    texts = {_ORIGINAL: annotation.turn.model_reply, _ALTERNATE: annotation.llm_improved_reply}
+    first = annotation.pairwise_plan[0]
+    return {"A": texts[first["response_a"]] or "", "B": texts[first["response_b"]] or ""}
+
+
+@dataclass(frozen=True)
+class AnnotationInput:
+    mood_tags: list[Mapping[str, Any]]
+    behaviour: Mapping[str, Mapping[str, Any]]
+    edited_reply: str | None = None
+    pairwise: Mapping[str, Any] | None = None
+    timings: Mapping[str, Any] | None = None
+
+
+@transaction.atomic
+def submit(participant: Participant, turn_number: int, data: AnnotationInput) -> TurnAnnotation:
+    """Store the participant's annotation of one reply; refuses without writing on any bad value."""
+    require_active(participant)
+    conversation = current_conversation(participant, lock=True)
+    if conversation is None or conversation.state != ConversationState.CHATTING:
+        raise FlowError("wrong_step", "There is no conversation to annotate now.")
+    annotation = (
+        TurnAnnotation.objects.select_for_update(of=("self",))
+        .select_related("turn")
+        .filter(turn__conversation=conversation, turn__number=turn_number)
+        .first()
+    )
+    if annotation is None:
+        raise FlowError("not_found", f"Turn {turn_number} has no reply to annotate.")
+    if annotation.submitted_at is not None:
+        raise FlowError("already_submitted", "This reply's annotation is already saved.")
+    annotation.turn.conversation = conversation  # loaded already, with its study
+    instrument = instrument_of(conversation.study)
+    tags = _mood_tags(instrument, data.mood_tags)
+    answers = _behaviour(annotation.shown_behaviour_questions, data.behaviour)
+    winners = _pairwise(annotation, data.pairwise or {})
+    edited = _edited_reply(data.edited_reply)
+    timings = _timings(data.timings or {})
+
+    MoodTag.objects.bulk_create(
+        MoodTag(annotation=annotation, position=i, emotion=emotion, intensity=intensity)
+        for i, (emotion, intensity) in enumerate(tags)
+    )
+    BehaviourJudgement.objects.bulk_create(
+        BehaviourJudgement(
+            annotation=annotation,
+            position=i,
+            question_id=qid,
+            observed=observed,
+            preferred=preferred,
+        )  # fmt: skip
+        for i, (qid, observed, preferred) in enumerate(answers)
+    )
+    if winners is None:  # the comparison never reached the participant
+        annotation.selected_pairwise_questions = []
+        annotation.improved_meta = {**annotation.improved_meta, "pairwise_skipped": True}
+    else:
+        PairwiseChoice.objects.bulk_create(
+            PairwiseChoice(
+                annotation=annotation,
+                position=i,
+                question_id=row["question_id"],
+                response_a=row["response_a"],
+                response_b=row["response_b"],
+                winner=winners[row["question_id"]],
+            )  # fmt: skip
+            for i, row in enumerate(annotation.pairwise_plan)
+        )
+    annotation.human_edited_reply = edited
+    annotation.timings = timings
+    annotation.submitted_at = timezone.now()
+    annotation.save(update_fields=["human_edited_reply", "timings", "submitted_at",
+                                   "selected_pairwise_questions", "improved_meta"])  # fmt: skip
+    record_audit("annotations.annotation.submit", target=annotation,
+                 actor_label=actor_for(participant),
+                 data={"turn": turn_number, "mood_tags": len(tags), "pairwise": winners is not None})  # fmt: skip
+    clear_drafts(participant, draft_key(turn_number))
+    return annotation
+
+
+def _mood_tags(
+    instrument: InstrumentDefinition, raw: list[Mapping[str, Any]]
+) -> list[tuple[str, int]]:
+    """PANAS items with an intensity on the instrument's scale; an empty list means no shift."""
+    scale = instrument.intensity_scale
+    seen: set[str] = set()
+    tags = []
+    for i, tag in enumerate(raw):
+        item = instrument.panas_item(tag.get("emotion", ""))
+        if item is None:
+            raise invalid(f"mood_tags[{i}].emotion",
+                          f"{tag.get('emotion')!r} is not one of the instrument's emotions")  # fmt: skip
+        if item.id in seen:
+            raise invalid(f"mood_tags[{i}].emotion", f"{item.id} is tagged twice")
+        intensity = on_scale(f"mood_tags[{i}].intensity", tag.get("intensity"), scale)
+        seen.add(item.id)
+        tags.append((item.id, intensity))
+    return tags
+
+
+def _behaviour(
+    shown: list[str], raw: Mapping[str, Mapping[str, Any]]
+) -> list[tuple[str, str, str]]:
+    """An observed and a preferred answer (yes/no/na) for exactly the questions shown."""
+    for qid in raw:
+        if qid not in shown:
+            raise invalid(f"behaviour.{qid}", "this question was not asked at this turn")
+    answers = []
+    for qid in shown:
+        answer = raw.get(qid)
+        if answer is None:
+            raise invalid(f"behaviour.{qid}", "please answer this question")
+        for part in ("observed", "preferred"):
+            if answer.get(part) not in ANSWER_VALUES:
+                raise invalid(
+                    f"behaviour.{qid}.{part}", f"must be one of {', '.join(ANSWER_VALUES)}"
+                )
+        answers.append((qid, answer["observed"], answer["preferred"]))
+    return answers
+
+
+def _pairwise(annotation: TurnAnnotation, raw: Mapping[str, Any]) -> dict[str, str | None] | None:
+    """The winner per planned question, or None when the comparison was never shown."""
+    planned = [row["question_id"] for row in annotation.pairwise_plan]
+    status = annotation.improved_status
+    if not planned or status in (ImprovedStatus.FAILED, ImprovedStatus.UNAVAILABLE):
+        if raw:
+            raise invalid("pairwise", "there is no comparison at this turn")
+        return None
+    if status == ImprovedStatus.PENDING:
+        if raw:
+            raise invalid("pairwise", "the comparison is not ready yet")
+        if timezone.now() - annotation.started_at < IMPROVED_REPLY_WAIT:
+            raise FlowError("improved_reply_pending",
+                            "The second reply for the comparison is still being written. Please wait a moment.",
+                            data={"retry_after": 3})  # fmt: skip
+        return None  # waited long enough: skip the comparison rather than hold the participant
+    for qid in raw:
+        if qid not in planned:
+            raise invalid(f"pairwise.{qid}", "this question was not asked at this turn")
+    winners = {}
+    for qid in planned:
+        if qid not in raw:
+            raise invalid(f"pairwise.{qid}", "please choose A or B (or null for no preference)")
+        if raw[qid] is not None and raw[qid] not in WINNERS:
+            raise invalid(f"pairwise.{qid}", "must be 'A', 'B' or null")
+        winners[qid] = raw[qid]
+    return winners
+
+
+def _edited_reply(text: str | None) -> str | None:
+    if text is not None and len(text) > MAX_EDITED_REPLY_CHARS:
+        raise invalid("edited_reply", f"at most {MAX_EDITED_REPLY_CHARS} characters")
+    return text
+
+
+def _timings(raw: Mapping[str, Any]) -> dict[str, float]:
+    if len(raw) > MAX_TIMING_KEYS:
+        raise invalid("timings", f"at most {MAX_TIMING_KEYS} entries")
+    for key, value in raw.items():
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or value < 0
+        ):
+            raise invalid(f"timings.{key}", "must be a number of seconds, 0 or more")
+    return {str(key): float(value) for key, value in raw.items()}

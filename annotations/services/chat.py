@@ -1,0 +1,272 @@
+"""The chat: a participant's message is stored before any model call, the reply is stored when
+the stream ends, and a failure leaves a turn that can be retried.
+
+The streaming view calls these in short synchronous steps around the model stream (see
+participant_api/streaming.py): ``accept_message`` / ``retry_turn`` before, then
+``record_reply`` or ``record_failure`` after. Nothing here holds a database connection while
+the model talks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.models import (
+    Conversation,
+    ConversationState,
+    Participant,
+    Study,
+    Turn,
+    TurnAnnotation,
+    TurnStatus,
+)
+from annotations.services import safety
+from annotations.services.annotation_flow import open_step
+from annotations.services.audit import record_audit
+from annotations.services.conversation_states import move
+from annotations.services.drafts import clear_drafts
+from annotations.services.errors import FlowError, invalid
+from annotations.services.participants import actor_for, current_conversation, require_active
+from attune_collect.llm import Completion, EndpointConfig
+
+MAX_MESSAGE_CHARS = 4000
+MESSAGE_DRAFT_KEY = "message"
+# A streaming turn older than this is taken as lost (a server restart mid-stream) and may be
+# retried; on top of the endpoint's own worst case of timeouts and retries.
+STALE_MARGIN = timedelta(seconds=30)
+
+
+@dataclass(frozen=True)
+class ChatPlan:
+    """What the streaming view needs to call the model without touching the database."""
+
+    turn_id: int
+    turn_number: int
+    user_message: str
+    endpoint: EndpointConfig
+    messages: list[dict[str, str]]
+    support: safety.SupportNotice | None
+    replay: str | None = None  # the stored reply, when a repeated submit finds the turn done
+
+
+@dataclass(frozen=True)
+class ReplyResult:
+    turn: Turn
+    annotation: TurnAnnotation
+
+
+def _chatting_conversation(participant: Participant) -> Conversation:
+    require_active(participant)
+    conversation = current_conversation(participant, lock=True)
+    if conversation is None or conversation.state != ConversationState.CHATTING:
+        raise FlowError("wrong_step", "The chat is not open now.")
+    return conversation
+
+
+@transaction.atomic
+def accept_message(participant: Participant, text: str, idempotency_key: str) -> ChatPlan:
+    """Store the participant's message as a new turn (or find the turn this key made)."""
+    conversation = _chatting_conversation(participant)
+    # One query for everything below: a chat has at most max_turns turns.
+    turns = list(conversation.turns.select_related("annotation").order_by("number"))
+    existing = next((t for t in turns if t.idempotency_key == idempotency_key), None)
+    if existing is not None:
+        if existing.user_message != text:
+            raise FlowError("idempotency_key_reused",
+                            "This idempotency key was already used for a different message.")  # fmt: skip
+        return _resume(conversation, existing, participant)
+    if not text.strip():
+        raise invalid("text", "write a message first")
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise invalid("text", f"at most {MAX_MESSAGE_CHARS} characters ({len(text)} given)")
+    last = turns[-1] if turns else None
+    _check_turn_order(conversation, last)
+    turn = Turn.objects.create(
+        conversation=conversation,
+        number=last.number + 1 if last else 1,
+        user_message=text,
+        status=TurnStatus.STREAMING,
+        idempotency_key=idempotency_key,
+        started_at=timezone.now(),
+    )
+    actor = actor_for(participant)
+    record_audit("annotations.turn.message", target=turn, actor_label=actor,
+                 data={"number": turn.number, "chars": len(text)})  # fmt: skip
+    support = safety.check_message(turn, conversation.study, actor_label=actor)
+    clear_drafts(participant, MESSAGE_DRAFT_KEY)
+    return _plan(conversation, turn, support, earlier=turns)
+
+
+def _check_turn_order(conversation: Conversation, last: Turn | None) -> None:
+    if last is None:
+        return
+    if last.status == TurnStatus.FAILED:
+        raise FlowError("out_of_turn", "Your last message got no reply yet. Please retry it first.",
+                        data={"turn": last.number})  # fmt: skip
+    if last.status != TurnStatus.DONE:
+        raise FlowError("out_of_turn", "Please wait for the reply to your last message.",
+                        data={"turn": last.number})  # fmt: skip
+    annotation = getattr(last, "annotation", None)
+    if annotation is None or annotation.submitted_at is None:
+        raise FlowError("out_of_turn", "Please answer the questions about the last reply first.",
+                        data={"turn": last.number})  # fmt: skip
+    # Every turn before an answered one is answered too (this check admits no other order),
+    # so the last number is the count of replies: no COUNT query on the way to the model.
+    if last.number >= conversation.study.max_turns:
+        raise FlowError("max_turns_reached",
+                        f"This chat has reached its limit of {conversation.study.max_turns} messages.")  # fmt: skip
+
+
+@transaction.atomic
+def retry_turn(participant: Participant, turn_number: int) -> ChatPlan:
+    """Ask the model again for a turn whose reply failed (or was lost mid-stream)."""
+    conversation = _chatting_conversation(participant)
+    turn = conversation.turns.filter(number=turn_number).first()
+    if turn is None:
+        raise FlowError("not_found", f"There is no message {turn_number}.")
+    return _resume(conversation, turn, participant)
+
+
+def _resume(conversation: Conversation, turn: Turn, participant: Participant) -> ChatPlan:
+    """A turn met again (repeated submit or retry): replay it, restart it, or refuse."""
+    support = safety.notice_for_turn(turn, conversation.study)
+    if turn.status == TurnStatus.DONE:
+        return _plan(conversation, turn, support, replay=turn.model_reply)
+    if turn.status == TurnStatus.STREAMING and not _is_stale(turn, conversation):
+        raise FlowError("turn_in_progress", "The reply to this message is still on its way.",
+                        data={"turn": turn.number})  # fmt: skip
+    turn.status = TurnStatus.STREAMING
+    turn.error = ""
+    turn.started_at = timezone.now()
+    turn.save(update_fields=["status", "error", "started_at"])
+    record_audit("annotations.turn.retry", target=turn, actor_label=actor_for(participant),
+                 data={"number": turn.number})  # fmt: skip
+    return _plan(conversation, turn, support)
+
+
+def _is_stale(turn: Turn, conversation: Conversation) -> bool:
+    config = conversation.model_endpoint.gateway_config()
+    worst_case = timedelta(seconds=config.timeout_s * (config.max_retries + 1)) + STALE_MARGIN
+    return turn.started_at is None or timezone.now() - turn.started_at > worst_case
+
+
+def _plan(
+    conversation: Conversation,
+    turn: Turn,
+    support: safety.SupportNotice | None,
+    replay: str | None = None,
+    earlier: list[Turn] | None = None,
+) -> ChatPlan:
+    endpoint = conversation.model_endpoint
+    return ChatPlan(
+        turn_id=turn.pk,
+        turn_number=turn.number,
+        user_message=turn.user_message,
+        endpoint=endpoint.gateway_config(),
+        messages=[] if replay is not None else model_messages(conversation, turn, earlier),
+        support=support,
+        replay=replay,
+    )
+
+
+def model_messages(
+    conversation: Conversation, turn: Turn, turns: list[Turn] | None = None
+) -> list[dict[str, str]]:
+    """The model's view: its system prompt, the finished turns before this one, this message.
+
+    ``turns`` may be the conversation's turns when the caller has them already.
+    """
+    if turns is None:
+        turns = list(conversation.turns.order_by("number"))
+    messages = []
+    if conversation.model_endpoint.system_prompt:
+        messages.append({"role": "system", "content": conversation.model_endpoint.system_prompt})
+    for earlier in turns:
+        if earlier.number < turn.number and earlier.status == TurnStatus.DONE:
+            messages += [{"role": "user", "content": earlier.user_message},
+                         {"role": "assistant", "content": earlier.model_reply}]  # fmt: skip
+    messages.append({"role": "user", "content": turn.user_message})
+    return messages
+
+
+@transaction.atomic
+def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
+    """Store a finished reply with its metadata and open the annotation step.
+
+    Returns None if the turn is no longer waiting for this reply (nothing is overwritten).
+    """
+    turn = (
+        Turn.objects.select_for_update(of=("self",))  # not the study: every reply would queue
+        .select_related("conversation__study")
+        .get(pk=turn_id)
+    )
+    if turn.status != TurnStatus.STREAMING:
+        return None
+    conversation = turn.conversation
+    turn.model_reply = completion.text
+    turn.status = TurnStatus.DONE
+    turn.finished_at = timezone.now()
+    turn.latency_ms = round(completion.latency_ms)
+    turn.time_to_first_token_ms = _rounded(completion.time_to_first_token_ms)
+    turn.prompt_tokens = completion.prompt_tokens
+    turn.completion_tokens = completion.completion_tokens
+    turn.cost_usd = round(completion.cost_usd, 6)
+    turn.finish_reason = completion.finish_reason or ""
+    turn.attempts += completion.attempts
+    turn.save(update_fields=["model_reply", "status", "finished_at", "latency_ms",
+                             "time_to_first_token_ms", "prompt_tokens", "completion_tokens",
+                             "cost_usd", "finish_reason", "attempts"])  # fmt: skip
+    if not conversation.model_version:
+        conversation.model_version = completion.model[:120]
+        conversation.save(update_fields=["model_version", "updated_at"])
+    record_audit("annotations.turn.reply", target=turn, actor_label="system",
+                 data={"number": turn.number, "latency_ms": turn.latency_ms,
+                       "completion_tokens": turn.completion_tokens})  # fmt: skip
+    safety.check_reply(turn, completion.text, "model_reply")
+    return ReplyResult(turn=turn, annotation=open_step(turn, conversation.study))
+
+
+@transaction.atomic
+def record_failure(turn_id: int, message: str, *, attempts: int = 0, kind: str = "") -> Turn:
+    """Mark a turn failed (retryable): the message stays, the participant can ask again."""
+    turn = Turn.objects.select_for_update().get(pk=turn_id)
+    if turn.status != TurnStatus.STREAMING:
+        return turn
+    turn.status = TurnStatus.FAILED
+    turn.error = message[:2000]
+    turn.finished_at = timezone.now()
+    turn.attempts += attempts
+    turn.save(update_fields=["status", "error", "finished_at", "attempts"])
+    record_audit("annotations.turn.fail", target=turn, actor_label="system",
+                 data={"number": turn.number, "kind": kind, "attempts": attempts})  # fmt: skip
+    return turn
+
+
+@transaction.atomic
+def finish_chat(participant: Participant) -> Conversation:
+    """End the chat (at least the study's minimum of answered turns) and open the post-survey."""
+    conversation = _chatting_conversation(participant)
+    last = conversation.turns.select_related("annotation").order_by("-number").first()
+    answered = conversation.turns.filter(
+        status=TurnStatus.DONE, annotation__submitted_at__isnull=False
+    ).count()
+    study: Study = conversation.study
+    if answered < study.min_turns:
+        raise FlowError("min_turns_not_reached",
+                        f"Please send at least {study.min_turns} messages and answer the questions about each reply.",
+                        data={"answered": answered, "min_turns": study.min_turns})  # fmt: skip
+    annotation = getattr(last, "annotation", None)
+    if last is not None and (annotation is None or annotation.submitted_at is None):
+        # A failed last message that is never retried, or an annotation left open: finish it first.
+        raise FlowError("out_of_turn", "Please finish the last message first.",
+                        data={"turn": last.number})  # fmt: skip
+    move(conversation, ConversationState.POST_SURVEY, actor_label=actor_for(participant))
+    return conversation
+
+
+def _rounded(value: float | None) -> int | None:
+    return None if value is None else round(value)

@@ -1,0 +1,47 @@
+"""Drafts: what a participant has typed but not submitted, saved server-side as they type.
+
+Drafts are scratch space, not study data: saving one writes no audit entry (the app saves
+every few seconds, and the audit log is for state changes of the record). The submit that a
+draft was for clears it, in the same transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from annotations.models import Participant, ParticipantDraft
+from annotations.services.errors import invalid
+
+DRAFT_KEY = re.compile(r"^[a-z0-9][a-z0-9:_-]{0,63}$")
+MAX_DRAFT_BYTES = 64 * 1024
+MAX_DRAFTS = 50
+
+
+def save_draft(participant: Participant, key: str, data: Any) -> ParticipantDraft:
+    """Store (or replace) the draft under ``key``. Allowed even after withdrawal: typing is
+    never refused, only submitting."""
+    if not DRAFT_KEY.match(key):
+        raise invalid("key", "use 1 to 64 lower-case letters, digits, ':', '_' or '-'")
+    if len(json.dumps(data, ensure_ascii=False).encode()) > MAX_DRAFT_BYTES:
+        raise invalid("data", f"a draft holds at most {MAX_DRAFT_BYTES // 1024} KiB")
+    existing = ParticipantDraft.objects.filter(participant=participant, key=key).first()
+    if existing is None:
+        if ParticipantDraft.objects.filter(participant=participant).count() >= MAX_DRAFTS:
+            raise invalid("key", f"at most {MAX_DRAFTS} drafts; delete one first")
+        draft, _ = ParticipantDraft.objects.update_or_create(
+            participant=participant, key=key, defaults={"data": data}
+        )
+        return draft
+    existing.data = data
+    existing.save(update_fields=["data", "updated_at"])
+    return existing
+
+
+def drafts_of(participant: Participant) -> list[ParticipantDraft]:
+    return list(ParticipantDraft.objects.filter(participant=participant))
+
+
+def clear_drafts(participant: Participant, *keys: str) -> None:
+    ParticipantDraft.objects.filter(participant=participant, key__in=keys).delete()

@@ -1,0 +1,116 @@
+"""The "improved" alternate reply: written in the background by the study's improver model
+while the participant annotates, then offered to them in the A/B comparison.
+
+``run_improver`` is what the Celery task does (annotations/tasks.py). It is idempotent: an
+annotation whose improved reply is no longer pending is left alone, so a redelivered task
+(acks late) costs at most one model call and never overwrites a stored reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from django.db import transaction
+
+from annotations.models import ImprovedStatus, Turn, TurnAnnotation, TurnStatus
+from annotations.services import safety
+from annotations.services.audit import record_audit
+from attune_collect.llm import Completion, GatewayError, default_gateway
+
+IMPROVER_INSTRUCTIONS = (
+    "You help with a research study on emotionally supportive conversations. Below is a "
+    "conversation between a participant and an assistant. Rewrite the assistant's last reply "
+    "so that it responds better to how the participant feels: accurate about their emotions, "
+    "warm without being pushy, and about the same length. Never name any company or model. "
+    "Answer with the rewritten reply only."
+)
+
+
+def improver_messages(turn: Turn) -> list[dict[str, str]]:
+    """The improver's prompt: the transcript in the system message, the reply to rewrite last.
+
+    The reply is the last thing in the prompt after an "Original reply:" label, which the
+    offline demo improver also understands.
+    """
+    earlier = (
+        Turn.objects.filter(
+            conversation_id=turn.conversation_id, number__lte=turn.number, status=TurnStatus.DONE
+        )
+        .order_by("number")
+        .values_list("number", "user_message", "model_reply")
+    )
+    transcript = []
+    for number, user_message, reply in earlier:
+        transcript.append(f"Participant: {user_message}")
+        if number < turn.number:
+            transcript.append(f"Assistant: {reply}")
+    system = IMPROVER_INSTRUCTIONS + "\n\nConversation:\n" + "\n".join(transcript)
+    return [
+        {"role": "system", "content": system},
+        {"role": "user", "content": f"Original reply: {turn.model_reply}"},
+    ]
+
+
+def run_improver(turn_id: int) -> str:
+    """Write the improved reply for a turn. Returns what happened: ``ready``, ``skipped`` (not
+    pending any more), or ``failed``. Raises GatewayError when a retry may succeed."""
+    annotation = (
+        TurnAnnotation.objects.select_related("turn", "improver_endpoint")
+        .filter(turn_id=turn_id)
+        .first()
+    )
+    if annotation is None or annotation.improved_status != ImprovedStatus.PENDING:
+        return "skipped"
+    endpoint = annotation.improver_endpoint.gateway_config()
+    messages = improver_messages(annotation.turn)
+    try:
+        completion = asyncio.run(default_gateway().complete(endpoint, messages))
+    except GatewayError as error:
+        if error.retryable:
+            raise
+        record_improver_failure(turn_id, error.message)
+        return "failed"
+    return "ready" if record_improved_reply(turn_id, completion) else "skipped"
+
+
+def _pending(turn_id: int) -> TurnAnnotation | None:
+    """The turn's annotation, locked, if its improved reply is still awaited (else None)."""
+    annotation = TurnAnnotation.objects.select_for_update().get(turn_id=turn_id)
+    return annotation if annotation.improved_status == ImprovedStatus.PENDING else None
+
+
+@transaction.atomic
+def record_improved_reply(turn_id: int, completion: Completion) -> bool:
+    annotation = _pending(turn_id)
+    if annotation is None:
+        return False
+    annotation.llm_improved_reply = completion.text
+    annotation.improved_status = ImprovedStatus.READY
+    annotation.improved_meta = {
+        **annotation.improved_meta,
+        "model": completion.model,
+        "latency_ms": round(completion.latency_ms),
+        "prompt_tokens": completion.prompt_tokens,
+        "completion_tokens": completion.completion_tokens,
+        "cost_usd": completion.cost_usd,
+        "attempts": completion.attempts,
+    }
+    annotation.save(update_fields=["llm_improved_reply", "improved_status", "improved_meta"])
+    record_audit("annotations.annotation.improved", target=annotation, actor_label="system",
+                 data={"turn_id": turn_id, "latency_ms": annotation.improved_meta["latency_ms"]})  # fmt: skip
+    safety.check_reply(annotation.turn, completion.text, "improved_reply")
+    return True
+
+
+@transaction.atomic
+def record_improver_failure(turn_id: int, message: str) -> bool:
+    """Give up on the improved reply: the participant's comparison is skipped, nothing waits."""
+    annotation = _pending(turn_id)
+    if annotation is None:
+        return False
+    annotation.improved_status = ImprovedStatus.FAILED
+    annotation.improved_meta = {**annotation.improved_meta, "error": message[:500]}
+    annotation.save(update_fields=["improved_status", "improved_meta"])
+    record_audit("annotations.annotation.improver_failed", target=annotation,
+                 actor_label="system", data={"turn_id": turn_id})  # fmt: skip
+    return True

@@ -1,0 +1,278 @@
+"""Participants entering and leaving a study: start or resume, consent, profile, withdrawal.
+
+Each function is the one write path for its step: it validates (a refusal raises FlowError
+and changes nothing), writes, and records an audit entry in the same transaction.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.models import (
+    Conversation,
+    ConversationState,
+    Participant,
+    Study,
+    StudyStatus,
+)
+from annotations.services.assignment import open_conversation
+from annotations.services.audit import record_audit
+from annotations.services.conversation_states import move
+from annotations.services.drafts import clear_drafts
+from annotations.services.errors import FlowError, invalid
+from annotations.services.participant_sessions import issue_token
+
+PROFILE_SCHEMA_VERSION = "attune-profile-1"
+MINIMUM_AGE = 18  # Prolific's own rule; younger people are screened out, not refused
+MAXIMUM_AGE = 120
+MAX_LIST_ITEMS = 20
+MAX_ITEM_CHARS = 200
+MAX_RESPONSES = 50
+_PROLIFIC_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_CLOSED_MESSAGES = {
+    StudyStatus.DRAFT: "This study has not opened yet.",
+    StudyStatus.CLOSED: "This study is closed and takes no more participants. Thank you for your interest.",
+}
+
+
+class ScreenoutReason:
+    DECLINED_CONSENT = "declined_consent"
+    STUDY_FULL = "study_full"
+    UNDER_AGE = "under_age"
+
+
+@dataclass(frozen=True)
+class StartResult:
+    participant: Participant
+    token: str
+    created: bool
+
+
+def actor_for(participant: Participant) -> str:
+    return f"participant:{participant.pseudonym}"
+
+
+def current_conversation(participant: Participant, *, lock: bool = False) -> Conversation | None:
+    """The participant's latest conversation (the one in progress, or the last one finished)."""
+    query = (
+        Conversation.objects.filter(participant=participant)
+        .select_related("study", "model_endpoint")
+        .order_by("-pk")
+    )
+    if lock:
+        query = query.select_for_update(of=("self",))  # the conversation row only
+    return query.first()
+
+
+def is_full(study: Study) -> bool:
+    taken = Participant.objects.filter(
+        study=study,
+        is_preview=False,
+        withdrawn=False,
+        consented_at__isnull=False,
+        screened_out_at__isnull=True,
+    ).count()
+    return taken >= study.target_participants
+
+
+def start_participant(
+    slug: str, *, prolific_pid: str, study_id: str = "", session_id: str = ""
+) -> StartResult:
+    """Start a participant from a study link, or resume the record of the same PROLIFIC_PID.
+
+    Resuming issues a new session token; earlier tokens stay valid (a second device).
+    """
+    study = Study.objects.filter(slug=slug).first()
+    if study is None:
+        raise FlowError("not_found", "There is no study at this link. Please check the link.")
+    for name, value in (("prolific_pid", prolific_pid), ("study_id", study_id), ("session_id", session_id)):  # fmt: skip
+        if (value or name == "prolific_pid") and not _PROLIFIC_ID.match(value or ""):
+            raise invalid(name, "must be 1 to 64 letters, digits, '-' or '_'")
+    existing = Participant.objects.filter(study=study, prolific_pid=prolific_pid).first()
+    _check_open(study, returning=existing is not None)
+    with transaction.atomic():
+        participant, created = Participant.objects.get_or_create(
+            study=study,
+            prolific_pid=prolific_pid,
+            defaults=_new_participant_fields(study_id=study_id, session_id=session_id),
+        )
+        token = issue_token(participant)
+        record_audit(
+            "annotations.participant.start" if created else "annotations.participant.resume",
+            target=participant,
+            actor_label=actor_for(participant),
+            data={"session_id": session_id, "study_id": study_id},
+        )
+    return StartResult(participant=participant, token=token, created=created)
+
+
+def start_preview(study: Study, *, actor: AbstractBaseUser) -> StartResult:
+    """A test participant for a researcher: any study status, never counted, never released."""
+    with transaction.atomic():
+        participant = Participant.objects.create(
+            study=study, is_preview=True, **_new_participant_fields(prefix="preview")
+        )
+        token = issue_token(participant)
+        record_audit("annotations.participant.preview", target=participant, actor=actor)
+    return StartResult(participant=participant, token=token, created=True)
+
+
+def _new_participant_fields(
+    *, study_id: str = "", session_id: str = "", prefix: str = "p"
+) -> dict[str, Any]:
+    pseudonym = f"{prefix}-{secrets.token_hex(10)}"
+    return {
+        "pseudonym": pseudonym,
+        "external_id": pseudonym,
+        "prolific_study_id": study_id,
+        "prolific_session_id": session_id,
+    }
+
+
+def _check_open(study: Study, *, returning: bool) -> None:
+    if study.status in _CLOSED_MESSAGES:
+        raise FlowError("study_closed", _CLOSED_MESSAGES[study.status])
+    if returning:
+        return  # someone who already started may finish while recruitment is paused or full
+    if study.status == StudyStatus.PAUSED:
+        raise FlowError(
+            "study_paused", "Recruitment for this study is paused. Please try again later."
+        )
+    if is_full(study):
+        raise FlowError(
+            "study_full",
+            "This study has all the participants it needs. Thank you for your interest.",
+            data={"screenout_code": study.screenout_code},
+        )
+
+
+def require_active(participant: Participant) -> None:
+    """Refuse any write by a participant who has left the study."""
+    if participant.withdrawn:
+        raise FlowError("withdrawn", "You have withdrawn from this study.")
+    if participant.screened_out_at is not None:
+        raise FlowError("screened_out", "This study has ended for you.")
+
+
+@transaction.atomic
+def give_consent(participant: Participant, *, consent_version: str, agree: bool) -> None:
+    """Record consent and open the first conversation, or screen out on refusal or a full study."""
+    participant = Participant.objects.select_for_update().get(pk=participant.pk)
+    require_active(participant)
+    if participant.consented_at is not None:
+        return  # a repeated submit: already done, nothing changes
+    study = Study.objects.select_for_update().get(pk=participant.study_id)
+    if consent_version != study.consent_version:
+        raise invalid(
+            "consent_version",
+            "The consent text has changed since this page was loaded. Please reload and read it again.",
+        )
+    if not agree:
+        screen_out(participant, ScreenoutReason.DECLINED_CONSENT)
+        return
+    if not participant.is_preview and is_full(study):
+        screen_out(participant, ScreenoutReason.STUDY_FULL)
+        return
+    participant.consent_version = consent_version
+    participant.consented_at = timezone.now()
+    participant.save(update_fields=["consent_version", "consented_at"])
+    actor = actor_for(participant)
+    record_audit("annotations.participant.consent", target=participant, actor_label=actor,
+                 data={"version": consent_version})  # fmt: skip
+    open_conversation(study, participant, state=ConversationState.CONSENTED, actor_label=actor)
+
+
+def screen_out(participant: Participant, reason: str) -> None:
+    participant.screened_out_at = timezone.now()
+    participant.screenout_reason = reason
+    participant.save(update_fields=["screened_out_at", "screenout_reason"])
+    record_audit("annotations.participant.screen_out", target=participant,
+                 actor_label=actor_for(participant), data={"reason": reason})  # fmt: skip
+
+
+@transaction.atomic
+def submit_profile(
+    participant: Participant,
+    *,
+    age: int,
+    traits: list[str],
+    goals: list[str],
+    diagnosis: str | None = None,
+    responses: dict[str, Any] | None = None,
+) -> None:
+    """The profile (age, traits incl. an optional self-reported diagnosis, goals)."""
+    require_active(participant)
+    conversation = current_conversation(participant, lock=True)
+    if conversation is None or conversation.state != ConversationState.CONSENTED:
+        raise FlowError("wrong_step", "The profile is not open now.")
+    if age > MAXIMUM_AGE:
+        raise invalid("age", f"must be at most {MAXIMUM_AGE}")
+    traits = _text_list("traits", traits)
+    goals = _text_list("goals", goals)
+    if diagnosis:
+        traits.append(f"diagnosis:{_short_text('diagnosis', diagnosis)}")
+    responses = responses or {}
+    if len(responses) > MAX_RESPONSES:
+        raise invalid("responses", f"at most {MAX_RESPONSES} answers")
+    if age < MINIMUM_AGE:
+        screen_out(participant, ScreenoutReason.UNDER_AGE)
+        return
+    participant.age, participant.traits, participant.goals = age, traits, goals
+    participant.responses = responses
+    participant.profile_schema_version = PROFILE_SCHEMA_VERSION
+    participant.profile_submitted_at = timezone.now()
+    participant.save(update_fields=["age", "traits", "goals", "responses",
+                                    "profile_schema_version", "profile_submitted_at"])  # fmt: skip
+    actor = actor_for(participant)
+    record_audit("annotations.participant.profile", target=participant, actor_label=actor)
+    move(conversation, ConversationState.PROFILED, actor_label=actor)
+    clear_drafts(participant, "profile")
+
+
+def _text_list(field: str, values: list[str]) -> list[str]:
+    if len(values) > MAX_LIST_ITEMS:
+        raise invalid(field, f"at most {MAX_LIST_ITEMS} entries")
+    return [_short_text(f"{field}[{i}]", value) for i, value in enumerate(values)]
+
+
+def _short_text(field: str, value: str) -> str:
+    value = value.strip()
+    if not value or len(value) > MAX_ITEM_CHARS:
+        raise invalid(field, f"must be 1 to {MAX_ITEM_CHARS} characters")
+    return value
+
+
+_OPEN_STATES = (
+    ConversationState.CONSENTED,
+    ConversationState.PROFILED,
+    ConversationState.CHATTING,
+    ConversationState.POST_SURVEY,
+)
+
+
+@transaction.atomic
+def withdraw(participant: Participant) -> None:
+    """Mark the participant withdrawn: every later release leaves their data out.
+
+    Nothing is deleted here (a deletion request is a separate, audited admin task); open
+    conversations become abandoned so no one waits for them.
+    """
+    participant = Participant.objects.select_for_update().get(pk=participant.pk)
+    if participant.withdrawn:
+        return
+    participant.withdrawn = True
+    participant.withdrawn_at = timezone.now()
+    participant.save(update_fields=["withdrawn", "withdrawn_at"])
+    actor = actor_for(participant)
+    record_audit("annotations.participant.withdraw", target=participant, actor_label=actor)
+    for conversation in Conversation.objects.filter(
+        participant=participant, state__in=_OPEN_STATES
+    ):
+        move(conversation, ConversationState.ABANDONED, actor_label=actor)

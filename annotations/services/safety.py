@@ -1,0 +1,74 @@
+"""Live safety checks on a turn: risk phrases in the participant's message, and replies that
+name a vendor or a model (an identity leak breaks the study's blinding).
+
+Detections become ``TurnSignal`` rows (kind, which text, matched phrases) plus an audit entry;
+QA reads the signals (``annotations.qa`` turns them into review flags). The word lists are the
+QA app's own (``annotations.qa.flags.lexicons``, pure by design), so the live check and the
+later QA scan always agree. A risk signal never stops the chat: the participant is shown the
+study's support resources and carries on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from annotations.models import SignalKind, SignalSource, Study, Turn, TurnSignal
+from annotations.qa.flags.lexicons import IDENTITY_PATTERN, RISK_PATTERN, matches
+from annotations.services.audit import record_audit
+from annotations.services.study_instrument import instrument_of
+
+_PATTERNS: dict[str, re.Pattern[str]] = {
+    SignalKind.RISK: RISK_PATTERN,
+    SignalKind.IDENTITY_LEAK: IDENTITY_PATTERN,
+}
+
+
+@dataclass(frozen=True)
+class SupportNotice:
+    """What the participant sees beside the chat after a risk signal."""
+
+    resources: str
+
+
+def support_resources(study: Study) -> str:
+    """The study's own support text, else the instrument's."""
+    return study.support_resources.strip() or instrument_of(study).support_resources
+
+
+def detect(turn: Turn, kind: str, source: str, text: str, *, actor_label: str) -> bool:
+    """Record a signal when ``text`` matches; True if it did. Idempotent per (turn, kind, source)."""
+    phrases = matches(_PATTERNS[kind], text)
+    if not phrases:
+        return False
+    _, created = TurnSignal.objects.get_or_create(
+        turn=turn, kind=kind, source=source, defaults={"evidence": {"phrases": phrases}}
+    )
+    if created:
+        record_audit(f"annotations.safety.{kind}", target=turn, actor_label=actor_label,
+                     data={"source": source, "phrases": phrases})  # fmt: skip
+    return True
+
+
+def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotice | None:
+    if detect(turn, SignalKind.RISK, SignalSource.USER_MESSAGE, turn.user_message,
+              actor_label=actor_label):  # fmt: skip
+        return SupportNotice(resources=support_resources(study))
+    return None
+
+
+def check_reply(turn: Turn, text: str, source: str) -> bool:
+    return detect(turn, SignalKind.IDENTITY_LEAK, source, text, actor_label="system")
+
+
+def notice_for_turn(turn: Turn, study: Study) -> SupportNotice | None:
+    """The notice a turn earned (shown again when a reply is retried or replayed)."""
+    if TurnSignal.objects.filter(turn=turn, kind=SignalKind.RISK).exists():
+        return SupportNotice(resources=support_resources(study))
+    return None
+
+
+def conversation_has_risk(conversation_id: int) -> bool:
+    return TurnSignal.objects.filter(
+        turn__conversation_id=conversation_id, kind=SignalKind.RISK
+    ).exists()

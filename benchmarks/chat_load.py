@@ -1,0 +1,424 @@
+"""Streaming chat under load: N participants chatting at once through the platform, against the
+same upstream called directly, in one run.
+
+    .venv/bin/python benchmarks/chat_load.py [--participants 200] [--turns 3]
+        [--latency-ms 1000] [--tokens 30] [--token-delay-ms 100] [--database-url URL]
+
+Processes (all on 127.0.0.1): the local OpenAI-compatible test server (fixed latency before the
+first token, fixed delay between tokens), the platform under uvicorn (SQLite in a fresh temp
+folder by default, or the scratch PostgreSQL database given, which is flushed), and this load
+client. Each participant is set up through the service layer (consent, profile, PANAS, topic),
+then sends ``--turns`` messages one after another, answering each reply's annotation before
+the next, as the participant app does. Starts are spread over one reply's duration so the load
+is steady rather than one burst. The direct phase runs the same number of concurrent streams
+with the same request straight to the test server.
+
+Prints p50/p95 time to first token (TTFT) and total time for both paths, their ratios, the
+TTFT overhead in milliseconds, the most streams open at once and every error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+KEY_ENV = "ATTUNE_BENCH_LLM_KEY"
+REQUEST_TIMEOUT_S = 60.0  # one stream; a request that takes longer counts as an error
+STARTUP_TIMEOUT_S = 60.0
+UPSTREAM_LIFETIME_S = 3600.0  # the upstream server stops by itself if this script dies
+
+
+@dataclass
+class Sample:
+    ttft_s: float
+    total_s: float
+
+
+@dataclass
+class Phase:
+    name: str
+    samples: list[Sample] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    open_streams: int = 0
+    max_open_streams: int = 0
+    seconds: float = 0.0
+
+    def opened(self) -> None:
+        self.open_streams += 1
+        self.max_open_streams = max(self.max_open_streams, self.open_streams)
+
+    def percentile(self, attribute: str, q: float) -> float:
+        values = sorted(getattr(s, attribute) for s in self.samples)
+        if not values:
+            return float("nan")
+        return (
+            statistics.quantiles(values, n=100, method="inclusive")[round(q) - 1]
+            if len(values) > 1
+            else values[0]
+        )
+
+
+# -- the upstream: the gateway tests' local OpenAI-compatible server, in its own process ---------
+
+
+def serve_upstream(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(ROOT))
+    from attune_collect.llm.testing import run_test_server
+
+    words = " ".join(f"word{i}" for i in range(args.tokens))
+    with run_test_server(lambda body: words, latency_s=args.latency_ms / 1000,
+                         token_delay_s=args.token_delay_ms / 1000) as server:  # fmt: skip
+        print(f"PORT {server.port}", flush=True)
+        deadline = time.monotonic() + UPSTREAM_LIFETIME_S
+        while time.monotonic() < deadline and os.getppid() != 1:  # parent gone: stop
+            time.sleep(0.5)
+
+
+def start_process(
+    command: list[str], env: dict[str, str], *, read_stdout: bool = False
+) -> subprocess.Popen:
+    # An unread pipe would block the process once it fills: only read what is read.
+    stdout = subprocess.PIPE if read_stdout else subprocess.DEVNULL
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=stdout, text=True)
+
+
+def stop_process(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process (and its waited-for children) has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_http(url: str) -> None:
+    import httpx
+
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url, timeout=2).status_code < 500:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"{url} did not answer within {STARTUP_TIMEOUT_S:.0f} s")
+
+
+# -- set-up through the service layer -------------------------------------------------------------
+
+
+def prepare_database(database_url: str | None) -> None:
+    from django.core.management import call_command
+
+    if database_url:
+        create_postgres_database(database_url)
+    call_command("migrate", "--noinput", verbosity=0)
+    if database_url:
+        call_command("flush", "--noinput", verbosity=0)
+
+
+def create_postgres_database(database_url: str) -> None:
+    """Create the scratch database if it does not exist yet."""
+    import dj_database_url
+    import psycopg
+
+    config = dj_database_url.parse(database_url)
+    with psycopg.connect(host=config["HOST"], port=config["PORT"] or 5432, user=config["USER"],
+                         password=config["PASSWORD"] or None, dbname="postgres", autocommit=True) as db:  # fmt: skip
+        exists = db.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", [config["NAME"]]
+        ).fetchone()
+        if not exists:
+            db.execute(f'CREATE DATABASE "{config["NAME"]}"')
+
+
+def create_participants(upstream_url: str, count: int, turns: int) -> tuple[str, list[str]]:
+    """A study on the upstream and ``count`` participants ready to chat; returns their tokens."""
+    from annotations.models import ModelEndpoint, PanasPhase, StudyStatus
+    from annotations.services import participants, surveys
+    from annotations.services.studies import get_or_create_study
+    from evaluation.benchmark.instrument import default_instrument
+
+    endpoint = ModelEndpoint.objects.create(
+        alias="bench-upstream", provider="openai", model_name="gpt-4o-mini",
+        litellm_model="openai/gpt-4o-mini", api_base=upstream_url, api_key_env=KEY_ENV,
+        max_concurrency=count * 2, max_retries=0, timeout_s=REQUEST_TIMEOUT_S,
+    )  # fmt: skip
+    study = get_or_create_study(
+        "chat-load", status=StudyStatus.RECRUITING, min_turns=1, max_turns=turns,
+        target_participants=count * 2, pairwise_questions_per_turn=0, topics=[],
+    )  # fmt: skip
+    study.model_pool.set([endpoint])
+    panas = dict.fromkeys(default_instrument().panas_ids, 3)
+    tokens = []
+    for _ in range(count):
+        started = participants.start_participant(study.slug, prolific_pid=uuid.uuid4().hex[:24])
+        participant = started.participant
+        participants.give_consent(participant, consent_version=study.consent_version, agree=True)
+        participants.submit_profile(participant, age=30, traits=[], goals=[])
+        surveys.submit_panas(participant, PanasPhase.PRE, panas)
+        surveys.choose_topic(participant, "benchmark")
+        tokens.append(started.token)
+    return study.slug, tokens
+
+
+# -- the load ---------------------------------------------------------------------------------
+
+
+async def sse_events(response: Any):
+    name = None
+    async for line in response.aiter_lines():
+        if line.startswith("event:"):
+            name = line[6:].strip()
+        elif line.startswith("data:") and name is not None:
+            yield name, json.loads(line[5:])
+            name = None
+
+
+async def platform_turn(http: Any, token: str, phase: Phase) -> None:
+    headers = {"Authorization": f"Participant {token}"}
+    body = {
+        "text": "I have been feeling anxious about work lately.",
+        "idempotency_key": uuid.uuid4().hex,
+    }
+    started = time.perf_counter()
+    first = None
+    done = None
+    async with http.stream("POST", "/api/study/messages", json=body, headers=headers) as response:
+        if response.status_code != 200:
+            await response.aread()
+            raise RuntimeError(f"HTTP {response.status_code}: {response.text[:200]}")
+        phase.opened()
+        try:
+            async for name, data in sse_events(response):
+                if name == "delta" and first is None:
+                    first = time.perf_counter()
+                elif name == "error":
+                    raise RuntimeError(f"error event: {data['error']['reason']}")
+                elif name == "done":
+                    done = data
+        finally:
+            phase.open_streams -= 1
+    ended = time.perf_counter()
+    if first is None or done is None:
+        raise RuntimeError("the stream ended without a reply")
+    phase.samples.append(Sample(first - started, ended - started))
+    questions = done["annotation"]["behaviour_questions"]
+    annotation = {
+        "mood_tags": [],
+        "behaviour": {q["id"]: {"observed": "yes", "preferred": "yes"} for q in questions},
+    }
+    reply = await http.post(
+        f"/api/study/turns/{done['turn']['number']}/annotation", json=annotation, headers=headers
+    )
+    if reply.status_code != 200:
+        raise RuntimeError(f"annotation HTTP {reply.status_code}: {reply.text[:200]}")
+
+
+async def direct_turn(http: Any, phase: Phase) -> None:
+    body = {"model": "bench-model", "stream": True, "stream_options": {"include_usage": True},
+            "messages": [{"role": "user", "content": "I have been feeling anxious about work lately."}]}  # fmt: skip
+    started = time.perf_counter()
+    first = None
+    async with http.stream("POST", "/chat/completions", json=body,
+                           headers={"Authorization": "Bearer bench"}) as response:  # fmt: skip
+        if response.status_code != 200:
+            await response.aread()
+            raise RuntimeError(f"HTTP {response.status_code}")
+        phase.opened()
+        try:
+            async for line in response.aiter_lines():
+                if first is None and line.startswith("data:") and '"content"' in line:
+                    first = time.perf_counter()
+        finally:
+            phase.open_streams -= 1
+    if first is None:
+        raise RuntimeError("no token")
+    phase.samples.append(Sample(first - started, time.perf_counter() - started))
+
+
+async def run_phase(phase: Phase, base_url: str, participants: int, turns: int, ramp_s: float,
+                    turn: Any, tokens: list[str] | None, deadline_s: float) -> None:  # fmt: skip
+    import httpx
+
+    limits = httpx.Limits(
+        max_connections=participants + 50, max_keepalive_connections=participants + 50
+    )
+    rng = random.Random(7)  # the same start offsets for both phases
+    offsets = [rng.uniform(0, ramp_s) for _ in range(participants)]
+
+    async def participant(index: int) -> None:
+        await asyncio.sleep(offsets[index])
+        for _ in range(turns):
+            try:
+                async with asyncio.timeout(REQUEST_TIMEOUT_S):
+                    await (turn(http, tokens[index], phase) if tokens else turn(http, phase))
+            except Exception as exc:  # noqa: BLE001 - every failure is a counted error
+                phase.errors.append(f"{type(exc).__name__}: {exc}"[:200])
+
+    started = time.perf_counter()
+    async with httpx.AsyncClient(
+        base_url=base_url, limits=limits, timeout=REQUEST_TIMEOUT_S
+    ) as http:
+        async with asyncio.timeout(deadline_s):
+            await asyncio.gather(*(participant(i) for i in range(participants)))
+    phase.seconds = time.perf_counter() - started
+
+
+def report(direct: Phase, platform: Phase, args: argparse.Namespace, database: str) -> None:
+    print(f"\ndatabase: {database}; participants: {args.participants}; turns each: {args.turns}; "
+          f"upstream: {args.latency_ms} ms to the first token, {args.tokens} tokens "
+          f"{args.token_delay_ms} ms apart")  # fmt: skip
+    print(f"{'':10} {'streams':>8} {'errors':>7} {'max open':>9} {'TTFT p50':>9} {'TTFT p95':>9} "
+          f"{'total p50':>10} {'total p95':>10}")  # fmt: skip
+    for phase in (direct, platform):
+        print(f"{phase.name:10} {len(phase.samples):8d} {len(phase.errors):7d} {phase.max_open_streams:9d} "
+              f"{phase.percentile('ttft_s', 50) * 1000:7.1f}ms {phase.percentile('ttft_s', 95) * 1000:7.1f}ms "
+              f"{phase.percentile('total_s', 50) * 1000:8.1f}ms {phase.percentile('total_s', 95) * 1000:8.1f}ms")  # fmt: skip
+    for name, attribute in (("TTFT", "ttft_s"), ("total", "total_s")):
+        ratios = [
+            platform.percentile(attribute, q) / direct.percentile(attribute, q) for q in (50, 95)
+        ]
+        overhead = [
+            (platform.percentile(attribute, q) - direct.percentile(attribute, q)) * 1000
+            for q in (50, 95)
+        ]
+        print(f"platform/direct {name}: p50 x{ratios[0]:.3f} (+{overhead[0]:.1f} ms), "
+              f"p95 x{ratios[1]:.3f} (+{overhead[1]:.1f} ms)")  # fmt: skip
+    for phase in (direct, platform):
+        for error in sorted(set(phase.errors))[:10]:
+            print(f"  {phase.name} error ({phase.errors.count(error)}x): {error}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--participants", type=int, default=200)
+    parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument(
+        "--latency-ms", type=float, default=1000, help="upstream: before the first token"
+    )
+    parser.add_argument("--tokens", type=int, default=30, help="upstream: tokens per reply")
+    parser.add_argument(
+        "--token-delay-ms", type=float, default=100, help="upstream: between tokens"
+    )
+    parser.add_argument(
+        "--database-url", help="scratch PostgreSQL database (created if missing, flushed)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument("--serve-upstream", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_upstream:
+        serve_upstream(args)
+        return
+
+    workdir = Path(tempfile.mkdtemp(prefix="attune-chat-load-"))
+    env = {**os.environ, "ATTUNE_DATA_DIR": str(workdir / "data"), KEY_ENV: "sk-bench-not-a-secret",
+           "DJANGO_SETTINGS_MODULE": "attune_collect.settings", "ATTUNE_LOG_LEVEL": "WARNING"}  # fmt: skip
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)  # the cache and broker stay local: no shared Redis is touched
+    if args.database_url:
+        env["DATABASE_URL"] = args.database_url
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+
+    upstream = start_process([sys.executable, __file__, "--serve-upstream", "--latency-ms", str(args.latency_ms),
+                              "--tokens", str(args.tokens), "--token-delay-ms", str(args.token_delay_ms)], env,
+                             read_stdout=True)  # fmt: skip
+    server = None
+    try:
+        line = upstream.stdout.readline() if upstream.stdout else ""
+        if not line.startswith("PORT "):
+            raise SystemExit("the upstream test server did not start")
+        upstream_url = f"http://127.0.0.1:{int(line.split()[1])}/v1"
+
+        import django
+
+        django.setup()
+        from django.db import connection
+
+        prepare_database(args.database_url)
+        database = connection.vendor
+        started = time.perf_counter()
+        slug, tokens = create_participants(upstream_url, args.participants + 5, args.turns)
+        print(
+            f"set up {len(tokens)} participants in {time.perf_counter() - started:.1f} s ({database})"
+        )
+        connection.close()
+
+        port = free_port()
+        server = start_process([sys.executable, "-m", "uvicorn", "attune_collect.asgi:application", "--host",
+                                "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning",
+                                "--backlog", "4096", "--timeout-keep-alive", "30", "--workers", str(args.workers)], env)  # fmt: skip
+        platform_url = f"http://127.0.0.1:{port}"
+        wait_for_http(f"{platform_url}/healthz")
+
+        reply_s = (args.latency_ms + args.tokens * args.token_delay_ms) / 1000
+        deadline = args.turns * (reply_s + REQUEST_TIMEOUT_S) + 120
+        warm = Phase("warm-up")  # imports litellm and opens connections in the server
+        asyncio.run(run_phase(warm, platform_url, 5, 1, 0.0, platform_turn, tokens[-5:], deadline))
+        asyncio.run(
+            run_phase(Phase("warm-up"), upstream_url, 5, 1, 0.0, direct_turn, None, deadline)
+        )
+        if warm.errors:
+            raise SystemExit(f"warm-up failed: {warm.errors[0]}")
+
+        direct, platform = Phase("direct"), Phase("platform")
+        asyncio.run(
+            run_phase(
+                direct,
+                upstream_url,
+                args.participants,
+                args.turns,
+                reply_s,
+                direct_turn,
+                None,
+                deadline,
+            )
+        )
+        cpu_before = cpu_seconds(server.pid)
+        asyncio.run(run_phase(platform, platform_url, args.participants, args.turns, reply_s, platform_turn,
+                              tokens[: args.participants], deadline))  # fmt: skip
+        server_cpu = cpu_seconds(server.pid) - cpu_before
+        report(direct, platform, args, database)
+        print(f"platform server: {server_cpu:.1f} s CPU in {platform.seconds:.1f} s "
+              f"({server_cpu / max(len(platform.samples), 1) * 1000:.1f} ms per message, "
+              f"{server_cpu / platform.seconds:.0%} of one core); load average {os.getloadavg()[0]:.2f}")  # fmt: skip
+    finally:
+        for process in (server, upstream):
+            if process is not None:
+                stop_process(process)
+
+
+if __name__ == "__main__":
+    main()

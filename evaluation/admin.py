@@ -1,0 +1,248 @@
+"""Evaluation runs in the admin: start (form, then a confirmation with calls and cost), watch,
+cancel, resume, read the report and download its folder.
+
+Views only parse and authorise; every change goes through ``evaluation/services``. Pages refresh
+themselves with ``<meta http-equiv="refresh">`` while a run is active (the CSP allows no inline
+scripts). Starting, cancelling and resuming need ``evaluation.start_evaluation``; the report
+and its files need ``evaluation.view_report``.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from evaluation.forms import StartRunForm
+from evaluation.models import EvaluationRun, EvaluationUnit
+from evaluation.progress import format_duration, time_left_s
+from evaluation.report_files import content_type, report_file, report_summary, report_zip
+from evaluation.services.control import can_resume, cancel_run, resume_run
+from evaluation.services.creation import create_run
+from evaluation.services.planning import plan_run
+
+START = "evaluation.start_evaluation"
+VIEW_REPORT = "evaluation.view_report"
+_RUN_FIELDS = [
+    "release", "release_hash", "models_under_test", "judges", "modes", "panas_strategy",
+    "subsample", "prompt_set", "prompt_version", "seed", "inline", "status", "units_total",
+    "units_done", "units_failed", "calls_made", "calls_cached", "call_errors", "cost_usd",
+    "estimated_calls", "estimated_cost_usd", "estimate", "error", "report_folder", "created_by",
+    "created_via", "created_at", "started_at", "finished_at",
+]  # fmt: skip
+
+
+@admin.register(EvaluationRun)
+class EvaluationRunAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "status", "progress", "calls", "cost", "created_at", "report_link"]
+    list_filter = ["status", "release"]
+    readonly_fields = _RUN_FIELDS
+    fields = _RUN_FIELDS
+    change_form_template = "admin/evaluation/evaluationrun/change_form.html"
+    actions = ["cancel_selected", "resume_selected"]
+
+    # -- permissions: runs change only through the services ------------------------------------
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(START)
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_start_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(START)
+
+    # -- list columns --------------------------------------------------------------------------
+
+    @admin.display(description="units")
+    def progress(self, run: EvaluationRun) -> str:
+        return format_html(
+            '<progress max="100" value="{}">{}%</progress> {}/{} ({} failed)',
+            run.progress_percent, run.progress_percent, run.units_done, run.units_total,
+            run.units_failed,
+        )  # fmt: skip
+
+    @admin.display(description="calls made / cached")
+    def calls(self, run: EvaluationRun) -> str:
+        return f"{run.calls_made} / {run.calls_cached}"
+
+    @admin.display(description="cost")
+    def cost(self, run: EvaluationRun) -> str:
+        return f"${run.cost_usd:.4f}"
+
+    @admin.display(description="report")
+    def report_link(self, run: EvaluationRun) -> str:
+        if not run.report_folder or run.status != "completed":
+            return "-"
+        return format_html('<a href="{}">report</a>', self._url("report", run.pk))
+
+    # -- pages ---------------------------------------------------------------------------------
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            path("<int:pk>/cancel/", view(self.cancel_view), name="evaluation_run_cancel"),
+            path("<int:pk>/resume/", view(self.resume_view), name="evaluation_run_resume"),
+            path("<int:pk>/report/", view(self.report_view), name="evaluation_run_report"),
+            path(
+                "<int:pk>/report/download/",
+                view(self.download_view),
+                name="evaluation_run_download",
+            ),
+            path(
+                "<int:pk>/report/files/<path:name>",
+                view(self.file_view),
+                name="evaluation_run_file",
+            ),
+            *super().get_urls(),
+        ]
+
+    def _url(self, name: str, *args) -> str:
+        return reverse(f"admin:evaluation_run_{name}", args=args)
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context=None):
+        """Step 1: the form. Step 2 (``_plan``): the plan to confirm. Step 3 (``_confirm``):
+        the run is created. ``_edit`` goes back to the form with the choices kept."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = StartRunForm(request.POST or None)
+        context = {**self.admin_site.each_context(request), "opts": self.opts, "form": form}
+        if request.method == "POST" and "_edit" not in request.POST and form.is_valid():
+            try:
+                plan = plan_run(form.to_request())
+            except ValidationError as exc:
+                form.add_error(None, exc.messages[0])
+            else:
+                if "_confirm" in request.POST:
+                    run = create_run(plan.request, actor=request.user, plan=plan)
+                    messages.success(request, f"{run} is queued: this page follows its progress.")
+                    return HttpResponseRedirect(
+                        reverse("admin:evaluation_evaluationrun_change", args=[run.pk])
+                    )
+                context.update(plan=plan, title="Confirm the evaluation run")
+                return TemplateResponse(
+                    request, "admin/evaluation/evaluationrun/confirm.html", context
+                )
+        context["title"] = "Start an evaluation run"
+        return TemplateResponse(request, "admin/evaluation/evaluationrun/start.html", context)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        run = self.get_object(request, object_id)
+        extra = dict(extra_context or {})
+        if run is not None:
+            extra.update(
+                run=run,
+                time_left=format_duration(time_left_s(run)),
+                can_start=request.user.has_perm(START),
+                can_cancel=run.status in ("queued", "running"),
+                can_resume=can_resume(run),
+                can_view_report=request.user.has_perm(VIEW_REPORT) and run.status == "completed",
+                units_url=reverse("admin:evaluation_evaluationunit_changelist")
+                + f"?run__id__exact={run.pk}",
+            )
+        return super().change_view(request, object_id, form_url, extra)
+
+    def cancel_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return self._control(request, pk, cancel_run, "cancelled")
+
+    def resume_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return self._control(request, pk, resume_run, "resumed")
+
+    @staticmethod
+    def _post_only(request: HttpRequest) -> None:
+        if request.method != "POST":
+            raise PermissionDenied("use the buttons on the run's page")
+
+    def _control(self, request: HttpRequest, pk: int, service, done: str) -> HttpResponse:
+        self._post_only(request)
+        if not request.user.has_perm(START):
+            raise PermissionDenied("you may not start, cancel or resume evaluation runs")
+        _apply(request, get_object_or_404(EvaluationRun, pk=pk), service, done)
+        return HttpResponseRedirect(reverse("admin:evaluation_evaluationrun_change", args=[pk]))
+
+    def _report_run(self, request: HttpRequest, pk: int) -> EvaluationRun:
+        if not request.user.has_perm(VIEW_REPORT):
+            raise PermissionDenied("you may not view evaluation reports")
+        return get_object_or_404(EvaluationRun, pk=pk)
+
+    def report_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        run = self._report_run(request, pk)
+        summary = report_summary(run)
+        if summary is None:
+            raise Http404("this run has no report (yet) on this server")
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "run": run,
+            "summary": summary,
+            "title": f"Report of {run}",
+        }
+        return TemplateResponse(request, "admin/evaluation/evaluationrun/report.html", context)
+
+    def file_view(self, request: HttpRequest, pk: int, name: str) -> FileResponse:
+        path = report_file(self._report_run(request, pk), name)
+        if path is None:
+            raise Http404("no such report file")
+        return FileResponse(path.open("rb"), content_type=content_type(path))
+
+    def download_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        run = self._report_run(request, pk)
+        try:
+            data = report_zip(run)
+        except FileNotFoundError:
+            raise Http404("this run has no report (yet) on this server") from None
+        response = HttpResponse(data, content_type="application/zip")
+        response["Content-Disposition"] = f'attachment; filename="evaluation-run-{pk}.zip"'
+        return response
+
+    # -- list actions --------------------------------------------------------------------------
+
+    @admin.action(description="Cancel the selected runs", permissions=["start"])
+    def cancel_selected(self, request: HttpRequest, queryset) -> None:
+        self._each(request, queryset, cancel_run, "cancelled")
+
+    @admin.action(description="Resume the selected runs", permissions=["start"])
+    def resume_selected(self, request: HttpRequest, queryset) -> None:
+        self._each(request, queryset, resume_run, "resumed")
+
+    def _each(self, request: HttpRequest, queryset, service, done: str) -> None:
+        for run in queryset:
+            _apply(request, run, service, done)
+
+
+def _apply(request: HttpRequest, run: EvaluationRun, service, done: str) -> None:
+    """Call a control service for the user; its refusal becomes the message shown."""
+    try:
+        service(run, actor=request.user)
+    except ValidationError as exc:
+        messages.error(request, exc.messages[0])
+    else:
+        messages.success(request, f"{run} {done}.")
+
+
+@admin.register(EvaluationUnit)
+class EvaluationUnitAdmin(admin.ModelAdmin):
+    """Read-only: units change only through the workers' services."""
+
+    list_display = ["pk", "run", "endpoint", "conversation_id", "mode", "status", "attempts",
+                    "calls_made", "calls_cached", "duration_s", "worker", "error"]  # fmt: skip
+    list_filter = ["status", "mode", "run"]
+    list_select_related = ["run__release", "endpoint"]
+    search_fields = ["conversation_id", "worker", "error"]
+    exclude = ["output"]  # big; it is part of the report's scores
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

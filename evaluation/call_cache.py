@@ -1,0 +1,85 @@
+"""The call cache every worker shares: Redis when REDIS_URL is set, else SQLite in the data dir.
+
+``RedisCallCache`` implements the engine's ``CallCache`` contract (evaluation/benchmark/cache.py)
+on any number of machines: ``get`` is GET, ``put`` is SET NX (first writer wins) followed, only
+when another worker got there first, by GET of the winner's answer. Values are JSON.
+
+It uses redis-py's synchronous client on purpose: workers run each unit in a fresh event loop
+(``asyncio.run``), and one thread-safe client (with its connection pool) serves every loop
+without being tied to any; ``close`` is synchronous in the contract. A local Redis answers in
+well under a millisecond, which is nothing beside a model call. Like the SQLite cache, an entry
+is stored before ``put`` returns, so a worker killed right after an answer loses nothing.
+
+No expiry by default: entries are immutable and keyed by content (``ttl_s`` trades a repeated
+call for memory, if a deployment wants that).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict
+
+import redis
+
+from evaluation import conf
+from evaluation.benchmark.cache import CachedCall, CallCache, SQLiteCallCache
+
+
+class RedisCallCache:
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        prefix: str = "attune:evaluation:",
+        ttl_s: int | None = None,
+        client: redis.Redis | None = None,
+    ) -> None:
+        if client is None and url is None:
+            raise ValueError("RedisCallCache needs a URL or a client")
+        self._client = client if client is not None else redis.Redis.from_url(url)
+        self._owns_client = client is None
+        self.prefix = f"{prefix}calls:"
+        self.ttl_s = ttl_s
+
+    def redis_key(self, key: str) -> str:
+        return self.prefix + key
+
+    async def get(self, key: str) -> CachedCall | None:
+        raw = self._client.get(self.redis_key(key))
+        return None if raw is None else _decode(raw)
+
+    async def put(self, key: str, entry: CachedCall) -> CachedCall:
+        stored = CachedCall(
+            entry.text,
+            entry.model,
+            entry.prompt_tokens,
+            entry.completion_tokens,
+            entry.cost_usd,
+            entry.created or time.time(),
+        )
+        name = self.redis_key(key)
+        if self._client.set(name, json.dumps(asdict(stored)), nx=True, ex=self.ttl_s):
+            return stored
+        raw = self._client.get(name)  # another worker answered first: continue with its answer
+        return stored if raw is None else _decode(raw)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self._client.scan_iter(match=self.prefix + "*", count=1000))
+
+    def close(self) -> None:
+        if self._owns_client:
+            self._client.close()
+
+
+def _decode(raw: bytes) -> CachedCall:
+    return CachedCall(**json.loads(raw))
+
+
+def open_call_cache() -> CallCache:
+    """The cache for this deployment: shared through Redis across machines, or through one
+    SQLite file by the workers of one machine. The caller closes it."""
+    url = conf.redis_url()
+    if url:
+        return RedisCallCache(url, prefix=conf.redis_prefix())
+    return SQLiteCallCache(conf.evaluations_dir() / conf.SQLITE_CACHE_NAME)

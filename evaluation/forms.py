@@ -1,0 +1,60 @@
+"""The admin's start form: what a researcher picks; ``to_request`` turns it into a RunRequest."""
+
+from __future__ import annotations
+
+from django import forms
+
+from annotations.models import ModelEndpoint
+from annotations.releases.models import Release, ReleaseState
+from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET
+from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
+from evaluation.engine import prompt_sets
+from evaluation.models import DEFAULT_SEED
+from evaluation.services.planning import RunRequest
+
+
+class StartRunForm(forms.Form):
+    release = forms.ModelChoiceField(
+        queryset=Release.objects.filter(state=ReleaseState.FROZEN), help_text="Frozen releases."
+    )
+    models = forms.ModelMultipleChoiceField(
+        queryset=ModelEndpoint.objects.all(),
+        widget=forms.CheckboxSelectMultiple,
+        help_text="The models under test (registry endpoints).",
+    )
+    modes = forms.MultipleChoiceField(
+        choices=[(mode, mode) for mode in MODES],
+        initial=["default"],
+        widget=forms.CheckboxSelectMultiple,
+    )
+    judges = forms.ModelMultipleChoiceField(
+        queryset=ModelEndpoint.objects.all(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Judge the models' drafted replies (none: no judged response quality).",
+    )
+    panas_strategy = forms.ChoiceField(
+        choices=[(s, s) for s in PANAS_STRATEGIES], initial="absolute", label="PANAS strategy"
+    )
+    subsample = forms.CharField(
+        required=False, help_text="e.g. sample50 (the release's subsamples/); blank: all."
+    )
+    prompt_set = forms.ChoiceField(choices=(), initial=DEFAULT_PROMPT_SET)
+    seed = forms.IntegerField(initial=DEFAULT_SEED, help_text="Statistics and baselines.")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["prompt_set"].choices = [(name, name) for name in prompt_sets()]
+
+    def to_request(self) -> RunRequest:
+        data = self.cleaned_data
+        return RunRequest(
+            release=data["release"],
+            models=tuple(data["models"]),
+            judges=tuple(data["judges"]),
+            modes=tuple(mode for mode in MODES if mode in data["modes"]),
+            panas_strategy=data["panas_strategy"],
+            subsample=data["subsample"],
+            prompt_set=data["prompt_set"],
+            seed=data["seed"],
+        )

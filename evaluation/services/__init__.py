@@ -1,0 +1,1 @@
+"""The write paths of evaluation runs: each validates, writes, audits and enqueues after commit."""

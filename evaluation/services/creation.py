@@ -1,0 +1,95 @@
+"""Create a run (with all its units) and start it: the run's first two state changes."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from annotations.services.audit import record_audit
+from evaluation.models import EvaluationRun, EvaluationUnit, RunStatus, UnitStatus
+from evaluation.services import dispatch
+from evaluation.services.money import money
+from evaluation.services.planning import RunPlan, RunRequest, plan_run
+
+
+@transaction.atomic
+def create_run(
+    request: RunRequest,
+    *,
+    actor: AbstractBaseUser | None = None,
+    actor_label: str | None = None,
+    inline: bool = False,
+    plan: RunPlan | None = None,
+) -> EvaluationRun:
+    """Store the run and one unit per (model, conversation, mode); queue its start after commit.
+
+    ``plan`` is the plan already shown to the user (it is deterministic, so passing it only
+    saves the work of planning again). ``inline``: the calling process runs it (no Celery).
+    """
+    plan = plan or plan_run(request)
+    release = request.release
+    user = actor if actor is not None and actor.is_authenticated else None
+    run = EvaluationRun.objects.create(
+        release=release,
+        release_hash=release.content_hash,
+        modes=list(request.modes),
+        panas_strategy=request.panas_strategy,
+        subsample=request.subsample.strip(),
+        prompt_set=request.prompt_set,
+        prompt_version=plan.prompt_version,
+        seed=request.seed,
+        inline=inline,
+        units_total=plan.units,
+        estimated_calls=plan.calls,
+        estimated_cost_usd=None
+        if plan.estimate.cost_usd is None
+        else money(plan.estimate.cost_usd),
+        estimate=plan.estimate.to_json(),
+        created_by=user,
+        created_via=actor_label or ("admin" if user else "system"),
+    )
+    run.models_under_test.set(request.models)
+    run.judges.set(request.judges)
+    EvaluationUnit.objects.bulk_create(
+        [
+            EvaluationUnit(
+                run=run,
+                endpoint=endpoint,
+                conversation_id=item.conversation.conversation_id,
+                source_file=item.source_file,
+                mode=mode,
+            )
+            for endpoint in request.models
+            for mode in request.modes
+            for item in plan.conversations
+        ],
+        batch_size=1000,
+    )
+    record_audit(
+        "evaluation.run.create", target=run, actor=actor, actor_label=actor_label,
+        data={
+            "release": str(release), "release_hash": release.content_hash,
+            "models": [e.alias for e in request.models], "judges": [e.alias for e in request.judges],
+            "modes": list(request.modes), "units": plan.units, "estimated_calls": plan.calls,
+            "estimated_cost_usd": plan.estimate.cost_usd, "inline": inline,
+        },
+    )  # fmt: skip
+    dispatch.enqueue_start(run)
+    return run
+
+
+def start_run(run_id: int) -> EvaluationRun | None:
+    """Queued -> running (once), then fan out every queued unit. Safe to repeat: a redelivered
+    start sends the still-queued units again, and a unit runs once however often it is sent."""
+    started = EvaluationRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(
+        status=RunStatus.RUNNING, started_at=timezone.now()
+    )
+    run = EvaluationRun.objects.filter(pk=run_id).first()
+    if run is None or run.status != RunStatus.RUNNING:
+        return run
+    if started:
+        record_audit("evaluation.run.start", target=run, actor_label="worker")
+    unit_ids = list(run.units.filter(status=UnitStatus.QUEUED).values_list("pk", flat=True))
+    dispatch.enqueue_units(run, unit_ids)
+    return run

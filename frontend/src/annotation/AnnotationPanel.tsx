@@ -1,0 +1,144 @@
+// The questions about one reply: feelings, behaviour, the participant's own version, and the
+// A/B comparisons. Every answer is a draft until "Save my answers"; the next message can only
+// be sent once this is saved (the server enforces it too).
+import { useState, type FormEvent } from "react";
+import { ApiError } from "../api/client";
+import type { AnnotationStep } from "../api/types";
+import { ErrorNotice } from "../components/ErrorNotice";
+import { MissingList } from "../components/MissingList";
+import { useDraft } from "../drafts/useDraft";
+import { useStudy } from "../StudyContext";
+import { useAction } from "../useAction";
+import { BehaviourQuestion } from "./BehaviourQuestion";
+import { ComparisonQuestions } from "./ComparisonQuestions";
+import { EditReply } from "./EditReply";
+import {
+  EDIT_ID,
+  emptyDraft,
+  missingAnswers,
+  setBehaviour,
+  setIntensity,
+  setNoChange,
+  setWinner,
+  toggleTag,
+  toPayload,
+  type AnnotationDraft,
+} from "./model";
+import { MoodQuestion } from "./MoodQuestion";
+import { useAnnotationStep } from "./useAnnotationStep";
+
+interface AnnotationPanelProps {
+  turn: number;
+  reply: string;
+  initialStep: AnnotationStep | null;
+  onSaved: () => Promise<void>;
+}
+
+export function AnnotationPanel({ turn, reply, initialStep, onSaved }: AnnotationPanelProps) {
+  const { step, failed, reload } = useAnnotationStep(turn, initialStep);
+  if (!step) {
+    return (
+      <section className="annotation" aria-labelledby="annotation-title">
+        <h2 id="annotation-title">About this reply</h2>
+        {failed ? (
+          <ErrorNotice error="The questions about this reply could not be loaded.">
+            <button type="button" className="secondary" onClick={() => void reload()}>
+              Try again
+            </button>
+          </ErrorNotice>
+        ) : (
+          <p role="status">Loading the questions…</p>
+        )}
+      </section>
+    );
+  }
+  return <AnnotationForm key={step.turn} step={step} reply={reply} reload={reload} onSaved={onSaved} />;
+}
+
+interface AnnotationFormProps {
+  step: AnnotationStep;
+  reply: string;
+  reload: () => Promise<void>;
+  onSaved: () => Promise<void>;
+}
+
+function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
+  const { client, drafts, instrument } = useStudy();
+  const { busy, error, run, setError } = useAction();
+  const [draft, setDraft] = useDraft<AnnotationDraft>(step.draft_key, () => emptyDraft(Date.now()));
+  const [attempt, setAttempt] = useState(0);
+  const missing = attempt ? missingAnswers(draft, step, reply) : [];
+  const isMissing = (id: string) => missing.some((m) => m.targetId === id);
+  const update = (change: (d: AnnotationDraft) => AnnotationDraft) => setDraft((d) => change(d));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setAttempt((n) => n + 1);
+    if (missingAnswers(draft, step, reply).length) return;
+    void run(async () => {
+      try {
+        await client.submitAnnotation(step.turn, toPayload(draft, step, reply, Date.now()));
+      } catch (caught) {
+        // The comparison may have become ready (or been skipped) since we last looked.
+        if (caught instanceof ApiError && (caught.field?.startsWith("pairwise") || caught.code === "improved_reply_pending")) {
+          await reload();
+        }
+        throw caught;
+      }
+      drafts.clear(step.draft_key);
+      await onSaved();
+    });
+  };
+
+  return (
+    <section className="annotation" aria-labelledby="annotation-title">
+      <h2 id="annotation-title">About this reply</h2>
+      <p className="hint">Answer these questions about the reply above. Your answers are saved as you go.</p>
+      <form onSubmit={submit} noValidate>
+        <MoodQuestion
+          instrument={instrument}
+          noChange={draft.noChange}
+          tags={draft.tags}
+          showErrors={attempt > 0}
+          onNoChange={(value) => update((d) => setNoChange(d, value))}
+          onToggle={(emotion, on) => update((d) => toggleTag(d, emotion, on))}
+          onIntensity={(emotion, value) => update((d) => setIntensity(d, emotion, value))}
+        />
+        {step.behaviour_questions.length ? (
+          <div className="annotation-section">
+            <h3>
+              <span className="section-number" aria-hidden="true">2</span> What the reply did, and what it should have
+              done
+            </h3>
+            {step.behaviour_questions.map((question) => (
+              <BehaviourQuestion
+                key={question.id}
+                question={question}
+                value={draft.behaviour[question.id]}
+                invalid={attempt > 0}
+                onChange={(part, answer) => update((d) => setBehaviour(d, question.id, part, answer))}
+              />
+            ))}
+          </div>
+        ) : null}
+        <EditReply
+          original={reply}
+          value={draft.edited}
+          invalid={isMissing(EDIT_ID)}
+          onChange={(value) => update((d) => ({ ...d, edited: value }))}
+        />
+        <ComparisonQuestions
+          comparison={step.comparison}
+          winners={draft.pairwise}
+          invalid={attempt > 0}
+          onChange={(questionId, winner) => update((d) => setWinner(d, questionId, winner))}
+        />
+        <MissingList items={missing} attempt={attempt} />
+        <ErrorNotice error={error} />
+        <button type="submit" className="primary" disabled={busy} onClick={() => setError(null)}>
+          {busy ? "Saving…" : "Save my answers"}
+        </button>
+      </form>
+    </section>
+  );
+}

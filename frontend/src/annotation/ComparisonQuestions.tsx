@@ -1,0 +1,79 @@
+// Section 4: the A/B comparisons. The second reply is written in the background; until it is
+// ready this section says so and the rest of the panel stays usable (the page never waits).
+import { useId } from "react";
+import type { Comparison, Winner } from "../api/types";
+import { pairwiseId } from "./model";
+
+const CHOICES: { value: Winner; label: string }[] = [
+  { value: "A", label: "Reply A" },
+  { value: "B", label: "Reply B" },
+  { value: null, label: "No preference" },
+];
+
+interface ComparisonQuestionsProps {
+  comparison: Comparison;
+  winners: Record<string, Winner>;
+  invalid: boolean;
+  onChange: (questionId: string, winner: Winner) => void;
+}
+
+export function ComparisonQuestions({ comparison, winners, invalid, onChange }: ComparisonQuestionsProps) {
+  const name = useId();
+  if (comparison.status === "pending") {
+    return (
+      <div className="annotation-section">
+        <h3>
+          <span className="section-number" aria-hidden="true">4</span> Compare two replies
+        </h3>
+        <p className="notice notice-wait" role="status">
+          <span className="spinner" aria-hidden="true" /> A second version of the reply is being written. It will appear
+          here when it is ready; you can answer the questions above meanwhile.
+        </p>
+      </div>
+    );
+  }
+  if (comparison.status !== "ready" || !comparison.responses || !comparison.questions.length) return null;
+  return (
+    <div className="annotation-section">
+      <h3>
+        <span className="section-number" aria-hidden="true">4</span> Compare two replies
+      </h3>
+      <p className="hint">Here are two versions of a reply to your message. Which one do you prefer?</p>
+      <div className="compare">
+        {(["A", "B"] as const).map((letter) => (
+          <figure key={letter} className="compare-reply">
+            <figcaption>Reply {letter}</figcaption>
+            <blockquote>{comparison.responses?.[letter]}</blockquote>
+          </figure>
+        ))}
+      </div>
+      {comparison.questions.map((question) => {
+        const chosen = winners[question.id];
+        const answered = question.id in winners;
+        return (
+          <fieldset
+            key={question.id}
+            id={pairwiseId(question.id)}
+            tabIndex={-1}
+            className={invalid && !answered ? "field pairwise invalid" : "field pairwise"}
+          >
+            <legend>{question.text}</legend>
+            <span className="segmented">
+              {CHOICES.map((choice) => (
+                <label key={choice.label} className="segment">
+                  <input
+                    type="radio"
+                    name={`${name}-${question.id}`}
+                    checked={answered && chosen === choice.value}
+                    onChange={() => onChange(question.id, choice.value)}
+                  />
+                  <span>{choice.label}</span>
+                </label>
+              ))}
+            </span>
+          </fieldset>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { turn } from "../test/fixtures";
+import { makeHarness, renderInStudy } from "../test/renderInStudy";
+import { Composer, MESSAGE_DRAFT } from "./Composer";
+
+describe("Composer", () => {
+  it("keeps what was typed through a reload", async () => {
+    const harness = makeHarness();
+    harness.server.on("PUT", "/api/study/drafts/message", {});
+    const user = userEvent.setup();
+    const view = renderInStudy(<Composer turns={[]} maxChars={4000} enabled reason={null} onSend={vi.fn()} />, harness);
+    await user.type(screen.getByLabelText("Your message"), "I could not sleep last night");
+    view.unmount();
+    renderInStudy(<Composer turns={[]} maxChars={4000} enabled reason={null} onSend={vi.fn()} />, harness);
+    expect(screen.getByLabelText("Your message")).toHaveValue("I could not sleep last night");
+  });
+
+  it("sends a message twice with the same idempotency key when the first send did not get through", async () => {
+    const harness = makeHarness();
+    const onSend = vi.fn(async () => undefined); // never reports the message stored
+    const user = userEvent.setup();
+    renderInStudy(<Composer turns={[]} maxChars={4000} enabled reason={null} onSend={onSend} />, harness);
+    await user.type(screen.getByLabelText("Your message"), "Hello");
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    const [first, second] = onSend.mock.calls as unknown as [string, string][];
+    expect(first?.[1]).toMatch(/^[0-9a-f]{32}$/);
+    expect(second?.[1]).toBe(first?.[1]);
+  });
+
+  it("empties the box once the server has stored the message", async () => {
+    const harness = makeHarness();
+    const user = userEvent.setup();
+    const onSend = vi.fn(async (_text: string, _key: string, onStored: () => void) => onStored());
+    renderInStudy(<Composer turns={[]} maxChars={4000} enabled reason={null} onSend={onSend} />, harness);
+    await user.type(screen.getByLabelText("Your message"), "Hello");
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    expect(screen.getByLabelText("Your message")).toHaveValue("");
+    expect(harness.drafts.read(MESSAGE_DRAFT)).toBeUndefined();
+  });
+
+  it("drops a draft whose message the server already stored (sent just before a reload)", () => {
+    const harness = makeHarness();
+    harness.drafts.write(MESSAGE_DRAFT, { text: "I feel nervous about work.", key: "k".repeat(32) });
+    renderInStudy(<Composer turns={[turn()]} maxChars={4000} enabled reason={null} onSend={vi.fn()} />, harness);
+    expect(screen.getByLabelText("Your message")).toHaveValue("");
+  });
+
+  it("says why it cannot send yet, and keeps the button disabled", async () => {
+    const harness = makeHarness();
+    const user = userEvent.setup();
+    renderInStudy(
+      <Composer turns={[]} maxChars={4000} enabled={false} reason="Answer the questions about the reply above." onSend={vi.fn()} />,
+      harness,
+    );
+    await user.type(screen.getByLabelText("Your message"), "Next");
+    expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
+    expect(screen.getByLabelText("Your message")).toHaveAccessibleDescription(/Answer the questions/);
+  });
+});

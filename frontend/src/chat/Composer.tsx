@@ -1,0 +1,72 @@
+// The message box. Its text is a draft (saved locally at once and on the server shortly
+// after), and so is the idempotency key of a message being sent: a reload during the send
+// and a second press of Send both reuse it, so the server stores the message once.
+import { useEffect, type FormEvent, type KeyboardEvent } from "react";
+import type { Turn } from "../api/types";
+import { useDraft } from "../drafts/useDraft";
+import { newIdempotencyKey } from "./idempotency";
+
+export const MESSAGE_DRAFT = "message"; // the key the server clears when it stores a message
+
+interface MessageDraft {
+  text: string;
+  key: string | null;
+}
+
+interface ComposerProps {
+  turns: Turn[];
+  maxChars: number;
+  enabled: boolean;
+  reason: string | null;
+  onSend: (text: string, key: string, onStored: () => void) => Promise<void>;
+}
+
+export function Composer({ turns, maxChars, enabled, reason, onSend }: ComposerProps) {
+  const [draft, setDraft, clear] = useDraft<MessageDraft>(MESSAGE_DRAFT, () => ({ text: "", key: null }));
+  const sentAlready = draft.key !== null && turns.some((turn) => turn.user_message === draft.text);
+  useEffect(() => {
+    // The message was stored before the page went away: the draft has done its job.
+    if (sentAlready) clear();
+  }, [sentAlready, clear]);
+
+  const tooLong = draft.text.length > maxChars;
+  const canSend = enabled && draft.text.trim() !== "" && !tooLong;
+  const send = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!canSend) return;
+    const key = draft.key ?? newIdempotencyKey();
+    setDraft({ text: draft.text, key });
+    void onSend(draft.text, key, clear);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // Enter makes a new line (phones have no other way); Ctrl/Cmd+Enter sends.
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) send();
+  };
+  return (
+    <form className="composer" onSubmit={send} noValidate>
+      <label htmlFor="message">Your message</label>
+      {reason ? (
+        <p className="hint" id="message-reason">
+          {reason}
+        </p>
+      ) : null}
+      <textarea
+        id="message"
+        rows={3}
+        value={draft.text}
+        aria-describedby={`message-count${reason ? " message-reason" : ""}`}
+        aria-invalid={tooLong}
+        onKeyDown={onKeyDown}
+        onChange={(event) => setDraft({ text: event.target.value, key: null })}
+      />
+      <div className="composer-row">
+        <span id="message-count" className={tooLong ? "count over" : "count"}>
+          {draft.text.length} / {maxChars} characters
+        </span>
+        <button type="submit" className="primary" disabled={!canSend}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,57 @@
+// One exchange of the conversation: the participant's message and the assistant's reply (or
+// the reply on its way, or the failure with a retry button). The model is only ever "Assistant".
+import type { Turn } from "../api/types";
+import type { LiveTurn } from "./useChatStream";
+
+interface TurnViewProps {
+  turn: Turn | null;
+  live: LiveTurn | null;
+  busy: boolean;
+  onRetry: (turn: Turn) => void;
+}
+
+function Message({ speaker, text, className, busy = false }: { speaker: string; text: string; className: string; busy?: boolean }) {
+  return (
+    <div className={`message ${className}`} aria-busy={busy || undefined}>
+      <span className="speaker">{speaker}</span>
+      <p className="message-text">{text}</p>
+    </div>
+  );
+}
+
+export function TurnView({ turn, live, busy, onRetry }: TurnViewProps) {
+  const userMessage = live?.userMessage ?? turn?.user_message ?? "";
+  let reply;
+  if (live) {
+    reply = live.text ? (
+      <Message speaker="Assistant" text={live.text} className="message-assistant streaming" busy />
+    ) : (
+      <p className="typing" role="status">
+        <span className="spinner" aria-hidden="true" /> The assistant is writing…
+      </p>
+    );
+  } else if (turn?.status === "done") {
+    reply = <Message speaker="Assistant" text={turn.reply} className="message-assistant" />;
+  } else if (turn?.status === "failed") {
+    reply = (
+      <div className="notice notice-error" role="alert">
+        <p>{turn.error?.message ?? "The reply could not be written. Your message is saved: please try again."}</p>
+        <button type="button" className="primary" disabled={busy} onClick={() => onRetry(turn)}>
+          Try again
+        </button>
+      </div>
+    );
+  } else if (turn) {
+    reply = (
+      <p className="typing" role="status">
+        <span className="spinner" aria-hidden="true" /> The reply to this message is still on its way…
+      </p>
+    );
+  }
+  return (
+    <li className="turn">
+      <Message speaker="You" text={userMessage} className="message-user" />
+      {reply}
+    </li>
+  );
+}

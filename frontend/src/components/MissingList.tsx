@@ -1,0 +1,50 @@
+// "Still to answer": the questions a submit found unanswered, each a link that moves the focus
+// to the question (the error-summary pattern: it works with a keyboard and a screen reader).
+import { useEffect, useRef } from "react";
+
+export interface Missing {
+  targetId: string;
+  label: string;
+}
+
+interface MissingListProps {
+  items: Missing[];
+  /** Changes with every submit attempt: the list takes the focus then, not on every render. */
+  attempt: number;
+  title?: string;
+}
+
+export function MissingList({ items, attempt, title = "Please answer these first:" }: MissingListProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const hasItems = items.length > 0;
+  useEffect(() => {
+    if (attempt && hasItems) box.current?.focus();
+    // Only a new attempt moves the focus, not a re-render while the participant answers.
+  }, [attempt]);
+  if (!items.length) return null;
+  const go = (id: string) => {
+    const target = document.getElementById(id);
+    target?.scrollIntoView({ block: "center" });
+    target?.focus();
+  };
+  return (
+    <div className="notice notice-error" role="alert" tabIndex={-1} ref={box}>
+      <p>{title}</p>
+      <ul>
+        {items.map((item) => (
+          <li key={item.targetId}>
+            <a
+              href={`#${item.targetId}`}
+              onClick={(event) => {
+                event.preventDefault();
+                go(item.targetId);
+              }}
+            >
+              {item.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

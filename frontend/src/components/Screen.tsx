@@ -1,0 +1,32 @@
+// One step's page: its heading takes the focus when the step appears, so keyboard and screen
+// reader users start at the top of the new step instead of wherever the last button was.
+import { useEffect, useRef, type ReactNode } from "react";
+import { useOptionalStudy } from "../StudyContext";
+import { SupportNotice } from "./SupportNotice";
+
+interface ScreenProps {
+  title: string;
+  children: ReactNode;
+  /** Shown under the heading in smaller type. */
+  lead?: ReactNode;
+}
+
+export function Screen({ title, lead, children }: ScreenProps) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Once the backend has flagged a risk, the support resources head every page that follows.
+  const support = useOptionalStudy()?.session.support ?? null;
+  useEffect(() => {
+    heading.current?.focus();
+    document.title = `${title} · Attune study`;
+  }, [title]);
+  return (
+    <section className="screen" aria-labelledby="screen-title">
+      <h1 id="screen-title" ref={heading} tabIndex={-1}>
+        {title}
+      </h1>
+      {lead ? <div className="lead">{lead}</div> : null}
+      {support ? <SupportNotice resources={support.resources} /> : null}
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+// Withdrawal, reachable from every page of a session: one button, then a confirmation that
+// says what withdrawing means. No reason is asked for.
+import { useEffect, useRef, useState } from "react";
+import { useStudy } from "../StudyContext";
+import { useAction } from "../useAction";
+import { ErrorNotice } from "./ErrorNotice";
+
+export function Withdraw() {
+  const { client, drafts, setSession } = useStudy();
+  const { busy, error, run } = useAction();
+  const [open, setOpen] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (open) heading.current?.focus();
+    else if (wasOpen.current) opener.current?.focus(); // back where the participant was
+    wasOpen.current = open;
+  }, [open]);
+
+  const withdraw = () =>
+    run(async () => {
+      await drafts.flush().catch(() => undefined);
+      setSession(await client.withdraw());
+    });
+  if (!open) {
+    return (
+      <button type="button" className="link-button" ref={opener} onClick={() => setOpen(true)}>
+        Withdraw from the study
+      </button>
+    );
+  }
+  return (
+    <div className="withdraw-confirm" role="group" aria-labelledby="withdraw-title">
+      <h2 id="withdraw-title" tabIndex={-1} ref={heading}>
+        Withdraw from the study?
+      </h2>
+      <p>You can stop at any time without giving a reason. Your answers will then not be used in the study's data.</p>
+      <ErrorNotice error={error} />
+      <div className="actions">
+        <button type="button" className="danger" disabled={busy} onClick={() => void withdraw()}>
+          Yes, withdraw
+        </button>
+        <button type="button" className="secondary" onClick={() => setOpen(false)}>
+          No, go back
+        </button>
+      </div>
+    </div>
+  );
+}

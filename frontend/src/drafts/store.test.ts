@@ -1,0 +1,92 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ServerDraft } from "../api/types";
+import { DraftStore, type DraftRemote } from "./store";
+
+function remote(drafts: ServerDraft[] = []) {
+  return {
+    save: vi.fn<DraftRemote["save"]>(async () => undefined),
+    list: vi.fn<DraftRemote["list"]>(async () => drafts),
+  };
+}
+
+describe("DraftStore", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("keeps a draft in localStorage at once, so a reload finds it", () => {
+    new DraftStore("s:p", window.localStorage, remote()).write("message", { text: "Hello" });
+    expect(new DraftStore("s:p", window.localStorage, remote()).read("message")).toEqual({ text: "Hello" });
+  });
+
+  it("keeps each participant's drafts apart", () => {
+    new DraftStore("s:alice", window.localStorage, null).write("message", "hers");
+    expect(new DraftStore("s:bob", window.localStorage, null).read("message")).toBeUndefined();
+  });
+
+  it("sends the latest value to the server once typing pauses", async () => {
+    const server = remote();
+    const store = new DraftStore("s:p", window.localStorage, server, 500, () => 1000);
+    store.write("message", "H");
+    store.write("message", "Hi");
+    expect(server.save).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(server.save).toHaveBeenCalledTimes(1);
+    expect(server.save).toHaveBeenCalledWith("message", { value: "Hi", savedAt: 1000 }, false);
+    expect(store.pendingKeys).toEqual([]);
+  });
+
+  it("keeps a save the server did not take and sends it on the next flush", async () => {
+    const server = remote();
+    server.save.mockRejectedValueOnce(new Error("offline"));
+    const store = new DraftStore("s:p", window.localStorage, server, 500);
+    store.write("profile", { age: "34" });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(store.pendingKeys).toEqual(["profile"]);
+    await store.flush(true);
+    expect(server.save).toHaveBeenLastCalledWith("profile", expect.objectContaining({ value: { age: "34" } }), true);
+    expect(store.pendingKeys).toEqual([]);
+  });
+
+  it("forgets a cleared draft, including a save that was still waiting", async () => {
+    const server = remote();
+    const store = new DraftStore("s:p", window.localStorage, server, 500);
+    store.write("annotation:1", { noChange: true });
+    store.clear("annotation:1");
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(server.save).not.toHaveBeenCalled();
+    expect(new DraftStore("s:p", window.localStorage, null).read("annotation:1")).toBeUndefined();
+  });
+
+  it("takes the server's copy when it is newer (another device), and keeps its own when not", async () => {
+    const local = new DraftStore("s:p", window.localStorage, null, 500, () => 2000);
+    local.write("message", "typed here later");
+    local.write("profile", { age: "3" });
+    const server = remote([
+      { key: "message", data: { value: "older on the server", savedAt: 1000 }, updated_at: "" },
+      { key: "profile", data: { value: { age: "34" }, savedAt: 3000 }, updated_at: "" },
+      { key: "panas:pre", data: { value: { Proud: 2 }, savedAt: 1500 }, updated_at: "" },
+      { key: "junk", data: "not an envelope", updated_at: "" },
+    ]);
+    const store = new DraftStore("s:p", window.localStorage, server);
+    await store.restore();
+    expect(store.read("message")).toBe("typed here later");
+    expect(store.read("profile")).toEqual({ age: "34" });
+    expect(store.read("panas:pre")).toEqual({ Proud: 2 });
+    expect(store.read("junk")).toBeUndefined();
+  });
+
+  it("still works when localStorage refuses to store anything (private mode)", () => {
+    const refusing = {
+      getItem: () => {
+        throw new Error("SecurityError");
+      },
+      setItem: () => {
+        throw new Error("QuotaExceededError");
+      },
+      removeItem: () => undefined,
+    };
+    const store = new DraftStore("s:p", refusing, null);
+    store.write("message", "kept in memory");
+    expect(store.read("message")).toBe("kept in memory");
+  });
+});

@@ -1,0 +1,102 @@
+// The chat: the conversation so far, the reply streaming in, the questions about the last
+// reply, the progress toward the minimum, and the message box. The session (from the server)
+// says what is allowed; this screen only lays it out.
+import { useCallback, useEffect, useState } from "react";
+import { AnnotationPanel } from "../annotation/AnnotationPanel";
+import type { Turn } from "../api/types";
+import { Composer } from "../chat/Composer";
+import { FinishChat } from "../chat/FinishChat";
+import { TurnProgress } from "../chat/TurnProgress";
+import { TurnView } from "../chat/TurnView";
+import { useChatStream } from "../chat/useChatStream";
+import { ErrorNotice } from "../components/ErrorNotice";
+import { Screen } from "../components/Screen";
+import { SupportNotice } from "../components/SupportNotice";
+import { useStudy } from "../StudyContext";
+
+const WAITING_POLL_MS = 3000;
+
+/** Why the message box is closed, in the participant's terms (null: it is open). */
+function composerReason(last: Turn | undefined, streaming: boolean, canSend: boolean): string | null {
+  if (streaming) return "Please wait for the reply.";
+  if (last?.status === "failed") return "Please retry your last message first.";
+  if (last && last.status !== "done") return "Please wait for the reply.";
+  if (last && !last.annotation_submitted) return "Answer the questions about the reply above to send your next message.";
+  return canSend ? null : "This chat takes no more messages.";
+}
+
+export function Chat() {
+  const { session, refresh } = useStudy();
+  const [support, setSupport] = useState<string | null>(null);
+  const onSupport = useCallback((resources: string) => setSupport(resources), []);
+  const stream = useChatStream(onSupport);
+  const chat = session.chat ?? { turns: [], answered: 0, can_send: false, can_finish: false };
+  const study = session.study;
+  const turns = chat.turns;
+  const last = turns[turns.length - 1];
+  const live = stream.live;
+  const waiting = !live && last !== undefined && (last.status === "streaming" || last.status === "pending");
+
+  // A reply that was on its way when the page loaded: ask again until the server settles it.
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(() => void refresh().catch(() => undefined), WAITING_POLL_MS);
+    return () => clearInterval(timer);
+  }, [waiting, refresh]);
+
+  // Once a reply's questions are saved their panel goes away: the message box is next.
+  const afterSave = useCallback(async () => {
+    await refresh();
+    setTimeout(() => document.getElementById("message")?.focus(), 0);
+  }, [refresh]);
+
+  const toAnnotate = !live && last?.status === "done" && !last.annotation_submitted ? last : null;
+  const reason = composerReason(last, live !== null, chat.can_send);
+  const topic = session.conversation
+    ? [session.conversation.topic_category, session.conversation.topic_subtopic].filter(Boolean).join(" · ")
+    : "";
+  const liveIsNew = live !== null && (live.number === null || !turns.some((t) => t.number === live.number));
+  // The session's notice is shown by Screen; this one bridges the moment before the
+  // session is read again after the stream that raised it.
+  const liveSupport = session.support ? null : support;
+
+  return (
+    <Screen title="Chat" lead={topic ? <p>Topic: {topic}</p> : null}>
+      {liveSupport ? <SupportNotice resources={liveSupport} /> : null}
+      <TurnProgress answered={chat.answered} minTurns={study.min_turns} maxTurns={study.max_turns} />
+      {turns.length === 0 && !live ? (
+        <p className="empty-chat">Write your first message below. Say as much or as little as you like.</p>
+      ) : (
+        <ol className="messages" aria-label="Conversation">
+          {turns.map((turn) => (
+            <TurnView
+              key={turn.number}
+              turn={turn}
+              live={live && live.number === turn.number ? live : null}
+              busy={live !== null}
+              onRetry={(t) => void stream.retry(t)}
+            />
+          ))}
+          {liveIsNew ? <TurnView turn={null} live={live} busy onRetry={() => undefined} /> : null}
+        </ol>
+      )}
+      <p className="visually-hidden" role="status">
+        {live ? (live.text ? "The assistant is replying." : "Sending your message.") : toAnnotate ? "Reply received." : ""}
+      </p>
+      {toAnnotate ? (
+        <AnnotationPanel turn={toAnnotate.number} reply={toAnnotate.reply} initialStep={stream.lastStep} onSaved={afterSave} />
+      ) : null}
+      <ErrorNotice error={stream.error} />
+      {chat.can_send || !chat.can_finish ? (
+        <Composer
+          turns={turns}
+          maxChars={study.message_max_chars}
+          enabled={reason === null}
+          reason={reason}
+          onSend={stream.send}
+        />
+      ) : null}
+      {chat.can_finish && !live ? <FinishChat atLimit={!chat.can_send} /> : null}
+    </Screen>
+  );
+}

@@ -1,0 +1,72 @@
+// The first page of a study link. The Prolific ids come from the URL; someone who arrives
+// without them (a pasted link) can type their Prolific ID.
+import { useState, type FormEvent } from "react";
+import type { ApiError, ProlificParams } from "../api/client";
+import { ErrorNotice } from "../components/ErrorNotice";
+import { Screen } from "../components/Screen";
+import { isValidProlificId } from "../session/prolific";
+
+interface LandingProps {
+  params: ProlificParams;
+  busy: boolean;
+  error: ApiError | string | null;
+  onStart: (params: ProlificParams) => void;
+}
+
+export function Landing({ params, busy, error, onStart }: LandingProps) {
+  const fromLink = isValidProlificId(params.prolificPid);
+  const [pid, setPid] = useState(params.prolificPid);
+  const [invalid, setInvalid] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = pid.trim();
+    if (!isValidProlificId(value)) {
+      setInvalid(true);
+      return;
+    }
+    onStart({ ...params, prolificPid: value });
+  };
+  return (
+    <Screen title="Welcome">
+      <p>
+        In this study you will chat with an AI assistant about something on your mind, and tell us after each reply
+        how it felt to you.
+      </p>
+      <p>Everything you type is saved as you go, so you can come back to this page if you lose your connection.</p>
+      <form onSubmit={submit} noValidate>
+        {fromLink ? (
+          <p className="meta">
+            Prolific ID: <strong>{params.prolificPid}</strong>
+          </p>
+        ) : (
+          <div className={invalid ? "field invalid" : "field"}>
+            <label htmlFor="prolific-pid">Your Prolific ID</label>
+            <input
+              id="prolific-pid"
+              name="prolific-pid"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={pid}
+              aria-invalid={invalid}
+              aria-describedby={invalid ? "prolific-pid-error" : undefined}
+              onChange={(event) => {
+                setPid(event.target.value);
+                setInvalid(false);
+              }}
+            />
+            {invalid ? (
+              <p className="field-error" id="prolific-pid-error">
+                Enter your Prolific ID: letters, digits, '-' or '_'.
+              </p>
+            ) : null}
+          </div>
+        )}
+        <ErrorNotice error={error} />
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? "Starting…" : "Start"}
+        </button>
+      </form>
+    </Screen>
+  );
+}

@@ -1,0 +1,50 @@
+// Renders a component inside a started session: a real ApiClient on a FakeServer, a real
+// DraftStore on jsdom's localStorage, and the given session and instrument.
+import { render } from "@testing-library/react";
+import type { ReactElement } from "react";
+import { vi } from "vitest";
+import { ApiClient } from "../api/client";
+import type { Instrument, Session } from "../api/types";
+import { DraftStore } from "../drafts/store";
+import { StudyContext, type StudyContextValue } from "../StudyContext";
+import { FakeServer } from "./fakeServer";
+import { instrument as defaultInstrument, session as defaultSession } from "./fixtures";
+
+export const API = "/api/study/";
+export const TOKEN = "token-123";
+
+export interface StudyHarness {
+  server: FakeServer;
+  client: ApiClient;
+  drafts: DraftStore;
+  context: StudyContextValue;
+}
+
+export function makeHarness(options: { session?: Session; instrument?: Instrument; server?: FakeServer } = {}): StudyHarness {
+  const server = options.server ?? new FakeServer();
+  const client = new ApiClient(API, server.fetch);
+  client.token = TOKEN;
+  const drafts = new DraftStore("test-study:PID1", window.localStorage, {
+    save: (key, data, keepalive) => client.saveDraft(key, data, keepalive),
+    list: () => client.drafts(),
+  });
+  const context: StudyContextValue = {
+    client,
+    drafts,
+    instrument: options.instrument ?? defaultInstrument,
+    session: options.session ?? defaultSession(),
+    setSession: vi.fn(),
+    refresh: vi.fn(async () => undefined),
+    signOut: vi.fn(),
+  };
+  return { server, client, drafts, context };
+}
+
+export function renderInStudy(ui: ReactElement, harness: StudyHarness) {
+  const result = render(<StudyContext.Provider value={harness.context}>{ui}</StudyContext.Provider>);
+  return {
+    ...result,
+    rerenderInStudy: (next: ReactElement) =>
+      result.rerender(<StudyContext.Provider value={harness.context}>{next}</StudyContext.Provider>),
+  };
+}

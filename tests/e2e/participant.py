@@ -1,0 +1,63 @@
+"""What a participant does on each screen of the app, as Playwright steps. Questions are
+found by the wording the API sends, the way a person (or a screen reader) finds them."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Locator, Page, expect
+
+REPLY_WAIT_MS = 30_000
+
+
+def option(group: Locator, starts_with: str) -> Locator:
+    return group.get_by_role("radio", name=re.compile(rf"^{re.escape(starts_with)}\b"))
+
+
+def answer_scale(page: Page, legend: str, value: int) -> None:
+    group = page.get_by_role("group", name=legend, exact=True)
+    option(group, str(value)).check()
+
+
+def answer_panas(page: Page, items: dict[str, int]) -> None:
+    for item, value in items.items():
+        answer_scale(page, item, value)
+
+
+def tag_feeling(page: Page, emotion: str, intensity: int) -> None:
+    page.get_by_role("checkbox", name=re.compile(rf"^{emotion}\b")).check()
+    answer_scale(page, f"How strongly do you feel {emotion.lower()}?", intensity)
+
+
+LABELS = {"yes": "Yes", "no": "No", "na": "Not applicable"}
+
+
+def behaviour_questions(page: Page) -> list[str]:
+    """The legends of the turn's behaviour questions, in the order shown."""
+    return page.locator("fieldset.behaviour > legend").all_inner_texts()
+
+
+def answer_behaviour(page: Page, question: str, observed: str, preferred: str) -> None:
+    group = page.get_by_role("group", name=question, exact=True)
+    for part, answer in (("Did it?", observed), ("Should it have?", preferred)):
+        radios = group.get_by_role("radiogroup", name=part)
+        radios.get_by_role("radio", name=LABELS[answer], exact=True).check()
+
+
+def wait_for_comparison(page: Page) -> tuple[str, str]:
+    """The texts shown as Reply A and Reply B, once the second reply has arrived."""
+    expect(page.get_by_role("figure", name="Reply A")).to_be_visible(timeout=REPLY_WAIT_MS)
+    quotes = page.locator(".compare-reply blockquote").all_inner_texts()
+    return quotes[0], quotes[1]
+
+
+def comparison_questions(page: Page) -> list[str]:
+    return page.locator("fieldset.pairwise > legend").all_inner_texts()
+
+
+WINNER_LABELS = {"A": "Reply A", "B": "Reply B", None: "No preference"}
+
+
+def choose(page: Page, question: str, winner: str | None) -> None:
+    group = page.get_by_role("group", name=question, exact=True)
+    group.get_by_role("radio", name=WINNER_LABELS[winner], exact=True).check()

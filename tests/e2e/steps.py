@@ -1,0 +1,56 @@
+"""Each step of a browser session: a screenshot at phone and desktop widths, and an axe-core
+accessibility check whose serious and critical violations fail the test."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+BLOCKING = ("serious", "critical")
+
+_RUN_AXE = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations.map(v => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ")),
+  }));
+}"""
+
+
+@dataclass
+class Steps:
+    """Records the steps of one test; ``check()`` at the end fails on any blocking violation."""
+
+    folder: Path
+    count: int = 0
+    violations: list[dict] = field(default_factory=list)
+
+    def capture(self, page: Page, name: str) -> None:
+        self.count += 1
+        stem = self.folder / f"{self.count:02d}-{name}"
+        for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+            page.set_viewport_size(size)
+            page.screenshot(path=f"{stem}-{label}.png", full_page=True)
+            self._audit(page, f"{name} ({label})")
+        page.set_viewport_size(PHONE)
+
+    def _audit(self, page: Page, where: str) -> None:
+        if not AXE.exists():
+            raise AssertionError(f"{AXE} is missing: run `make frontend` (npm ci) first")
+        if not page.evaluate("typeof window.axe !== 'undefined'"):
+            page.add_script_tag(path=str(AXE))
+        for violation in page.evaluate(_RUN_AXE):
+            if violation["impact"] in BLOCKING:
+                self.violations.append({"step": where, **violation})
+
+    def check(self) -> None:
+        assert not self.violations, "accessibility violations:\n" + json.dumps(
+            self.violations, indent=1
+        )

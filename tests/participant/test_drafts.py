@@ -1,0 +1,57 @@
+"""Drafts: nothing a participant typed is lost. The app saves as they type; the submit the
+draft was for clears it."""
+
+import pytest
+
+from annotations.models import AuditEntry, ParticipantDraft
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_draft_is_saved_read_back_and_replaced(participant_client):
+    client = participant_client()
+    client.start()
+    assert client.put("drafts/message", {"data": {"text": "I wanted to say"}}).status == 200
+    assert client.put("drafts/message", {"data": {"text": "I wanted to say that"}}).status == 200
+    drafts = client.get("drafts").body
+    assert [(d["key"], d["data"]) for d in drafts] == [
+        ("message", {"text": "I wanted to say that"})
+    ]
+    assert not AuditEntry.objects.filter(action__contains="draft").exists()  # scratch, not a record
+
+
+def test_drafts_survive_a_new_session_of_the_same_participant(participant_client):
+    client = participant_client()
+    client.start()
+    client.put("drafts/annotation:1", {"data": {"edited_reply": "half written"}})
+    other_device = participant_client(pid=client.pid)
+    other_device.start()
+    assert other_device.get("drafts").body[0]["data"] == {"edited_reply": "half written"}
+
+
+def test_a_submit_clears_its_draft(participant_client, answered_turn):
+    client = participant_client()
+    client.onboard()
+    client.put("drafts/annotation:1", {"data": {"mood": "Nervous"}})
+    client.put("drafts/message", {"data": {"text": "next message"}})
+    answered_turn(client)  # a new message was accepted: the message draft is done with
+    assert [d["key"] for d in client.get("drafts").body] == ["annotation:1"]
+
+
+def test_a_draft_can_be_deleted(participant_client):
+    client = participant_client()
+    client.start()
+    client.put("drafts/profile", {"data": {"age": 3}})
+    assert client.delete("drafts/profile").status == 204
+    assert not ParticipantDraft.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("key", "data", "field"),
+    [("Bad Key", {"x": 1}, "key"), ("message", {"text": "x" * 70_000}, "data")],
+)
+def test_bad_drafts_are_refused(participant_client, key, data, field):
+    client = participant_client()
+    client.start()
+    reply = client.put(f"drafts/{key}", {"data": data})
+    assert reply.status == 400 and reply.error["field"] == field

@@ -1,0 +1,73 @@
+"""With 1,000 seeded conversations the queue and the conversation page use a bounded number of queries.
+
+The queries do not grow with the number of conversations (the queue pages through them) nor
+with a conversation's length (turns, answers and flags are loaded in one query each). Speed is
+measured by ``benchmarks/qa_pages.py`` (figures in docs/benchmarks.md); the timing guard here
+is only there to catch a collapse.
+"""
+
+import time
+
+import pytest
+from django.db import connection
+from django.db.models import Count
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from annotations.models import Conversation
+from annotations.qa.demo import time_demo_annotations
+from annotations.qa.models import Flag
+from annotations.qa.services.flagging import compute_flags
+from annotations.services.demo import seed_demo
+
+pytestmark = pytest.mark.django_db
+
+QUEUE_QUERIES = (
+    12  # measured 11: session, user, permissions x2, memberships, count, page, flags, filters x3
+)
+CONVERSATION_QUERIES = 18  # measured 17, whatever the number of turns
+
+
+@pytest.fixture
+def thousand():
+    report = seed_demo(1000, seed=1)
+    time_demo_annotations(report.study, seed=1)
+    compute_flags(Conversation.objects.values_list("pk", flat=True), actor_label="test")
+    return report.study
+
+
+def _timed_get(client, url, query=None):
+    started = time.perf_counter()
+    response = client.get(url, query or {})
+    assert response.status_code == 200
+    assert time.perf_counter() - started < 3  # a collapse, not a benchmark
+    return response
+
+
+def test_pages_with_a_thousand_conversations(
+    researcher_client, thousand, django_assert_max_num_queries
+):
+    assert (
+        Conversation.objects.count() == 1000
+        and Flag.objects.filter(flag_type="fast_annotation").exists()
+    )
+    queue = reverse("qa:queue")
+    researcher_client.get(queue)  # warm what is cached across requests (templates)
+    for query in ({}, {"flag": "fast_annotation"}, {"view": "all", "page": "3"},
+                  {"model": "demo-advisor", "topic": "work"}):  # fmt: skip
+        with django_assert_max_num_queries(QUEUE_QUERIES):
+            _timed_get(researcher_client, queue, query)
+
+    by_length = (
+        Conversation.objects.annotate(n=Count("turns")).order_by("-n", "pk").values_list("pk", "n")
+    )
+    (longest, most), (shortest, fewest) = by_length.first(), by_length.last()
+    assert (most, fewest) == (12, 3)
+    counts = []
+    for pk in (longest, shortest):
+        url = reverse("qa:conversation", args=[pk])
+        researcher_client.get(url)
+        with CaptureQueriesContext(connection) as queries:
+            _timed_get(researcher_client, url)
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= CONVERSATION_QUERIES, counts
