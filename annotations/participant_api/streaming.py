@@ -58,12 +58,7 @@ async def send_message(request: HttpRequest) -> HttpResponse:
     """POST /api/study/messages {"text", "idempotency_key"} -> an SSE stream."""
     if request.method != "POST":
         return _method_not_allowed()
-    import time as _t
-    t0 = _t.perf_counter()
     outcome = await run_in_db_thread(_prepare, request, _accept)
-    t1 = _t.perf_counter()
-    if not isinstance(outcome, HttpResponse):
-        object.__setattr__(outcome, "_t", (t0, t1))
     return outcome if isinstance(outcome, HttpResponse) else sse_response(stream_reply(outcome))
 
 
@@ -128,15 +123,8 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncIterator[bytes]:
         return
     completion = None
     await _litellm_imported()
-    import time as _t
-    t2 = _t.perf_counter(); first = None
     try:
         async for event in default_gateway().stream(plan.endpoint, plan.messages):
-            if first is None:
-                first = _t.perf_counter()
-                t0, t1 = getattr(plan, "_t", (t2, t2))
-                with open("/tmp/trace.txt", "a") as f:
-                    f.write(f"{t0:.3f} {(t1-t0)*1000:.1f} {(t2-t1)*1000:.1f} {(first-t2)*1000:.1f}\n")
             if isinstance(event, TokenDelta):
                 yield sse_event("delta", {"text": event.text})
             elif isinstance(event, StreamDone):
