@@ -101,6 +101,17 @@ CREATE TABLE IF NOT EXISTS calls (
 """
 
 
+def _retry_while_locked(statement, attempts: int = 40, pause_s: float = 0.05) -> None:
+    for attempt in range(attempts):
+        try:
+            statement()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(pause_s * (1 + attempt % 4))
+
+
 class SQLiteCallCache:
     """A cache in one SQLite file, shared safely by every process on the machine.
 
@@ -117,9 +128,11 @@ class SQLiteCallCache:
         self._db = sqlite3.connect(
             self.path, timeout=30.0, isolation_level=None, check_same_thread=False
         )
-        self._db.execute("PRAGMA journal_mode=WAL")
+        # Two processes opening a new cache file at once race for the lock that switching to
+        # WAL needs, and SQLite reports that at once instead of waiting: retry, bounded.
+        _retry_while_locked(lambda: self._db.execute("PRAGMA journal_mode=WAL"))
         self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(_SCHEMA)
+        _retry_while_locked(lambda: self._db.execute(_SCHEMA))
 
     async def get(self, key: str) -> CachedCall | None:
         with self._lock:
