@@ -1,13 +1,15 @@
 """Streaming chat under load: N participants chatting at once through the platform, against the
 same upstream called directly, in one run.
 
-    .venv/bin/python benchmarks/chat_load.py [--participants 200] [--turns 3]
-        [--latency-ms 1000] [--tokens 30] [--token-delay-ms 100] [--database-url URL]
+    .venv/bin/python benchmarks/chat_load.py [--participants 200] [--turns 2]
+        [--latency-ms 2000] [--tokens 60] [--token-delay-ms 300] [--database-url URL]
+        [--workers 1]
 
 Processes (all on 127.0.0.1): the local OpenAI-compatible test server (fixed latency before the
-first token, fixed delay between tokens), the platform under uvicorn (SQLite in a fresh temp
-folder by default, or the scratch PostgreSQL database given, which is flushed), and this load
-client. Each participant is set up through the service layer (consent, profile, PANAS, topic),
+first token, fixed delay between tokens: by default a 20 s reply, so that 200 participants
+keep 200 streams open at once), the platform under uvicorn (SQLite in a fresh temp folder by
+default, or the scratch PostgreSQL database given, created if missing and flushed), and this
+load client. Each participant is set up through the service layer (consent, profile, PANAS, topic),
 then sends ``--turns`` messages one after another, answering each reply's annotation before
 the next, as the participant app does. Starts are spread over one reply's duration so the load
 is steady rather than one burst. The direct phase runs the same number of concurrent streams
@@ -24,6 +26,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -108,9 +111,28 @@ def stop_process(process: subprocess.Popen) -> None:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time a process (and its waited-for children) has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU seconds used so far by a process and its live descendants (the
+    uvicorn workers, when there are several)."""
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = sum(int(v) for v in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    family, frontier = {pid}, [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [
+            child for child, ppid in parents.items() if ppid == parent and child not in family
+        ]
+        family.update(children)
+        frontier.extend(children)
+    return sum(used.get(member, 0.0) for member in family)
 
 
 def free_port() -> int:
@@ -295,7 +317,9 @@ async def run_phase(phase: Phase, base_url: str, participants: int, turns: int, 
 
 
 def report(direct: Phase, platform: Phase, args: argparse.Namespace, database: str) -> None:
-    print(f"\ndatabase: {database}; participants: {args.participants}; turns each: {args.turns}; "
+    print(f"\ndatabase: {database}; uvicorn workers: {args.workers}"
+          f"{'; without WhiteNoiseMiddleware' if args.without_whitenoise else ''}; "
+          f"participants: {args.participants}; turns each: {args.turns}; "
           f"upstream: {args.latency_ms} ms to the first token, {args.tokens} tokens "
           f"{args.token_delay_ms} ms apart")  # fmt: skip
     print(f"{'':10} {'streams':>8} {'errors':>7} {'max open':>9} {'TTFT p50':>9} {'TTFT p95':>9} "
@@ -324,18 +348,24 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--participants", type=int, default=200)
-    parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument("--turns", type=int, default=2)
     parser.add_argument(
-        "--latency-ms", type=float, default=1000, help="upstream: before the first token"
+        "--latency-ms", type=float, default=2000, help="upstream: before the first token"
     )
-    parser.add_argument("--tokens", type=int, default=30, help="upstream: tokens per reply")
+    parser.add_argument("--tokens", type=int, default=60, help="upstream: tokens per reply")
     parser.add_argument(
-        "--token-delay-ms", type=float, default=100, help="upstream: between tokens"
+        "--token-delay-ms", type=float, default=300, help="upstream: between tokens"
     )
     parser.add_argument(
         "--database-url", help="scratch PostgreSQL database (created if missing, flushed)"
     )
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument(
+        "--without-whitenoise",
+        action="store_true",
+        help="run the platform without WhiteNoiseMiddleware (synchronous: every async request "
+        "crosses into a thread and back) to measure what it costs",
+    )
     parser.add_argument("--serve-upstream", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_upstream:
@@ -345,12 +375,24 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="attune-chat-load-"))
     env = {**os.environ, "ATTUNE_DATA_DIR": str(workdir / "data"), KEY_ENV: "sk-bench-not-a-secret",
            "DJANGO_SETTINGS_MODULE": "attune_collect.settings", "ATTUNE_LOG_LEVEL": "WARNING"}  # fmt: skip
-    env.pop("DATABASE_URL", None)
-    env.pop("REDIS_URL", None)  # the cache and broker stay local: no shared Redis is touched
+    for name in ("DATABASE_URL", "REDIS_URL"):  # the cache and broker stay local: no shared Redis
+        env.pop(name, None)
+        os.environ.pop(name, None)
     if args.database_url:
         env["DATABASE_URL"] = args.database_url
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
+    server_env = dict(env)
+    if args.without_whitenoise:
+        # A settings module of this run only, in its temp folder, for the platform process.
+        (workdir / "bench_settings.py").write_text(
+            "from attune_collect.settings import *  # noqa: F403\n"
+            "MIDDLEWARE = [m for m in MIDDLEWARE if 'whitenoise' not in m]  # noqa: F405\n"
+        )
+        server_env["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(workdir), env.get("PYTHONPATH")])
+        )
+        server_env["DJANGO_SETTINGS_MODULE"] = "bench_settings"
 
     upstream = start_process([sys.executable, __file__, "--serve-upstream", "--latency-ms", str(args.latency_ms),
                               "--tokens", str(args.tokens), "--token-delay-ms", str(args.token_delay_ms)], env,
@@ -379,7 +421,7 @@ def main() -> None:
         port = free_port()
         server = start_process([sys.executable, "-m", "uvicorn", "attune_collect.asgi:application", "--host",
                                 "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning",
-                                "--backlog", "4096", "--timeout-keep-alive", "30", "--workers", str(args.workers)], env)  # fmt: skip
+                                "--backlog", "4096", "--timeout-keep-alive", "30", "--workers", str(args.workers)], server_env)  # fmt: skip
         platform_url = f"http://127.0.0.1:{port}"
         wait_for_http(f"{platform_url}/healthz")
 
@@ -418,6 +460,7 @@ def main() -> None:
         for process in (server, upstream):
             if process is not None:
                 stop_process(process)
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":

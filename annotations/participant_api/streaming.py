@@ -1,12 +1,13 @@
 """The streaming chat: plain async Django views (DRF views are synchronous), served by uvicorn.
 
 A request runs in three short phases so that no database connection is held while the model
-talks (200 open streams would otherwise hold 200 connections):
+talks (200 open streams once held 200 PostgreSQL connections):
 
-1. in a worker thread: authenticate, throttle, validate and store the message
-   (``chat.accept_message``), then close that thread's database connection;
-2. on the event loop: relay the model's tokens through the LLM gateway as SSE events;
-3. in a worker thread again: store the reply or the failure, close the connection.
+1. on the database thread pool (``db.py``): authenticate, throttle, validate and store the
+   message (``chat.accept_message``);
+2. on the event loop, no database involved: relay the model's tokens from the LLM gateway as
+   SSE events;
+3. on the pool again: store the reply (``chat.record_reply``) or the failure.
 
 Events, in order (see docs/architecture.md):
 ``turn`` (the stored message, and support resources if it signalled risk), ``delta``
