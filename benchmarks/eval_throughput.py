@@ -40,8 +40,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _setup import ROOT, argument_parser
+
 KEY_ENV = "ATTUNE_BENCH_KEY"
 PROBE_PROMPT_CHARS = 6000  # about the median request of a run (system + thread + template)
 
@@ -118,15 +118,9 @@ def timed(command: list[str]) -> tuple[float, float]:
 
 
 def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env[KEY_ENV] = "sk-bench"
-    env.update(
-        LITELLM_OFFLINE_MODE="true",
-        LITELLM_LOCAL_MODEL_COST_MAP="True",
-        LITELLM_MODE="PRODUCTION",
-        HF_HUB_OFFLINE="1",
-    )
-    return env
+    from attune_collect.llm._litellm import OFFLINE_ENVIRONMENT
+
+    return {**os.environ, KEY_ENV: "sk-bench", **OFFLINE_ENVIRONMENT}
 
 
 def seed_release(folder: Path, conversations: int) -> int:
@@ -289,9 +283,7 @@ def measure_probes(calls: int) -> dict[str, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argument_parser(__doc__)
     parser.add_argument("--models", type=int, default=3)
     parser.add_argument("--conversations", type=int, default=50)
     parser.add_argument("--latency-ms", type=int, nargs="+", default=[100, 1000])

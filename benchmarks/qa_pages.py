@@ -11,15 +11,10 @@ milliseconds and the query count per page, and a SUMMARY line.
 
 from __future__ import annotations
 
-import argparse
-import os
 import statistics
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from _setup import add_database_option, argument_parser, scratch_django
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -28,30 +23,15 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argument_parser(__doc__)
     parser.add_argument("--conversations", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=50)
-    parser.add_argument(
-        "--database-url", help="Scratch PostgreSQL database (default: SQLite in a temp folder)"
-    )
+    add_database_option(parser)
     args = parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="attune-qa-bench-"))
-    os.environ["ATTUNE_DATA_DIR"] = str(workdir / "data")
-    os.environ.pop("DATABASE_URL", None)
-    if args.database_url:
-        os.environ["DATABASE_URL"] = args.database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "attune_collect.settings")
-    sys.path.insert(0, str(ROOT))
-
-    import django
-
-    django.setup()
+    scratch_django("attune-qa-bench-", args.database_url)
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
-    from django.core.management import call_command
     from django.db import connection
     from django.db.models import Count
     from django.test import Client
@@ -63,8 +43,6 @@ def main() -> None:
     from annotations.qa.services.flagging import compute_flags
     from annotations.services.demo import seed_demo
 
-    call_command("flush", "--noinput", verbosity=0) if args.database_url else None
-    call_command("migrate", "--noinput", verbosity=0)
     print(
         f"database: {connection.vendor}, conversations: {args.conversations}, repeat: {args.repeat}"
     )

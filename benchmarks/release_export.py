@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -28,20 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def setup_django(data_dir: Path, database_url: str | None) -> None:
-    os.environ["ATTUNE_DATA_DIR"] = str(data_dir)
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.pop("REDIS_URL", None)
-    if database_url:
-        os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "attune_collect.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+from _setup import add_database_option, argument_parser, scratch_django, setup_django
 
 
 def peak_rss_mb() -> float:
@@ -161,7 +147,7 @@ def run_naive(out: Path, fast_json: bool = False) -> dict:
 
 
 def child(phase: str, data_dir: Path, database_url: str | None) -> None:
-    setup_django(data_dir, database_url)
+    setup_django(data_dir, database_url, without_redis=True)
     out = Path(tempfile.mkdtemp(prefix=f"attune-{phase}-"))
     runners = {
         "streaming": run_streaming,
@@ -173,11 +159,9 @@ def child(phase: str, data_dir: Path, database_url: str | None) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argument_parser(__doc__)
     parser.add_argument("--conversations", type=int, default=10_000)
-    parser.add_argument("--database-url", help="A scratch PostgreSQL database (flushed)")
+    add_database_option(parser)
     parser.add_argument(
         "--phase", choices=["streaming", "naive", "naive-orjson"], help=argparse.SUPPRESS
     )
@@ -187,15 +171,10 @@ def main() -> None:
         child(args.phase, args.data_dir, args.database_url)
         return
 
-    data_dir = Path(tempfile.mkdtemp(prefix="attune-release-bench-"))
-    setup_django(data_dir, args.database_url)
-    from django.core.management import call_command
-
+    workdir = scratch_django("attune-release-bench-", args.database_url, without_redis=True)
+    data_dir = workdir / "data"  # the phases' processes set Django up on the same data
     from annotations.services.demo import seed_demo
 
-    if args.database_url:
-        call_command("flush", "--noinput", verbosity=0)
-    call_command("migrate", "--noinput", verbosity=0)
     started = time.perf_counter()
     seed_demo(args.conversations, seed=1)
     print(f"seeded {args.conversations} conversations in {time.perf_counter() - started:.1f} s")

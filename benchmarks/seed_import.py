@@ -3,43 +3,24 @@
     .venv/bin/python benchmarks/seed_import.py [--conversations N] [--database-url URL]
 
 Runs in a fresh data folder (SQLite by default, or the database URL given, which must point at
-a scratch database: it is migrated and written to). Prints one line per step and a summary.
+a scratch database: it is flushed, migrated and written to). Prints one line per step and a
+summary.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from _setup import add_database_option, argument_parser, scratch_django
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argument_parser(__doc__)
     parser.add_argument("--conversations", type=int, default=1000)
-    parser.add_argument(
-        "--database-url", help="Scratch PostgreSQL database (default: SQLite in a temp folder)"
-    )
+    add_database_option(parser)
     args = parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="attune-bench-"))
-    os.environ["ATTUNE_DATA_DIR"] = str(workdir / "data")
-    os.environ.pop("DATABASE_URL", None)
-    if args.database_url:
-        os.environ["DATABASE_URL"] = args.database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "attune_collect.settings")
-    sys.path.insert(0, str(ROOT))
-
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    workdir = scratch_django("attune-bench-", args.database_url)
     from django.db import connection
 
     from annotations.interchange.exporter import export_study
@@ -47,8 +28,6 @@ def main() -> None:
     from annotations.models import Study
     from annotations.services.demo import seed_demo
 
-    call_command("flush", "--noinput", verbosity=0) if args.database_url else None
-    call_command("migrate", "--noinput", verbosity=0)
     n = args.conversations
     print(f"database: {connection.vendor}, conversations: {n}")
 

@@ -12,21 +12,17 @@ Prints seconds per part (median over the repeats) and the total; the goal is und
 
 from __future__ import annotations
 
-import argparse
 import statistics as py_statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from _setup import argument_parser  # also puts the project on sys.path for the imports below
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from evaluation.benchmark.report import Provenance, write_report  # noqa: E402
-from evaluation.benchmark.stats import StatsConfig, compute_statistics  # noqa: E402
-from evaluation.benchmark.stats.synthetic import synthetic_scores  # noqa: E402
+from evaluation.benchmark.report import Provenance, write_report
+from evaluation.benchmark.stats import StatsConfig, compute_statistics
+from evaluation.benchmark.stats.synthetic import synthetic_scores
 
 BASELINES = ("baseline/random", "baseline/majority", "baseline/no_change", "baseline/always_a")
 
@@ -49,9 +45,7 @@ def judge_answers(conversations: int, seed: int) -> pd.DataFrame:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argument_parser(__doc__)
     parser.add_argument("--models", type=int, default=11)
     parser.add_argument("--conversations", type=int, default=200)
     parser.add_argument("--resamples", type=int, default=10_000)

@@ -9,17 +9,12 @@ app's migration (``annotations/qa/roles.py``).
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-for _name, _value in {
-    "LITELLM_OFFLINE_MODE": "true",
-    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-    "LITELLM_MODE": "PRODUCTION",
-    "HF_HUB_OFFLINE": "1",
-}.items():
-    os.environ.setdefault(_name, _value)
+from attune_collect.llm._litellm import apply_offline_environment
+
+# No test may let litellm reach the internet, whatever settings module the run uses.
+apply_offline_environment()
 
 PASSWORD = "correct-horse-battery-staple"
 

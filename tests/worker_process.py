@@ -11,6 +11,8 @@ from pathlib import Path
 
 from django.db import connection
 
+from tests.processes import stop_process
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -36,10 +38,4 @@ def celery_worker(
     try:
         yield process
     finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
+        stop_process(process, grace_s=20)

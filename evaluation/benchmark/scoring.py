@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -153,6 +153,19 @@ def va_similarity(first: str, second: str) -> float:
     return 1.0 - math.hypot(va - vb, aa - ab) / math.sqrt(2)
 
 
+def _optimal_pairs(
+    truths: Sequence[str], predictions: Sequence[str], score: Callable[[str, str], float]
+) -> np.ndarray:
+    """The scores of the one-to-one pairing of truths and predictions with the largest total.
+
+    Section 5: an optimal assignment (``scipy.optimize.linear_sum_assignment``), never a greedy
+    one; the shorter side is matched in full, the rest of the longer side stays unpaired.
+    """
+    matrix = np.array([[score(t, p) for p in predictions] for t in truths])
+    rows, cols = linear_sum_assignment(matrix, maximize=True)
+    return matrix[rows, cols]
+
+
 def emotion_va(true_tags: Iterable[TagLike], pred_tags: Iterable[TagLike] | None) -> float:
     """Section 4 "Emotion VA" with the section 5 optimal assignment.
 
@@ -166,9 +179,7 @@ def emotion_va(true_tags: Iterable[TagLike], pred_tags: Iterable[TagLike] | None
         return 1.0
     if not true_names or not pred_names:
         return 0.0
-    similarity = np.array([[va_similarity(t, p) for p in pred_names] for t in true_names])
-    rows, cols = linear_sum_assignment(similarity, maximize=True)
-    matched_mean = float(similarity[rows, cols].mean())
+    matched_mean = float(_optimal_pairs(true_names, pred_names, va_similarity).mean())
     coverage = min(len(true_names), len(pred_names)) / max(len(true_names), len(pred_names))
     return matched_mean * coverage
 
@@ -544,9 +555,8 @@ def fuzzy_set_f1(true_items: Iterable[str] | None, pred_items: Iterable[str] | N
         return 1.0
     if not truths or not predictions:
         return 0.0
-    credit = np.array([[fuzzy_match_credit(t, p) for p in predictions] for t in truths])
-    rows, cols = linear_sum_assignment(credit, maximize=True)
-    return 2 * float(credit[rows, cols].sum()) / (len(truths) + len(predictions))
+    credit = float(_optimal_pairs(truths, predictions, fuzzy_match_credit).sum())
+    return 2 * credit / (len(truths) + len(predictions))
 
 
 def four_branch_score(

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import httpx
 
+from tests.processes import stop_process
+
 ROOT = Path(__file__).resolve().parents[2]
 # The chat model of the upstream study reads its (dummy) key from here, in the server process.
 KEY_ENV = "ATTUNE_TEST_LLM_KEY"
@@ -38,12 +40,7 @@ def running_uvicorn(extra_env: dict[str, str], timeout: float = 30.0) -> Iterato
         _wait_until_healthy(process, base_url, timeout)
         yield base_url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+        stop_process(process, grace_s=15)
         sock.close()
 
 

@@ -3,7 +3,6 @@
 import json
 import shutil
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -11,8 +10,7 @@ from django.core.management import CommandError, call_command
 from annotations.models import AuditEntry, Conversation, MoodTag, Study, Turn
 from evaluation.benchmark.writer import conversation_to_dict, write_conversation_file
 from tests.factories import build_record
-
-REFERENCE_STYLE = Path(__file__).parent.parent / "fixtures" / "attunebench" / "reference_style"
+from tests.fixtures import REFERENCE_STYLE
 
 pytestmark = pytest.mark.django_db
 

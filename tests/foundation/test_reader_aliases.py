@@ -1,20 +1,11 @@
 """The reader accepts every alias of the format (spec section 1) and normalises it."""
 
-from pathlib import Path
-
 from evaluation.benchmark.reader import read_conversation_file
-
-FIXTURE = (
-    Path(__file__).parent.parent
-    / "fixtures"
-    / "attunebench"
-    / "reference_style"
-    / "conversation_17.json"
-)
+from tests.fixtures import REFERENCE_CONVERSATION
 
 
 def read():
-    return read_conversation_file(FIXTURE)
+    return read_conversation_file(REFERENCE_CONVERSATION)
 
 
 def test_turns_are_sorted_by_number():

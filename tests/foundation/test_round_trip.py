@@ -2,7 +2,6 @@
 
 import shutil
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -11,8 +10,7 @@ from annotations.interchange.to_records import iter_records
 from annotations.models import Conversation, Study
 from evaluation.benchmark.writer import write_conversation_file
 from tests.factories import build_record
-
-REFERENCE_STYLE = Path(__file__).parent.parent / "fixtures" / "attunebench" / "reference_style"
+from tests.fixtures import REFERENCE_STYLE
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,6 @@
 """The writer is byte-stable and loses nothing the reader reads."""
 
 from dataclasses import replace
-from pathlib import Path
 
 from evaluation.benchmark.reader import parse_conversation, read_conversation_file
 from evaluation.benchmark.writer import (
@@ -10,14 +9,7 @@ from evaluation.benchmark.writer import (
     write_conversation_file,
 )
 from tests.factories import build_record
-
-FIXTURE = (
-    Path(__file__).parent.parent
-    / "fixtures"
-    / "attunebench"
-    / "reference_style"
-    / "conversation_17.json"
-)
+from tests.fixtures import REFERENCE_CONVERSATION
 
 
 def test_same_data_in_another_dict_order_gives_same_bytes():
@@ -32,7 +24,7 @@ def test_same_data_in_another_dict_order_gives_same_bytes():
 
 
 def test_panas_items_are_written_in_vocabulary_order_whatever_the_input_order():
-    record = read_conversation_file(FIXTURE)
+    record = read_conversation_file(REFERENCE_CONVERSATION)
     text = dumps_conversation(record)
     assert (
         text.index('"Proud"')
@@ -43,14 +35,14 @@ def test_panas_items_are_written_in_vocabulary_order_whatever_the_input_order():
 
 
 def test_reading_what_was_written_gives_the_same_record():
-    record = read_conversation_file(FIXTURE)
+    record = read_conversation_file(REFERENCE_CONVERSATION)
     assert parse_conversation(conversation_to_dict(record)) == record
 
 
 def test_writing_twice_through_the_reader_is_a_fixed_point():
-    first = dumps_conversation(read_conversation_file(FIXTURE))
+    first = dumps_conversation(read_conversation_file(REFERENCE_CONVERSATION))
     second = dumps_conversation(
-        parse_conversation(conversation_to_dict(read_conversation_file(FIXTURE)))
+        parse_conversation(conversation_to_dict(read_conversation_file(REFERENCE_CONVERSATION)))
     )
     assert first == second
 

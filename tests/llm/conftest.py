@@ -4,25 +4,20 @@ These tests never leave 127.0.0.1. litellm's offline switches are set before any
 import it (otherwise it fetches a price list at import time).
 """
 
-import os
+import asyncio
+import secrets
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
-for _name, _value in {
-    "LITELLM_OFFLINE_MODE": "true",
-    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-    "LITELLM_MODE": "PRODUCTION",
-    "HF_HUB_OFFLINE": "1",
-}.items():
-    os.environ.setdefault(_name, _value)
+import pytest
 
-import asyncio  # noqa: E402
-import secrets  # noqa: E402
-from collections.abc import Callable, Iterator  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
+from attune_collect.llm import EndpointConfig, LLMGateway
+from attune_collect.llm._litellm import apply_offline_environment
+from attune_collect.llm.testing import TestServer, run_test_server
 
-import pytest  # noqa: E402
-
-from attune_collect.llm import EndpointConfig, LLMGateway  # noqa: E402
-from attune_collect.llm.testing import TestServer, run_test_server  # noqa: E402
+# Importing the gateway does not import litellm (it is loaded on the first call), so this
+# still comes first.
+apply_offline_environment()
 
 KEY_ENV = "ATTUNE_TEST_LLM_KEY"
 

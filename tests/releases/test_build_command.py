@@ -11,6 +11,10 @@ from annotations.releases.models import Release, ReleaseState
 pytestmark = pytest.mark.django_db
 
 
+# attunebench 1.0.0 of the demo study: the release every test here builds.
+DEMO_RELEASE = ("--name", "attunebench", "--version", "1.0.0", "--study", "demo")
+
+
 def run(*args) -> list[str]:
     out = StringIO()
     call_command("build_release", *args, stdout=out)
@@ -18,17 +22,7 @@ def run(*args) -> list[str]:
 
 
 def test_inline_build_prints_the_folder_as_its_last_line(demo_study, releases_dir):
-    lines = run(
-        "--name",
-        "attunebench",
-        "--version",
-        "1.0.0",
-        "--study",
-        "demo",
-        "--inline",
-        "--subsamples",
-        "10",
-    )
+    lines = run(*DEMO_RELEASE, "--inline", "--subsamples", "10")
     folder = Path(lines[-1])
     assert folder == releases_dir / "attunebench" / "1.0.0"
     assert (folder / "subsamples" / "sample10.txt").is_file()
@@ -42,19 +36,10 @@ def test_without_a_worker_it_says_so_and_can_be_retried_inline(
         django_capture_on_commit_callbacks(execute=False),
         pytest.raises(CommandError, match="no Celery worker picked up the build within 0.5 s"),
     ):
-        run(
-            "--name",
-            "attunebench",
-            "--version",
-            "1.0.0",
-            "--study",
-            "demo",
-            "--worker-timeout",
-            "0.5",
-        )
+        run(*DEMO_RELEASE, "--worker-timeout", "0.5")
     release = Release.objects.get(name="attunebench")
     assert release.state == ReleaseState.DRAFT
-    lines = run("--name", "attunebench", "--version", "1.0.0", "--study", "demo", "--inline")
+    lines = run(*DEMO_RELEASE, "--inline")
     assert "exists (Draft (queued)): building it again" in lines[0]
     assert Path(lines[-1]).is_dir()
 

@@ -23,6 +23,19 @@ def writable_copy(folder: Path, tmp_path: Path) -> Path:
     return copy
 
 
+def verify_in_a_process(folder: Path, data_dir: Path) -> subprocess.CompletedProcess:
+    """``manage.py verify_release`` as an operator runs it: no database of the tests."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "attune_collect.settings"}
+    env.pop("DATABASE_URL", None)
+    return subprocess.run(
+        [sys.executable, "manage.py", "verify_release", str(folder)],
+        cwd=ROOT,
+        env={**env, "ATTUNE_DATA_DIR": str(data_dir)},
+        capture_output=True,
+        text=True,
+    )
+
+
 def test_an_intact_release_holds(build):
     result = verify_folder(Path(build().folder))
     assert result.ok and result.files_checked > 24
@@ -57,22 +70,8 @@ def test_the_command_exit_status(build, tmp_path):
     data = bytearray(parquet.read_bytes())
     data[len(data) // 2] ^= 0xFF
     parquet.write_bytes(bytes(data))
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "attune_collect.settings"}
-    env.pop("DATABASE_URL", None)
-    ok = subprocess.run(
-        [sys.executable, "manage.py", "verify_release", str(folder)],
-        cwd=ROOT,
-        env={**env, "ATTUNE_DATA_DIR": str(tmp_path / "d1")},
-        capture_output=True,
-        text=True,
-    )
-    bad = subprocess.run(
-        [sys.executable, "manage.py", "verify_release", str(copy)],
-        cwd=ROOT,
-        env={**env, "ATTUNE_DATA_DIR": str(tmp_path / "d2")},
-        capture_output=True,
-        text=True,
-    )
+    ok = verify_in_a_process(folder, tmp_path / "d1")
+    bad = verify_in_a_process(copy, tmp_path / "d2")
     assert ok.returncode == 0, ok.stderr
     assert "release holds" in ok.stdout
     assert bad.returncode == 1

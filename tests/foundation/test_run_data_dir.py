@@ -1,0 +1,64 @@
+"""Each pytest run has a data folder of its own (tests/settings.py), unless ATTUNE_DATA_DIR says.
+
+Checked in fresh processes that load the test settings as pytest does, with TMPDIR pointed at
+the test's folder so that what they create and remove can be seen.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+PROBE = (
+    "import django, json, os; django.setup(); from django.conf import settings as s; "
+    "print(json.dumps({'data': str(s.DATA_DIR), 'env': os.environ['ATTUNE_DATA_DIR'], "
+    "'test_db': s.DATABASES['default']['TEST']['NAME'], 'exists': s.DATA_DIR.is_dir()}))"
+)
+
+
+def probe(tmp_path: Path, **env_overrides: str) -> dict:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("ATTUNE_DATA_DIR", "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")
+    }
+    env.update(DJANGO_SETTINGS_MODULE="tests.settings", TMPDIR=str(tmp_path), **env_overrides)
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_without_a_data_dir_each_run_gets_a_fresh_one_and_removes_it(tmp_path):
+    first, second = probe(tmp_path), probe(tmp_path)
+    for found in (first, second):
+        data = Path(found["data"])
+        assert data.parent == tmp_path.resolve() and data.name.startswith("attune-pytest-")
+        assert found["exists"] and Path(found["env"]).resolve() == data  # children inherit it
+        assert Path(found["test_db"]).parent == data
+        assert not data.exists()  # removed when the run ended
+    assert first["data"] != second["data"]
+
+
+def test_an_explicit_data_dir_is_honoured_and_kept(tmp_path):
+    mine = tmp_path / "mine"
+    found = probe(tmp_path, ATTUNE_DATA_DIR=str(mine))
+    assert Path(found["data"]) == mine.resolve()
+    assert Path(found["test_db"]) == mine.resolve() / "test-attune.sqlite3"
+    assert mine.is_dir()
+
+
+def test_this_run_uses_the_data_dir_its_children_inherit():
+    inherited = os.environ.get("ATTUNE_DATA_DIR")
+    assert inherited, "ATTUNE_DATA_DIR unset: was the run started with other settings?"
+    assert Path(inherited).resolve() == settings.DATA_DIR
