@@ -184,7 +184,9 @@ class QuestionOutput(serializers.Serializer):
 
 class ComparisonOutput(serializers.Serializer):
     status = serializers.ChoiceField(ImprovedStatus.values,
-                                     help_text="pending: poll again; ready: answer; failed/unavailable: skip.")  # fmt: skip
+                                     help_text="pending: poll again; ready: answer; failed/unavailable: skip. "
+                                               "Pending lasts at most ATTUNE_IMPROVED_REPLY_TIMEOUT_S seconds "
+                                               "(default 90) from the reply; then unavailable for good.")  # fmt: skip
     questions = QuestionOutput(many=True)
     responses = serializers.DictField(child=serializers.CharField(), allow_null=True,
                                       help_text='{"A": text, "B": text} once ready, else null.')  # fmt: skip
@@ -219,7 +221,10 @@ class AnnotationStepOutput(serializers.Serializer):
             {"id": qid, "text": wording.get(qid) or qid.removeprefix(CUSTOM_PAIRWISE_PREFIX)}
             for qid in annotation.selected_pairwise_questions
         ]
-        status = annotation.improved_status if questions else ImprovedStatus.UNAVAILABLE
+        # Past the wait for the improved reply, "pending" turns "unavailable" (annotation_flow).
+        status = annotation_flow.comparison_status(annotation)
+        if not questions:
+            status = ImprovedStatus.UNAVAILABLE
         return {
             "status": status,
             "questions": questions,

@@ -43,7 +43,10 @@ def participant_app(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def legacy_study_link(request: HttpRequest, slug: str) -> HttpResponse:
-    """/study/<slug>/ (where recruitment links pointed first) -> /s/<slug>/, query kept."""
+    """/study/<slug>/ (where recruitment links pointed first) -> /s/<slug>/, query kept.
+
+    New links name /s/<slug>/ directly (services/study_links.py); this keeps the links
+    already handed out working."""
     query = request.META.get("QUERY_STRING", "")
     target = reverse("participant-app", kwargs={"slug": slug})
     return HttpResponsePermanentRedirect(f"{target}?{query}" if query else target)

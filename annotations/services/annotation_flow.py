@@ -5,6 +5,19 @@ questions (rotating, see question_rotation.py), randomises which reply is A and 
 records all of it, and asks a worker for the "improved" reply after commit. ``submit``
 validates every value against the study's instrument before writing anything, so a bad
 value changes nothing.
+
+The comparison waits for the improved reply at most ``improved_reply_timeout()`` from the
+moment the step opened (``ATTUNE_IMPROVED_REPLY_TIMEOUT_S``, default
+``IMPROVED_REPLY_TIMEOUT_S``). The rule, the same for the step, the submit and the improver:
+
+- within the limit a pending reply is reported ``pending`` and the submit answers
+  ``improved_reply_pending``; a reply that is ready within the limit stays ``ready``;
+- past the limit a reply still pending is reported ``unavailable`` and the submit skips the
+  comparison (no choices stored, ``selected_pairwise_questions`` emptied, as for a failed
+  improver, so the released record has no comparison at that turn);
+- a reply that arrives after the limit is stored (status ``ready``, ``improved_meta.late``)
+  but the comparison stays ``unavailable``: once skipped, never reopened, so what the
+  participant was told and what is stored agree.
 """
 
 from __future__ import annotations
@@ -13,9 +26,11 @@ import math
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils import timezone
 
@@ -41,8 +56,10 @@ from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
 from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
 
 GENERAL_QUESTION = "general"  # the overall preference: asked at every turn that compares
-# How long a participant waits for the improved reply before the comparison is skipped.
-IMPROVED_REPLY_WAIT = timedelta(seconds=90)
+# How long a participant waits for the improved reply before the comparison is skipped
+# (seconds from the step's opening); settings.ATTUNE_IMPROVED_REPLY_TIMEOUT_S overrides it.
+IMPROVED_REPLY_TIMEOUT_S = 90.0
+IMPROVED_REPLY_TIMEOUT_SETTING = "ATTUNE_IMPROVED_REPLY_TIMEOUT_S"
 MAX_EDITED_REPLY_CHARS = 8000
 MAX_TIMING_KEYS = 20
 _ORIGINAL, _ALTERNATE = "original", "alternate"
@@ -91,9 +108,40 @@ def _pairwise_questions(study: Study, instrument: InstrumentDefinition) -> list[
     return fixed + take_next(study, "pairwise", others, k - len(fixed))
 
 
+def improved_reply_timeout() -> timedelta:
+    """How long the comparison waits for the improved reply (the setting, else the default)."""
+    seconds = getattr(settings, IMPROVED_REPLY_TIMEOUT_SETTING, IMPROVED_REPLY_TIMEOUT_S)
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds > 0:
+        raise ImproperlyConfigured(
+            f"{IMPROVED_REPLY_TIMEOUT_SETTING} must be a number of seconds above 0, not {seconds!r}"
+        )
+    return timedelta(seconds=seconds)
+
+
+def improved_reply_overdue(annotation: TurnAnnotation, now: datetime | None = None) -> bool:
+    """True once the step has waited its limit for the improved reply."""
+    if annotation.started_at is None:  # imported records: no live comparison at all
+        return False
+    return (now or timezone.now()) - annotation.started_at >= improved_reply_timeout()
+
+
+def comparison_status(annotation: TurnAnnotation, now: datetime | None = None) -> str:
+    """Where the turn's comparison stands for the participant (an ``ImprovedStatus`` value).
+
+    The stored status of the improved reply, except that a reply still pending past the limit,
+    or one that arrived after it, is ``unavailable`` (see the module's docstring).
+    """
+    status = annotation.improved_status
+    if status == ImprovedStatus.PENDING and improved_reply_overdue(annotation, now):
+        return ImprovedStatus.UNAVAILABLE
+    if status == ImprovedStatus.READY and annotation.improved_meta.get("late"):
+        return ImprovedStatus.UNAVAILABLE
+    return status
+
+
 def comparison_texts(annotation: TurnAnnotation) -> dict[str, str] | None:
     """The texts shown as A and B, once the improved reply exists (labels stay server-side)."""
-    if not annotation.pairwise_plan or annotation.improved_status != ImprovedStatus.READY:
+    if not annotation.pairwise_plan or comparison_status(annotation) != ImprovedStatus.READY:
         return None
     texts = {_ORIGINAL: annotation.turn.model_reply, _ALTERNATE: annotation.llm_improved_reply}
     first = annotation.pairwise_plan[0]
@@ -150,7 +198,11 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
     )
     if winners is None:  # the comparison never reached the participant
         annotation.selected_pairwise_questions = []
-        annotation.improved_meta = {**annotation.improved_meta, "pairwise_skipped": True}
+        skipped = {"pairwise_skipped": True}
+        stored = annotation.improved_status
+        if annotation.pairwise_plan and stored in (ImprovedStatus.PENDING, ImprovedStatus.READY):
+            skipped["improved_timed_out"] = True  # planned, but the reply was not in time
+        annotation.improved_meta = {**annotation.improved_meta, **skipped}
     else:
         PairwiseChoice.objects.bulk_create(
             PairwiseChoice(
@@ -219,7 +271,9 @@ def _behaviour(
 def _pairwise(annotation: TurnAnnotation, raw: Mapping[str, Any]) -> dict[str, str | None] | None:
     """The winner per planned question, or None when the comparison was never shown."""
     planned = [row["question_id"] for row in annotation.pairwise_plan]
-    status = annotation.improved_status
+    # Past the limit a pending (or late) reply is "unavailable": the comparison is skipped
+    # rather than holding the participant.
+    status = comparison_status(annotation)
     if not planned or status in (ImprovedStatus.FAILED, ImprovedStatus.UNAVAILABLE):
         if raw:
             raise invalid("pairwise", "there is no comparison at this turn")
@@ -227,11 +281,9 @@ def _pairwise(annotation: TurnAnnotation, raw: Mapping[str, Any]) -> dict[str, s
     if status == ImprovedStatus.PENDING:
         if raw:
             raise invalid("pairwise", "the comparison is not ready yet")
-        if timezone.now() - annotation.started_at < IMPROVED_REPLY_WAIT:
-            raise FlowError("improved_reply_pending",
-                            "The second reply for the comparison is still being written. Please wait a moment.",
-                            data={"retry_after": 3})  # fmt: skip
-        return None  # waited long enough: skip the comparison rather than hold the participant
+        raise FlowError("improved_reply_pending",
+                        "The second reply for the comparison is still being written. Please wait a moment.",
+                        data={"retry_after": 3})  # fmt: skip
     for qid in raw:
         if qid not in planned:
             raise invalid(f"pairwise.{qid}", "this question was not asked at this turn")

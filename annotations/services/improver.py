@@ -4,6 +4,10 @@ while the participant annotates, then offered to them in the A/B comparison.
 ``run_improver`` is what the Celery task does (annotations/tasks.py). It is idempotent: an
 annotation whose improved reply is no longer pending is left alone, so a redelivered task
 (acks late) costs at most one model call and never overwrites a stored reply.
+
+A reply that arrives after the comparison's limit (annotation_flow.improved_reply_timeout) is
+still stored, marked ``late``: the participant was already told the comparison is unavailable
+(or submitted without it), and it stays so.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from django.db import transaction
 
 from annotations.models import ImprovedStatus, Turn, TurnAnnotation, TurnStatus
 from annotations.services import safety
+from annotations.services.annotation_flow import improved_reply_overdue
 from annotations.services.audit import record_audit
 from attune_collect.llm import Completion, GatewayError, default_gateway
 
@@ -84,10 +89,16 @@ def record_improved_reply(turn_id: int, completion: Completion) -> bool:
     annotation = _pending(turn_id)
     if annotation is None:
         return False
+    # Past the limit the comparison was skipped (or will be): the reply is kept, never shown.
+    # A submit that skipped it for want of this reply decided so already, whatever the clocks.
+    late = improved_reply_overdue(annotation) or bool(
+        annotation.improved_meta.get("improved_timed_out")
+    )
     annotation.llm_improved_reply = completion.text
     annotation.improved_status = ImprovedStatus.READY
     annotation.improved_meta = {
         **annotation.improved_meta,
+        **({"late": True} if late else {}),
         "model": completion.model,
         "latency_ms": round(completion.latency_ms),
         "prompt_tokens": completion.prompt_tokens,
@@ -97,7 +108,8 @@ def record_improved_reply(turn_id: int, completion: Completion) -> bool:
     }
     annotation.save(update_fields=["llm_improved_reply", "improved_status", "improved_meta"])
     record_audit("annotations.annotation.improved", target=annotation, actor_label="system",
-                 data={"turn_id": turn_id, "latency_ms": annotation.improved_meta["latency_ms"]})  # fmt: skip
+                 data={"turn_id": turn_id, "latency_ms": annotation.improved_meta["latency_ms"],
+                       "late": late})  # fmt: skip
     safety.check_reply(annotation.turn, completion.text, "improved_reply")
     return True
 

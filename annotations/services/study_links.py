@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from django.urls import reverse
+
 from annotations.models import Study
 
-# Where the participant app (frontend/) serves a study. The recruitment link points here.
-PARTICIPANT_APP_PATH = "/study/{slug}/"
+# Where the participant app (frontend/) serves a study: /s/<slug>/ (participant_web/urls.py).
+# Recruitment and preview links point there directly; /study/<slug>/, which the first links
+# handed out named, only redirects there (query kept) and is never made for a new link.
+PARTICIPANT_APP_URL_NAME = "participant-app"
 # Prolific substitutes these placeholders in the study URL for each participant.
 PROLIFIC_PLACEHOLDERS = {
     "PROLIFIC_PID": "{{%PROLIFIC_PID%}}",
@@ -19,7 +23,8 @@ PROLIFIC_RETURN_URL = "https://app.prolific.com/submissions/complete?cc={code}"
 
 
 def participant_app_path(study: Study) -> str:
-    return PARTICIPANT_APP_PATH.format(slug=study.slug)
+    """The path of the study's participant app (``/s/<slug>/``)."""
+    return reverse(PARTICIPANT_APP_URL_NAME, kwargs={"slug": study.slug})
 
 
 def recruitment_link(study: Study, base_url: str) -> str:

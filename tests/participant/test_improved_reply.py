@@ -1,5 +1,6 @@
 """The "improved" reply is written in the background by the study's improver model (a Celery
-task: ids in, idempotent) while the participant annotates; the API never waits for it."""
+task: ids in, idempotent) while the participant annotates; the API never waits for it (how
+long the comparison waits for it: test_improved_reply_timeout.py)."""
 
 import pytest
 
@@ -59,18 +60,6 @@ def test_a_retryable_improver_failure_is_retried_by_the_task(
     result = improve_reply.apply(args=[turn_id])  # eager: retries run in this process
     assert result.get() == "ready"
     assert TurnAnnotation.objects.get(turn_id=turn_id).improved_status == ImprovedStatus.READY
-
-
-def test_submitting_while_the_improved_reply_is_pending(turn_of, settings):
-    client, turn_id = turn_of()
-    reply = client.annotate(1)
-    assert reply.status == 409 and reply.error["code"] == "improved_reply_pending"
-    # After the wait the comparison is skipped instead of holding the participant.
-    TurnAnnotation.objects.filter(turn_id=turn_id).update(started_at="2000-01-01T00:00:00Z")
-    assert client.annotate(1).status == 200
-    annotation = TurnAnnotation.objects.get(turn_id=turn_id)
-    assert annotation.selected_pairwise_questions == []
-    assert annotation.improved_meta["pairwise_skipped"] is True
 
 
 def test_a_study_without_an_improver_has_no_comparison(make_chat_study, turn_of):

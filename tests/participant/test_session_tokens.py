@@ -1,5 +1,5 @@
 """The participant session token: required, stored only as a hash, and it opens one
-participant's data only."""
+participant's data only (who reaches which endpoint: test_permission_matrix.py)."""
 
 import hashlib
 
@@ -27,21 +27,6 @@ def test_only_a_hash_of_the_token_is_stored(participant_client):
     session = ParticipantSession.objects.get(participant__prolific_pid=client.pid)
     assert session.token_hash == hashlib.sha256(client.token.encode()).hexdigest()
     assert not ParticipantSession.objects.filter(token_hash=client.token).exists()
-
-
-def test_a_token_reaches_only_its_own_participant(participant_client, answered_turn):
-    alice, bob = participant_client(), participant_client()
-    alice.onboard()
-    bob.onboard()
-    answered_turn(alice, "Alice's secret worry")
-    assert alice.get("turns/1").body["user_message"] == "Alice's secret worry"
-    # Bob asks for turn 1 with his own token: he gets his own (absent) turn, never Alice's.
-    assert bob.get("turns/1").status == 404
-    assert bob.get("turns/1/annotation").status == 404
-    refused = bob.post("turns/1/annotation", {"mood_tags": [], "behaviour": {}})
-    assert refused.status in (404, 409)
-    assert "Alice" not in str(bob.session())
-    assert alice.get("turns/1/annotation").body["submitted"] is False
 
 
 def test_a_revoked_session_is_refused(participant_client):

@@ -1,5 +1,5 @@
 // A researcher's preview link carries a session token in the URL fragment
-// (`/study/<slug>/#token=...`, made by the admin): a fragment never reaches a server or a log.
+// (`/s/<slug>/#token=...`, made by the admin): a fragment never reaches a server or a log.
 // The app takes it once and removes it from the address bar, so it is not bookmarked or shared.
 export function tokenFromFragment(hash: string): string | null {
   const token = new URLSearchParams(hash.replace(/^#/, "")).get("token");
