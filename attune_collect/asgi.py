@@ -7,3 +7,7 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "attune_collect.settings")
 
 application = get_asgi_application()
+
+from attune_collect.web_process import prepare_web_process  # noqa: E402 - needs Django set up
+
+prepare_web_process()

@@ -16,6 +16,10 @@ no Redis). Production is configured with these variables:
 ``ATTUNE_DATA_DIR``            where SQLite, the embedded broker and releases live (``data/``).
 ``ATTUNE_PSEUDONYM_SALT``      secret salt for participant pseudonyms in releases (or ``_FILE``).
 ``ATTUNE_LOG_LEVEL``           ``INFO`` by default.
+``ATTUNE_DB_POOL_SIZE``        PostgreSQL connections per process at most (20).
+``ATTUNE_IMPROVED_REPLY_TIMEOUT_S`` seconds an A/B comparison waits for the improved reply (90).
+``ATTUNE_GC_THRESHOLD``        web process only: garbage collector thresholds, ``50000,20,20``
+                               by default (``attune_collect/web_process.py``).
 =============================  =================================================================
 
 Model provider keys are never settings: a model endpoint names the environment variable that
@@ -105,7 +109,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "attune_collect.static_files.AsyncCapableWhiteNoiseMiddleware",  # WhiteNoise, async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -143,9 +147,18 @@ _SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
 if _database_url and not _database_url.startswith("sqlite"):
-    DATABASES = {
-        "default": dj_database_url.parse(_database_url, conn_max_age=60, conn_health_checks=True)
+    # A connection pool per process (psycopg_pool), not persistent connections: under uvicorn
+    # every synchronous request runs in a thread of its own, so a connection kept by a thread
+    # (CONN_MAX_AGE) was never reused and each request paid a new PostgreSQL connection (a
+    # server process forked per request; measured with benchmarks/chat_load.py). Closing a
+    # connection now hands it back to the pool.
+    _postgres = dj_database_url.parse(_database_url, conn_max_age=0)
+    _postgres.setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": env_int("ATTUNE_DB_POOL_SIZE", 20, minimum=1),
+        "timeout": 30,  # seconds a request waits for a free connection before it fails
     }
+    DATABASES = {"default": _postgres}
 else:
     _sqlite = dj_database_url.parse(_database_url) if _database_url else {}
     DATABASES = {
@@ -273,3 +286,6 @@ ATTUNE_RELEASES_DIR = Path(env_str("ATTUNE_RELEASES_DIR", str(DATA_DIR / "releas
 ATTUNE_EVALUATIONS_DIR = Path(env_str("ATTUNE_EVALUATIONS_DIR", str(DATA_DIR / "evaluations")))
 # Conversations per chunk of a release build: memory per chunk vs. queries per conversation.
 ATTUNE_RELEASE_CHUNK_SIZE = env_int("ATTUNE_RELEASE_CHUNK_SIZE", 500, minimum=1)
+# How long a turn's A/B comparison waits for the improved reply before it is skipped
+# (annotations/services/annotation_flow.py).
+ATTUNE_IMPROVED_REPLY_TIMEOUT_S = env_int("ATTUNE_IMPROVED_REPLY_TIMEOUT_S", 90, minimum=1)

@@ -35,6 +35,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,18 @@ KEY_ENV = "ATTUNE_BENCH_LLM_KEY"
 REQUEST_TIMEOUT_S = 60.0  # one stream; a request that takes longer counts as an error
 STARTUP_TIMEOUT_S = 60.0
 UPSTREAM_LIFETIME_S = 3600.0  # the upstream server stops by itself if this script dies
+# The platform runs as deployed (settings.py's production profile: DEBUG off, so no query log,
+# no static-file lookups on disk per request), with throwaway secrets; plain HTTP on loopback
+# stands in for the TLS proxy, hence no HTTPS redirect.
+WARM_UP_PER_WORKER = 10
+POSTGRES = -1  # in cpu_used(): the PostgreSQL server's processes, not one of ours
+PRODUCTION_PROFILE = {
+    "DJANGO_DEBUG": "false",
+    "DJANGO_SECRET_KEY": "chat-load-benchmark-not-a-secret",
+    "ATTUNE_PSEUDONYM_SALT": "chat-load-benchmark-not-a-secret",
+    "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+    "DJANGO_SECURE_SSL_REDIRECT": "false",
+}
 
 
 @dataclass
@@ -60,6 +74,7 @@ class Phase:
     open_streams: int = 0
     max_open_streams: int = 0
     seconds: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)
 
     def opened(self) -> None:
         self.open_streams += 1
@@ -133,6 +148,37 @@ def cpu_seconds(pid: int) -> float:
         family.update(children)
         frontier.extend(children)
     return sum(used.get(member, 0.0) for member in family)
+
+
+def postgres_cpu_seconds() -> float:
+    """CPU seconds used so far by the machine's PostgreSQL server processes (the database
+    shares the cores too when the run uses it)."""
+    used = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            name, fields = (entry / "stat").read_text().split(" (", 1)[1].rsplit(")", 1)
+        except (OSError, ValueError):  # the process ended meanwhile
+            continue
+        if name in ("postgres", "postmaster"):
+            used += sum(int(v) for v in fields.split()[11:15]) / os.sysconf("SC_CLK_TCK")
+    return used
+
+
+@contextmanager
+def cpu_used(processes: dict[str, int | None], phase: Phase) -> Iterator[None]:
+    """Record in ``phase.cpu`` the CPU seconds each process used during the block (``None``:
+    this process, the load client; ``POSTGRES``: the database server)."""
+
+    def now(pid: int | None) -> float:
+        if pid == POSTGRES:
+            return postgres_cpu_seconds()
+        return time.process_time() if pid is None else cpu_seconds(pid)
+
+    before = {name: now(pid) for name, pid in processes.items()}
+    yield
+    phase.cpu = {name: now(pid) - before[name] for name, pid in processes.items()}
 
 
 def free_port() -> int:
@@ -318,7 +364,7 @@ async def run_phase(phase: Phase, base_url: str, participants: int, turns: int, 
 
 def report(direct: Phase, platform: Phase, args: argparse.Namespace, database: str) -> None:
     print(f"\ndatabase: {database}; uvicorn workers: {args.workers}"
-          f"{'; without WhiteNoiseMiddleware' if args.without_whitenoise else ''}; "
+          f"{'; synchronous WhiteNoise' if args.sync_whitenoise else ''}; "
           f"participants: {args.participants}; turns each: {args.turns}; "
           f"upstream: {args.latency_ms} ms to the first token, {args.tokens} tokens "
           f"{args.token_delay_ms} ms apart")  # fmt: skip
@@ -361,10 +407,11 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
     parser.add_argument(
-        "--without-whitenoise",
+        "--sync-whitenoise",
         action="store_true",
-        help="run the platform without WhiteNoiseMiddleware (synchronous: every async request "
-        "crosses into a thread and back) to measure what it costs",
+        help="run the platform with WhiteNoise's own synchronous middleware (every async request "
+        "then crosses into a thread and back) instead of the project's async-capable one, to "
+        "measure what that costs",
     )
     parser.add_argument("--serve-upstream", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -374,7 +421,8 @@ def main() -> None:
 
     workdir = Path(tempfile.mkdtemp(prefix="attune-chat-load-"))
     env = {**os.environ, "ATTUNE_DATA_DIR": str(workdir / "data"), KEY_ENV: "sk-bench-not-a-secret",
-           "DJANGO_SETTINGS_MODULE": "attune_collect.settings", "ATTUNE_LOG_LEVEL": "WARNING"}  # fmt: skip
+           "DJANGO_SETTINGS_MODULE": "attune_collect.settings", "ATTUNE_LOG_LEVEL": "WARNING",
+           **PRODUCTION_PROFILE}  # fmt: skip
     for name in ("DATABASE_URL", "REDIS_URL"):  # the cache and broker stay local: no shared Redis
         env.pop(name, None)
         os.environ.pop(name, None)
@@ -383,11 +431,14 @@ def main() -> None:
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     server_env = dict(env)
-    if args.without_whitenoise:
+    if args.sync_whitenoise:
         # A settings module of this run only, in its temp folder, for the platform process.
         (workdir / "bench_settings.py").write_text(
             "from attune_collect.settings import *  # noqa: F403\n"
-            "MIDDLEWARE = [m for m in MIDDLEWARE if 'whitenoise' not in m]  # noqa: F405\n"
+            "MIDDLEWARE = [  # noqa: F405\n"
+            "    'whitenoise.middleware.WhiteNoiseMiddleware' if m.endswith('WhiteNoiseMiddleware')\n"
+            "    else m for m in MIDDLEWARE  # noqa: F405\n"
+            "]\n"
         )
         server_env["PYTHONPATH"] = os.pathsep.join(
             filter(None, [str(workdir), env.get("PYTHONPATH")])
@@ -412,7 +463,10 @@ def main() -> None:
         prepare_database(args.database_url)
         database = connection.vendor
         started = time.perf_counter()
-        slug, tokens = create_participants(upstream_url, args.participants + 5, args.turns)
+        # Warm-up participants: enough that every uvicorn worker most likely serves a few (the
+        # kernel spreads connections); a fresh worker's first streams open its upstream client.
+        warm_count = WARM_UP_PER_WORKER * args.workers
+        slug, tokens = create_participants(upstream_url, args.participants + warm_count, args.turns)
         print(
             f"set up {len(tokens)} participants in {time.perf_counter() - started:.1f} s ({database})"
         )
@@ -427,8 +481,9 @@ def main() -> None:
 
         reply_s = (args.latency_ms + args.tokens * args.token_delay_ms) / 1000
         deadline = args.turns * (reply_s + REQUEST_TIMEOUT_S) + 120
-        warm = Phase("warm-up")  # imports litellm and opens connections in the server
-        asyncio.run(run_phase(warm, platform_url, 5, 1, 0.0, platform_turn, tokens[-5:], deadline))
+        warm = Phase("warm-up")  # opens database and upstream connections in the server
+        asyncio.run(run_phase(warm, platform_url, warm_count, 1, 0.0, platform_turn,
+                              tokens[-warm_count:], deadline))  # fmt: skip
         asyncio.run(
             run_phase(Phase("warm-up"), upstream_url, 5, 1, 0.0, direct_turn, None, deadline)
         )
@@ -436,26 +491,24 @@ def main() -> None:
             raise SystemExit(f"warm-up failed: {warm.errors[0]}")
 
         direct, platform = Phase("direct"), Phase("platform")
-        asyncio.run(
-            run_phase(
-                direct,
-                upstream_url,
-                args.participants,
-                args.turns,
-                reply_s,
-                direct_turn,
-                None,
-                deadline,
-            )
-        )
-        cpu_before = cpu_seconds(server.pid)
-        asyncio.run(run_phase(platform, platform_url, args.participants, args.turns, reply_s, platform_turn,
-                              tokens[: args.participants], deadline))  # fmt: skip
-        server_cpu = cpu_seconds(server.pid) - cpu_before
+        # CPU seconds of each process during each phase: the three share the machine's cores.
+        processes = {"client": None, "upstream": upstream.pid, "platform": server.pid}
+        if database == "postgresql":
+            processes["postgresql"] = POSTGRES
+        with cpu_used(processes, direct):
+            asyncio.run(run_phase(direct, upstream_url, args.participants, args.turns, reply_s,
+                                  direct_turn, None, deadline))  # fmt: skip
+        with cpu_used(processes, platform):
+            asyncio.run(run_phase(platform, platform_url, args.participants, args.turns, reply_s,
+                                  platform_turn, tokens[: args.participants], deadline))  # fmt: skip
         report(direct, platform, args, database)
+        server_cpu = platform.cpu["platform"]
         print(f"platform server: {server_cpu:.1f} s CPU in {platform.seconds:.1f} s "
               f"({server_cpu / max(len(platform.samples), 1) * 1000:.1f} ms per message, "
               f"{server_cpu / platform.seconds:.0%} of one core); load average {os.getloadavg()[0]:.2f}")  # fmt: skip
+        for phase in (direct, platform):
+            print(f"CPU during the {phase.name} phase: "
+                  + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in phase.cpu.items()))  # fmt: skip
     finally:
         for process in (server, upstream):
             if process is not None:

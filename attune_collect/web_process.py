@@ -1,0 +1,56 @@
+"""Start-up of a web (uvicorn) process, tuned for hundreds of open chat streams.
+
+Measured with ``benchmarks/chat_load.py`` (200 participants, 200 streams open at once in one
+process; docs/benchmarks.md), three things stalled every stream of the process at once:
+
+* Importing litellm on the first chat message: 3 to 5 s of import. It is imported here, before
+  the process takes requests.
+* Full garbage collections. With Django and litellm loaded the heap holds about 500,000
+  long-lived objects, and each stream adds a few hundred pydantic objects (litellm's chunks):
+  a full collection took 90 to 190 ms, during which no stream moved, and young collections ran
+  hundreds of times a second. Everything loaded at start-up is frozen (never scanned again),
+  and collections run less often (``ATTUNE_GC_THRESHOLD``); the garbage of a stream is mostly
+  acyclic and freed by reference counting anyway.
+* litellm's own per-stream success logging, which rebuilds the whole response from its chunks
+  in a thread after every stream. The gateway does its own accounting, and no litellm callback
+  is configured, so it is switched off (``load_litellm``).
+
+Only the web process runs this (``attune_collect/asgi.py``): Celery workers and commands keep
+Python's defaults.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+# Python's default is (700, 10, 10): a young collection every 700 allocations.
+DEFAULT_GC_THRESHOLD = (50_000, 20, 20)
+
+
+def gc_threshold_from_environment() -> tuple[int, int, int]:
+    """``ATTUNE_GC_THRESHOLD``: three positive whole numbers, "gen0,gen1,gen2"."""
+    raw = os.environ.get("ATTUNE_GC_THRESHOLD", "").strip()
+    if not raw:
+        return DEFAULT_GC_THRESHOLD
+    parts = [part.strip() for part in raw.split(",")]
+    if len(parts) != 3 or not all(part.isdigit() and int(part) > 0 for part in parts):
+        raise ImproperlyConfigured(
+            f"ATTUNE_GC_THRESHOLD={raw!r}: expected three positive whole numbers, "
+            "e.g. '50000,20,20' (Python's default is '700,10,10')"
+        )
+    gen0, gen1, gen2 = (int(part) for part in parts)
+    return gen0, gen1, gen2
+
+
+def prepare_web_process() -> None:
+    """Import what the first request would import, then freeze it and space collections."""
+    from attune_collect.llm._litellm import load_litellm
+
+    threshold = gc_threshold_from_environment()  # a bad value stops the start, not a request
+    load_litellm()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*threshold)

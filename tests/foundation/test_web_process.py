@@ -1,0 +1,56 @@
+"""The web process's start-up (attune_collect/asgi.py -> web_process.prepare_web_process).
+
+Checked in fresh processes: it imports litellm before the first request, freezes what start-up
+loaded, spaces garbage collections as configured, and refuses a malformed threshold at start.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from attune_collect.web_process import DEFAULT_GC_THRESHOLD, gc_threshold_from_environment
+from tests.foundation.test_settings_profiles import run
+
+PROBE = (
+    "import gc, json, sys; import attune_collect.asgi; import litellm; "
+    "print(json.dumps({'threshold': gc.get_threshold(), 'frozen': gc.get_freeze_count(), "
+    "'litellm_loaded': 'litellm' in sys.modules, "
+    "'streaming_logging_off': litellm.disable_streaming_logging}))"
+)
+
+
+def test_start_up_loads_litellm_freezes_and_spaces_collections(tmp_path):
+    result = run(PROBE, {}, tmp_path)
+    assert result.returncode == 0, result.stderr
+    state = json.loads(result.stdout.strip().splitlines()[-1])
+    assert tuple(state["threshold"]) == DEFAULT_GC_THRESHOLD
+    assert state["frozen"] > 100_000  # Django + litellm: hundreds of thousands of objects
+    assert state["litellm_loaded"] and state["streaming_logging_off"]
+
+
+def test_the_threshold_comes_from_the_environment(tmp_path):
+    result = run(PROBE, {"ATTUNE_GC_THRESHOLD": "30000, 15, 12"}, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1])["threshold"] == [30000, 15, 12]
+
+
+def test_a_malformed_threshold_stops_the_start(tmp_path):
+    result = run(PROBE, {"ATTUNE_GC_THRESHOLD": "700,10"}, tmp_path)
+    assert result.returncode != 0
+    assert "ATTUNE_GC_THRESHOLD='700,10': expected three positive whole numbers" in result.stderr
+
+
+@pytest.mark.parametrize("raw", ["", "  "])
+def test_no_value_means_the_default(monkeypatch, raw):
+    monkeypatch.setenv("ATTUNE_GC_THRESHOLD", raw)
+    assert gc_threshold_from_environment() == DEFAULT_GC_THRESHOLD
+
+
+@pytest.mark.parametrize("raw", ["0,10,10", "a,b,c", "-5,10,10", "700,10,10,10"])
+def test_values_that_are_not_three_positive_numbers_are_refused(monkeypatch, raw):
+    monkeypatch.setenv("ATTUNE_GC_THRESHOLD", raw)
+    with pytest.raises(ImproperlyConfigured, match="ATTUNE_GC_THRESHOLD"):
+        gc_threshold_from_environment()
