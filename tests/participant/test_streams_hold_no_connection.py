@@ -11,7 +11,10 @@ from django.db import connection
 from annotations.participant_api.db import DB_THREADS
 
 pytestmark = pytest.mark.django_db(transaction=True)
-STREAMS = 20
+STREAMS = 30
+# Besides the chat's database threads, the server process's connection pool (PostgreSQL) keeps
+# the connection the onboarding requests used, one at a time, open for reuse.
+IDLE_POOLED = 1
 
 
 def database_connections() -> int:
@@ -22,7 +25,7 @@ def database_connections() -> int:
         return cursor.fetchone()[0]
 
 
-def test_twenty_open_streams_use_at_most_the_pool(upstream_study, live_participant, openai_server):
+def test_thirty_open_streams_use_at_most_the_pool(upstream_study, live_participant, openai_server):
     if connection.vendor != "postgresql":
         pytest.skip("counts server-side connections (PostgreSQL)")
     upstream_study.target_participants = STREAMS + 5
@@ -39,8 +42,8 @@ def test_twenty_open_streams_use_at_most_the_pool(upstream_study, live_participa
     deadline = time.monotonic() + 20
     while openai_server.behaviour.in_flight < STREAMS and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert openai_server.behaviour.in_flight == STREAMS  # all twenty are streaming now
-    assert database_connections() <= DB_THREADS
+    assert openai_server.behaviour.in_flight == STREAMS  # all thirty are streaming now
+    assert database_connections() <= DB_THREADS + IDLE_POOLED < STREAMS
     for thread in threads:
         thread.join(timeout=60)
     assert all(result.names[-1] == "done" for result in results.values())

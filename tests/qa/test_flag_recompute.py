@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from annotations.models import AuditEntry, Conversation, ConversationState, Turn
-from annotations.qa.models import ConversationReview, Flag, FlagStatus
+from annotations.qa.models import ConversationReview, Flag, FlagStatus, StudyQASettings
 from annotations.qa.services.flagging import RETIRED_NOTE, compute_flags, resolve_flag
 from tests.factories import build_record, build_turn, make_conversation
 from tests.qa.conftest import flags_of
@@ -17,6 +17,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def risky(study):
+    # No blind double review: whether the default share picks a conversation depends on its ids
+    # (stable hashing), and a blind review refuses a verdict given outside it.
+    StudyQASettings.objects.create(study=study, double_review_share=0)
     record = build_record(
         turns=(build_turn(1, user_message="I want to end it all."), build_turn(2))
     )
