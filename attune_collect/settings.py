@@ -149,9 +149,9 @@ _SQLITE_OPTIONS = {
 if _database_url and not _database_url.startswith("sqlite"):
     # A connection pool per process (psycopg_pool), not persistent connections: under uvicorn
     # every synchronous request runs in a thread of its own, so a connection kept by a thread
-    # (CONN_MAX_AGE) was never reused and each request paid a new PostgreSQL connection (a
-    # server process forked per request; measured with benchmarks/chat_load.py). Closing a
-    # connection now hands it back to the pool.
+    # (CONN_MAX_AGE) was never reused and each request opened a new PostgreSQL connection (a
+    # server process forked per request). Closing a connection now hands it back to the pool.
+    # (The chat load benchmark's PostgreSQL tail did not measurably change with it.)
     _postgres = dj_database_url.parse(_database_url, conn_max_age=0)
     _postgres.setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,

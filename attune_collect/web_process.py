@@ -22,9 +22,10 @@ Python's defaults.
 from __future__ import annotations
 
 import gc
-import os
 
 from django.core.exceptions import ImproperlyConfigured
+
+from attune_collect.env import env_str
 
 # Python's default is (700, 10, 10): a young collection every 700 allocations.
 DEFAULT_GC_THRESHOLD = (50_000, 20, 20)
@@ -32,8 +33,8 @@ DEFAULT_GC_THRESHOLD = (50_000, 20, 20)
 
 def gc_threshold_from_environment() -> tuple[int, int, int]:
     """``ATTUNE_GC_THRESHOLD``: three positive whole numbers, "gen0,gen1,gen2"."""
-    raw = os.environ.get("ATTUNE_GC_THRESHOLD", "").strip()
-    if not raw:
+    raw = env_str("ATTUNE_GC_THRESHOLD")
+    if raw is None:
         return DEFAULT_GC_THRESHOLD
     parts = [part.strip() for part in raw.split(",")]
     if len(parts) != 3 or not all(part.isdigit() and int(part) > 0 for part in parts):

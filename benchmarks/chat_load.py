@@ -125,45 +125,52 @@ def stop_process(process: subprocess.Popen) -> None:
             process.wait(timeout=5)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds used so far by a process and its live descendants (the
-    uvicorn workers, when there are several)."""
-    parents: dict[int, int] = {}
-    used: dict[int, float] = {}
+@dataclass(frozen=True)
+class ProcessStat:
+    parent: int
+    name: str
+    cpu_s: float  # user + system CPU seconds used so far
+
+
+def process_table() -> dict[int, ProcessStat]:
+    """Every live process on the machine, read from /proc/<pid>/stat."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    table = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:  # the process ended meanwhile
+            head, tail = (entry / "stat").read_text().rsplit(")", 1)
+        except (OSError, ValueError):  # the process ended meanwhile
             continue
-        parents[int(entry.name)] = int(fields[1])
-        used[int(entry.name)] = sum(int(v) for v in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+        fields = tail.split()
+        table[int(entry.name)] = ProcessStat(
+            parent=int(fields[1]),
+            name=head.split(" (", 1)[1],
+            cpu_s=sum(int(v) for v in fields[11:15]) / ticks,
+        )
+    return table
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds used so far by a process and its live descendants (the uvicorn workers,
+    when there are several)."""
+    table = process_table()
     family, frontier = {pid}, [pid]
     while frontier:
         parent = frontier.pop()
         children = [
-            child for child, ppid in parents.items() if ppid == parent and child not in family
+            child for child, s in table.items() if s.parent == parent and child not in family
         ]
         family.update(children)
         frontier.extend(children)
-    return sum(used.get(member, 0.0) for member in family)
+    return sum(table[member].cpu_s for member in family if member in table)
 
 
 def postgres_cpu_seconds() -> float:
     """CPU seconds used so far by the machine's PostgreSQL server processes (the database
     shares the cores too when the run uses it)."""
-    used = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            name, fields = (entry / "stat").read_text().split(" (", 1)[1].rsplit(")", 1)
-        except (OSError, ValueError):  # the process ended meanwhile
-            continue
-        if name in ("postgres", "postmaster"):
-            used += sum(int(v) for v in fields.split()[11:15]) / os.sysconf("SC_CLK_TCK")
-    return used
+    return sum(s.cpu_s for s in process_table().values() if s.name in ("postgres", "postmaster"))
 
 
 @contextmanager
