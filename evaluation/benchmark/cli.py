@@ -62,7 +62,16 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--data", required=True, type=Path, help="release or reference folder")
     score.add_argument("--runs", required=True, type=Path, help="folder of run-output JSON")
     score.add_argument("--out", required=True, type=Path, help="folder for scores.json + Parquet")
-    score.add_argument("--compat", action="store_true", help="the reference's all-na turn rule")
+    score.add_argument(
+        "--compat",
+        action="store_true",
+        help="also where our rules depart from the reference (all-na turn = 0, VA rounding)",
+    )
+    score.add_argument(
+        "--asked-only",
+        action="store_true",
+        help="also score behaviour over the asked questions only, reported beside the default",
+    )
     score.add_argument("--baseline-seed", type=int, default=0, help="seed of the random baseline")
     return parser
 
@@ -163,6 +172,7 @@ def _run_here(
 
 def score_command(args: argparse.Namespace) -> int:
     from evaluation.benchmark.score_folder import (
+        ASKED_ONLY,
         SUMMARY_HEADERS,
         read_runs,
         score_runs,
@@ -174,12 +184,21 @@ def score_command(args: argparse.Namespace) -> int:
         raise DataFolderError(f"no runs folder at {args.runs}")
     conversations = load_conversations(args.data)
     runs, unreadable = read_runs(args.runs)
-    result = score_runs(conversations, runs, compat=args.compat, baseline_seed=args.baseline_seed)
+    result = score_runs(
+        conversations,
+        runs,
+        compat=args.compat,
+        asked_only=args.asked_only,
+        baseline_seed=args.baseline_seed,
+    )
     paths = write_scores(result, args.out)
     for note in [*unreadable, *result.skipped]:
         print(f"skipped {note}", file=sys.stderr)
     print(f"scored {len(runs)} run outputs on {len(conversations)} conversations")
-    print(format_table(SUMMARY_HEADERS, summary_rows(result.aggregates)))
+    asked = result.variants.get(ASKED_ONLY)
+    headers = SUMMARY_HEADERS + (("composite (asked only)",) if asked else ())
+    rows = summary_rows(result.aggregates, asked.aggregates if asked else None)
+    print(format_table(headers, rows))
     print("wrote " + ", ".join(str(path) for path in paths))
     return 0
 

@@ -5,9 +5,13 @@ Every ``*.json`` under the runs folder that looks like a run output (an object w
 scorer; anything else there (our scores.json, notes) is passed over. The model-free baselines
 are scored beside the models on the same conversations, so every table shows chance level.
 
-Outputs: ``scores.json`` = {"conversations": [...], "aggregates": [...]} with the section 6
-metric names (parse-failure rates per call type inside every entry), and the tidy tables
-``per_turn.parquet`` and ``per_conversation.parquet``.
+Outputs: ``scores.json`` = {"scoring_options": {...}, "conversations": [...], "aggregates":
+[...]} with the section 6 metric names (parse-failure rates per call type inside every entry),
+and the tidy tables ``per_turn.parquet`` and ``per_conversation.parquet``.
+
+The default scores reproduce the reference. A named variant (today ``asked_only``: behaviour
+accuracy over the asked questions only) is scored from the same runs in the same pass and
+written beside them under ``"variants"``, never instead of them.
 """
 
 from __future__ import annotations
@@ -15,11 +19,13 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from evaluation.benchmark.baselines import all_baseline_runs
 from evaluation.benchmark.files import write_atomically
+from evaluation.benchmark.records import Conversation
 from evaluation.benchmark.release import SourcedConversation
 from evaluation.benchmark.run_output import RunOutput, run_output_from_dict
 from evaluation.benchmark.scoring import (
@@ -27,6 +33,7 @@ from evaluation.benchmark.scoring import (
     ConversationScores,
     ScoringOptions,
     aggregate,
+    aggregate_scores_to_dict,
     per_conversation_frame,
     per_turn_frame,
     score_conversation,
@@ -38,11 +45,31 @@ PER_TURN_FILE = "per_turn.parquet"
 PER_CONVERSATION_FILE = "per_conversation.parquet"
 
 
+ASKED_ONLY = "asked_only"
+# Per-conversation values a variant records beside the default (what the variant changes).
+VARIANT_METRICS: tuple[str, ...] = (
+    "avg_binary_om_accuracy", "avg_binary_human_accuracy", "avg_binary_om_accuracy_hp",
+    "avg_binary_human_accuracy_hp", "perspective_gap", "evaluation_quality",
+    "behaviour_classification", "preference_prediction", "composite_score",
+)  # fmt: skip
+
+
+@dataclass
+class ScoreVariant:
+    """The same runs scored under a named option (reported beside the default)."""
+
+    options: ScoringOptions
+    conversations: list[ConversationScores] = field(default_factory=list)
+    aggregates: list[AggregateScores] = field(default_factory=list)
+
+
 @dataclass
 class ScoreResult:
     conversations: list[ConversationScores] = field(default_factory=list)
     aggregates: list[AggregateScores] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # "<file>: why", for the summary
+    options: ScoringOptions = field(default_factory=ScoringOptions)
+    variants: dict[str, ScoreVariant] = field(default_factory=dict)
 
 
 def read_runs(runs: Path) -> tuple[list[tuple[str, RunOutput]], list[str]]:
@@ -67,15 +94,26 @@ def score_runs(
     runs: Sequence[tuple[str, RunOutput]],
     *,
     compat: bool = False,
+    asked_only: bool = False,
     baseline_seed: int = 0,
 ) -> ScoreResult:
     """Score each run against its conversation, add the baselines, aggregate per model and mode.
 
     The baselines run on the conversations the runs cover (all of them when there are none).
+    ``runs`` is read once (it may be a generator). The default scores always follow the
+    reference; ``asked_only`` adds that variant beside them (``result.variants``).
     """
     by_id = {item.conversation.conversation_id: item.conversation for item in conversations}
     options = ScoringOptions(compat=compat)
-    result = ScoreResult()
+    result = ScoreResult(options=options)
+    if asked_only:
+        result.variants[ASKED_ONLY] = ScoreVariant(replace(options, asked_only=True))
+
+    def score(conversation: Conversation, run: RunOutput) -> None:
+        result.conversations.append(score_conversation(conversation, run, options))
+        for variant in result.variants.values():
+            variant.conversations.append(score_conversation(conversation, run, variant.options))
+
     seen: set[tuple[str | None, str | None, str | None]] = set()
     covered: dict[str, None] = {}
     for name, run in runs:
@@ -90,16 +128,40 @@ def score_runs(
         else:
             seen.add(key)
             covered.setdefault(conversation.conversation_id)
-            result.conversations.append(score_conversation(conversation, run, options))
+            score(conversation, run)
     baseline_set = [by_id[cid] for cid in covered] or list(by_id.values())
     for run in all_baseline_runs(baseline_set, seed=baseline_seed):
-        result.conversations.append(score_conversation(by_id[run.conversation_id], run, options))
+        score(by_id[run.conversation_id], run)
     result.aggregates = aggregate(result.conversations)
+    for variant in result.variants.values():
+        variant.aggregates = aggregate(variant.conversations)
     return result
 
 
+def variant_to_json(variant: ScoreVariant) -> dict[str, Any]:
+    """A variant's options, its aggregates and, per conversation, the values it changes."""
+    return {
+        "scoring_options": variant.options.as_dict(),
+        "conversations": [
+            {
+                "conversationId": scores.conversation_id,
+                "em_model": scores.em_model,
+                "mode": scores.mode,
+                **{name: getattr(scores, name) for name in VARIANT_METRICS},
+            }
+            for scores in variant.conversations
+        ],
+        "aggregates": [aggregate_scores_to_dict(item) for item in variant.aggregates],
+    }
+
+
 def write_scores(result: ScoreResult, out: Path) -> list[Path]:
-    payload = scores_to_json(result.conversations, result.aggregates)
+    payload: dict[str, Any] = {"scoring_options": result.options.as_dict()}
+    payload.update(scores_to_json(result.conversations, result.aggregates))
+    if result.variants:
+        payload["variants"] = {
+            name: variant_to_json(variant) for name, variant in result.variants.items()
+        }
     text = json.dumps(payload, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
     paths = [out / SCORES_FILE, out / PER_TURN_FILE, out / PER_CONVERSATION_FILE]
     write_atomically(paths[0], text.encode("utf-8"))
@@ -119,8 +181,12 @@ SUMMARY_HEADERS = (
 )  # fmt: skip
 
 
-def summary_rows(aggregates: Sequence[AggregateScores]) -> list[list[object]]:
-    """One row per model and mode: composite +- SE, the axes, the parse-failure rate."""
+def summary_rows(
+    aggregates: Sequence[AggregateScores], variant: Sequence[AggregateScores] | None = None
+) -> list[list[object]]:
+    """One row per model and mode: composite +- SE, the axes, the parse-failure rate; with a
+    variant, its composite in one more column beside the default's."""
+    beside = {(item.em_model, item.mode): item for item in variant or ()}
     rows: list[list[object]] = []
     for item in aggregates:
         metrics = item.metrics
@@ -141,4 +207,7 @@ def summary_rows(aggregates: Sequence[AggregateScores]) -> list[list[object]]:
                 f"{failures}/{calls}" if calls else "-",
             ]
         )
+        if variant is not None:
+            other = beside.get((item.em_model, item.mode))
+            rows[-1].append(other.metrics["composite_score"].mean if other else None)
     return rows

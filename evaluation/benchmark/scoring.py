@@ -77,13 +77,25 @@ METRIC_NAMES: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class ScoringOptions:
-    """``compat`` reproduces the reference where section 5 departs from it.
+    """How to score; the defaults reproduce the reference (section 4) with our section 5 rules.
 
-    Today that is one rule: a turn whose judgements are all ``na``/blank scores 0 for
-    behaviour accuracy under ``compat`` (the reference) and 1.0 by default (our decision).
+    - ``compat``: also where section 5 departs from the reference, do as the reference does:
+      a turn whose judgements are all ``na``/blank scores 0 for behaviour accuracy (1.0 by
+      default), and each VA pair similarity is rounded to 4 decimals (the reference's port).
+    - ``asked_only``: a named variant, never the default: behaviour accuracy counts only the
+      judgements that were applicable (asked, section 3) at the turn. The reference scores
+      every judgement whose ground truth is yes/no, asked or not (section 4), so this variant
+      is reported beside the default scores, never instead of them.
     """
 
     compat: bool = False
+    asked_only: bool = False
+
+    def as_dict(self) -> dict[str, bool]:
+        return {"compat": self.compat, "asked_only": self.asked_only}
+
+
+VA_COMPAT_DECIMALS = 4  # the reference's port rounds each pair similarity to this
 
 
 # --- small helpers ----------------------------------------------------------------------------
@@ -154,32 +166,45 @@ def va_similarity(first: str, second: str) -> float:
 
 
 def _optimal_pairs(
-    truths: Sequence[str], predictions: Sequence[str], score: Callable[[str, str], float]
+    truths: Sequence[str],
+    predictions: Sequence[str],
+    score: Callable[[str, str], float],
+    decimals: int | None = None,
 ) -> np.ndarray:
     """The scores of the one-to-one pairing of truths and predictions with the largest total.
 
     Section 5: an optimal assignment (``scipy.optimize.linear_sum_assignment``), never a greedy
     one; the shorter side is matched in full, the rest of the longer side stays unpaired.
+    ``decimals`` rounds each pair's score first (the reference port's VA rounding).
     """
     matrix = np.array([[score(t, p) for p in predictions] for t in truths])
+    if decimals is not None:
+        matrix = np.round(matrix, decimals)
     rows, cols = linear_sum_assignment(matrix, maximize=True)
     return matrix[rows, cols]
 
 
-def emotion_va(true_tags: Iterable[TagLike], pred_tags: Iterable[TagLike] | None) -> float:
+def emotion_va(
+    true_tags: Iterable[TagLike],
+    pred_tags: Iterable[TagLike] | None,
+    options: ScoringOptions | None = None,
+) -> float:
     """Section 4 "Emotion VA" with the section 5 optimal assignment.
 
     Predicted tags are matched one-to-one to true tags maximising total VA similarity
     (``scipy.optimize.linear_sum_assignment``); the score is the mean similarity of the
     matched pairs times coverage = min(n_true, n_pred) / max(n_true, n_pred).
-    Both empty -> 1; exactly one empty -> 0.
+    Both empty -> 1; exactly one empty -> 0. Under ``compat`` each pair similarity is rounded
+    to 4 decimals before the matching and the mean, as the reference's port does.
     """
+    decimals = VA_COMPAT_DECIMALS if options is not None and options.compat else None
     true_names, pred_names = _emotion_names(true_tags), _emotion_names(pred_tags)
     if not true_names and not pred_names:
         return 1.0
     if not true_names or not pred_names:
         return 0.0
-    matched_mean = float(_optimal_pairs(true_names, pred_names, va_similarity).mean())
+    matched = _optimal_pairs(true_names, pred_names, va_similarity, decimals)
+    matched_mean = float(matched.mean())
     coverage = min(len(true_names), len(pred_names)) / max(len(true_names), len(pred_names))
     return matched_mean * coverage
 
@@ -227,13 +252,18 @@ def behaviour_pairs(
     judgements: Sequence[BinaryJudgement],
     predictions: Mapping[str, Any] | None,
     target: BehaviourTarget,
+    options: ScoringOptions | None = None,
 ) -> list[tuple[str, str]]:
-    """(truth, prediction) for every applicable question whose ground truth is yes/no."""
+    """(truth, prediction) for every judgement whose ground truth, after the fallbacks, is
+    yes/no: section 4 scores it whether or not the question was asked at the turn (a question
+    that was not asked has no prediction, which counts as "no"). Only the named
+    ``asked_only`` option keeps section 3's applicable questions alone."""
+    asked_only = options is not None and options.asked_only
     ground_truth = _GROUND_TRUTH[target]
     pairs = []
     for judgement in judgements:
         truth = ground_truth(judgement)
-        if is_applicable(judgement) and truth in ("yes", "no"):
+        if truth in ("yes", "no") and (not asked_only or is_applicable(judgement)):
             pairs.append((truth, predicted_answer(predictions, judgement.question_id)))
     return pairs
 
@@ -246,14 +276,15 @@ def behaviour_accuracy(
 ) -> float:
     """Section 4 behaviour accuracy of one turn for ``target`` "om" or "human".
 
-    Share of scored questions (applicable, ground truth yes/no) the EM got right.
+    Share of scored questions (ground truth yes/no after the fallbacks; under ``asked_only``
+    also applicable) the EM got right.
     No judgements at all -> 1.0 (section 4). Judgements present but none scorable (all na or
     blank) -> 1.0 by our section 5 decision, 0.0 under ``ScoringOptions(compat=True)``.
     """
     options = options or ScoringOptions()
     if not judgements:
         return 1.0
-    pairs = behaviour_pairs(judgements, predictions, target)
+    pairs = behaviour_pairs(judgements, predictions, target, options)
     if not pairs:
         return 0.0 if options.compat else 1.0
     return sum(truth == prediction for truth, prediction in pairs) / len(pairs)
@@ -620,7 +651,7 @@ def score_turn(
         "human_hp": output.em_binary_human_prediction_hp,
     }
     confusion = {
-        key: ConfusionCounts.from_pairs(behaviour_pairs(judgements, answers, _target(key)))
+        key: ConfusionCounts.from_pairs(behaviour_pairs(judgements, answers, _target(key), options))
         for key, answers in predictions.items()
         if score_hp or not key.endswith("_hp")
     }
@@ -631,7 +662,7 @@ def score_turn(
     return TurnScores(
         turn_number=turn.turn_number,
         emotion_f1=emotion_f1(turn.mood_tags, output.em_emotion_tags),
-        emotion_va=emotion_va(turn.mood_tags, output.em_emotion_tags),
+        emotion_va=emotion_va(turn.mood_tags, output.em_emotion_tags, options),
         binary_om_accuracy=accuracy("om"),
         binary_human_accuracy=accuracy("human"),
         binary_om_accuracy_hp=accuracy("om_hp") if score_hp else None,

@@ -19,6 +19,7 @@ from evaluation.benchmark.scoring import (
 )
 
 COMPAT = ScoringOptions(compat=True)
+ASKED_ONLY = ScoringOptions(asked_only=True)
 
 
 def judgement(qid: str, observed=None, preferred=None, llm=None) -> BinaryJudgement:
@@ -121,13 +122,40 @@ def test_blank_only_turn_without_llm_value_scores_one_by_default_and_zero_in_com
     assert behaviour_accuracy(judgements, {}, "om", COMPAT) == 0.0
 
 
-def test_not_applicable_question_is_not_scored_even_with_an_llm_value():
-    # observed blank + preferred na = "answered only na": not applicable, so its llmValue
-    # fallback is never used; the turn has nothing to score.
+def test_a_question_that_was_not_asked_is_still_scored_as_a_missing_no():
+    # The case (section 4): observed blank, preferred na, llmValue no. The question
+    # was not asked (answered only na), yet the OM ground truth is "no" (llmValue fallback),
+    # and the missing prediction counts as "no": a right answer. The human ground truth is
+    # "na" (preferred na, no fallback), so that judgement is not scored there.
+    judgements = (judgement("B1", observed=None, preferred="na", llm="no"),)
+    assert not is_applicable(judgements[0])
+    assert behaviour_pairs(judgements, {}, "om") == [("no", "no")]
+    assert behaviour_accuracy(judgements, {}, "om") == 1.0
+    assert behaviour_pairs(judgements, {}, "human") == []
+
+
+def test_reference_and_asked_only_accuracy_of_one_turn_by_hand():
+    judgements = (
+        judgement("B1", observed="yes"),  # asked; truth yes, predicted yes -> right
+        judgement("B2", observed=None, preferred="na", llm="no"),  # not asked; no = no -> right
+        judgement("B3", observed=None, preferred="na", llm="yes"),  # not asked; yes vs no -> wrong
+    )
+    predictions = {"B1": "yes"}  # the runner asks only B1
+    # Reference (default): 2 right of 3. Asked-only variant: B1 alone, 1 of 1.
+    assert behaviour_accuracy(judgements, predictions, "om") == pytest.approx(2 / 3)
+    assert behaviour_accuracy(judgements, predictions, "om", ASKED_ONLY) == 1.0
+    # Confusion counts follow the same rule: (yes,yes) (no,no) (yes,no).
+    assert ConfusionCounts.from_pairs(behaviour_pairs(judgements, predictions, "om")) == (
+        ConfusionCounts(tp=1, tn=1, fp=0, fn=1)
+    )
+
+
+def test_asked_only_turn_with_nothing_asked_follows_the_all_na_rule():
     judgements = (judgement("B1", observed=None, preferred="na", llm="yes"),)
-    assert behaviour_pairs(judgements, {"B1": "yes"}, "om") == []
-    assert behaviour_accuracy(judgements, {"B1": "no"}, "om") == 1.0
-    assert behaviour_accuracy(judgements, {"B1": "no"}, "om", COMPAT) == 0.0
+    assert behaviour_accuracy(judgements, {}, "om") == 0.0  # reference: scored, wrong
+    assert behaviour_accuracy(judgements, {}, "om", ASKED_ONLY) == 1.0  # nothing asked
+    both = ScoringOptions(compat=True, asked_only=True)
+    assert behaviour_accuracy(judgements, {}, "om", both) == 0.0
 
 
 # --- confusion counts -------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from evaluation.benchmark.records import MoodTag
-from evaluation.benchmark.scoring import emotion_f1, emotion_va, va_similarity
+from evaluation.benchmark.scoring import ScoringOptions, emotion_f1, emotion_va, va_similarity
 
 ROOT2 = math.sqrt(2)
 
@@ -93,3 +93,13 @@ def test_va_unknown_predicted_label_has_zero_similarity_but_counts_for_coverage(
     assert emotion_va(tags("Upset"), (MoodTag("Upset", 3), MoodTag("Bored", 3))) == pytest.approx(
         0.5
     )
+
+
+def test_compat_rounds_each_va_pair_similarity_to_four_decimals():
+    # Afraid-Scared = 0.9841886 (above); the reference's port rounds it to 0.9842 first.
+    # T = {Afraid, Proud}, P = {Scared}: default 0.9841886 / 2 = 0.4920943,
+    # compat 0.9842 / 2 = 0.4921 exactly.
+    compat = ScoringOptions(compat=True)
+    assert emotion_va(tags("Afraid"), tags("Scared"), compat) == 0.9842
+    assert emotion_va(tags("Afraid", "Proud"), tags("Scared"), compat) == pytest.approx(0.4921)
+    assert emotion_va(tags("Afraid", "Proud"), tags("Scared")) == pytest.approx(0.4920943, abs=1e-7)
