@@ -18,6 +18,7 @@ from annotations.models.conversation import (
 from annotations.models.draft import ParticipantDraft
 from annotations.models.endpoint import ModelEndpoint
 from annotations.models.instrument import Instrument, InstrumentInUseError
+from annotations.models.model_config import ModelConfig, ModelConfigImmutableError
 from annotations.models.participant import Participant
 from annotations.models.rotation import QuestionRotation
 from annotations.models.session import ParticipantSession
@@ -35,6 +36,8 @@ __all__ = [
     "ImprovedStatus",
     "Instrument",
     "InstrumentInUseError",
+    "ModelConfig",
+    "ModelConfigImmutableError",
     "ModelEndpoint",
     "MoodTag",
     "PairwiseChoice",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 
 from annotations.models.endpoint import ModelEndpoint
+from annotations.models.model_config import ModelConfig
 from annotations.models.participant import Participant
 from annotations.models.study import Study
 
@@ -55,6 +56,10 @@ class Conversation(models.Model):
     system_prompt_version = models.CharField(
         max_length=40, blank=True, help_text="The endpoint's system prompt version at assignment."
     )
+    model_config = models.ForeignKey(
+        ModelConfig, null=True, blank=True, on_delete=models.PROTECT, related_name="conversations",
+        help_text="The configuration snapshot taken when the conversation opened (none if imported).",
+    )  # fmt: skip
     topic_category = models.CharField(max_length=120, blank=True)
     topic_subtopic = models.CharField(max_length=200, blank=True)
     state = models.CharField(

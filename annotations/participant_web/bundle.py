@@ -7,6 +7,7 @@ so the HTML names only external files and the CSP's script-src 'self' holds.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -75,3 +76,20 @@ def _bundle_of(mtime_ns: int) -> Bundle:
             f"The participant app's files are not collected ({error}). "
             "Run `python manage.py collectstatic` after building it."
         ) from None
+
+
+def app_build_id() -> str:
+    """The participant app's build: the first 16 hex of the manifest's sha256 ("" when unbuilt).
+
+    Recorded in every configuration snapshot, so a conversation names the app it ran in.
+    """
+    try:
+        mtime = MANIFEST_PATH.stat().st_mtime_ns
+    except FileNotFoundError:
+        return ""
+    return _build_id_of(mtime)
+
+
+@lru_cache(maxsize=4)
+def _build_id_of(mtime_ns: int) -> str:
+    return hashlib.sha256(MANIFEST_PATH.read_bytes()).hexdigest()[:16]

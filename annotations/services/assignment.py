@@ -17,6 +17,7 @@ from django.db.models import Count, Q
 from annotations.models import Conversation, ModelEndpoint, Participant, Study
 from annotations.services.audit import record_audit
 from annotations.services.errors import FlowError
+from annotations.services.model_configs import snapshot_for
 
 _rng = random.SystemRandom()
 
@@ -76,7 +77,8 @@ def assign_endpoint(study: Study, participant: Participant) -> ModelEndpoint:
 def open_conversation(
     study: Study, participant: Participant, *, state: str, actor_label: str
 ) -> Conversation:
-    """A new conversation with its model assigned and the assignment audited.
+    """A new conversation with its model assigned, its configuration snapshot recorded, and the
+    assignment audited.
 
     The participant never sees the endpoint: the API exposes no field of it.
     """
@@ -87,9 +89,11 @@ def open_conversation(
         participant=participant,
         external_id=f"{participant.pseudonym}-c{number}",
         model_endpoint=endpoint,
+        model_config=snapshot_for(study, endpoint),
         system_prompt_version=endpoint.system_prompt_version,
         state=state,
     )
     record_audit("annotations.conversation.assign", target=conversation, actor_label=actor_label,
-                 data={"endpoint": endpoint.alias, "number": number})  # fmt: skip
+                 data={"endpoint": endpoint.alias, "number": number,
+                       "model_config": conversation.model_config.config_hash})  # fmt: skip
     return conversation

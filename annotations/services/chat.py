@@ -30,6 +30,7 @@ from annotations.services.audit import record_audit
 from annotations.services.conversation_states import move
 from annotations.services.drafts import clear_drafts
 from annotations.services.errors import FlowError, invalid
+from annotations.services.model_configs import gateway_config_of, system_prompt_of
 from annotations.services.participants import actor_for, current_conversation, require_active
 from attune_collect.llm import Completion, EndpointConfig
 
@@ -161,12 +162,11 @@ def _plan(
     replay: str | None = None,
     earlier: list[Turn] | None = None,
 ) -> ChatPlan:
-    endpoint = conversation.model_endpoint
     return ChatPlan(
         turn_id=turn.pk,
         turn_number=turn.number,
         user_message=turn.user_message,
-        endpoint=endpoint.gateway_config(),
+        endpoint=gateway_config_of(conversation),
         messages=[] if replay is not None else model_messages(conversation, turn, earlier),
         support=support,
         replay=replay,
@@ -176,15 +176,16 @@ def _plan(
 def model_messages(
     conversation: Conversation, turn: Turn, turns: list[Turn] | None = None
 ) -> list[dict[str, str]]:
-    """The model's view: its system prompt, the finished turns before this one, this message.
+    """The model's view: its system prompt (the snapshot's), the finished turns before this one, this message.
 
     ``turns`` may be the conversation's turns when the caller has them already.
     """
     if turns is None:
         turns = list(conversation.turns.order_by("number"))
     messages = []
-    if conversation.model_endpoint.system_prompt:
-        messages.append({"role": "system", "content": conversation.model_endpoint.system_prompt})
+    system_prompt = system_prompt_of(conversation)
+    if system_prompt:
+        messages.append({"role": "system", "content": system_prompt})
     for earlier in turns:
         if earlier.number < turn.number and earlier.status == TurnStatus.DONE:
             messages += [{"role": "user", "content": earlier.user_message},

@@ -20,6 +20,7 @@ from annotations.models import ImprovedStatus, Turn, TurnAnnotation, TurnStatus
 from annotations.services import safety
 from annotations.services.annotation_flow import improved_reply_overdue
 from annotations.services.audit import record_audit
+from annotations.services.model_configs import improver_config_of
 from attune_collect.llm import Completion, GatewayError, default_gateway
 
 IMPROVER_INSTRUCTIONS = (
@@ -60,13 +61,15 @@ def run_improver(turn_id: int) -> str:
     """Write the improved reply for a turn. Returns what happened: ``ready``, ``skipped`` (not
     pending any more), or ``failed``. Raises GatewayError when a retry may succeed."""
     annotation = (
-        TurnAnnotation.objects.select_related("turn", "improver_endpoint")
+        TurnAnnotation.objects.select_related(
+            "turn__conversation__model_config", "improver_endpoint"
+        )
         .filter(turn_id=turn_id)
         .first()
     )
     if annotation is None or annotation.improved_status != ImprovedStatus.PENDING:
         return "skipped"
-    endpoint = annotation.improver_endpoint.gateway_config()
+    endpoint = improver_config_of(annotation.turn.conversation, annotation.improver_endpoint)
     messages = improver_messages(annotation.turn)
     try:
         completion = asyncio.run(default_gateway().complete(endpoint, messages))

@@ -63,7 +63,7 @@ def current_conversation(participant: Participant, *, lock: bool = False) -> Con
     """The participant's latest conversation (the one in progress, or the last one finished)."""
     query = (
         Conversation.objects.filter(participant=participant)
-        .select_related("study", "model_endpoint")
+        .select_related("study", "model_endpoint", "model_config")
         .order_by("-pk")
     )
     if lock:

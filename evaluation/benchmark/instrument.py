@@ -11,7 +11,6 @@ silently drops a question would corrupt every conversation collected with it.
 """
 
 import functools
-import hashlib
 import json
 import math
 import re
@@ -19,6 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from evaluation.benchmark.canonical import canonical_sha256
 
 # The format's fixed vocabulary lives in one place; re-exported here for instrument users.
 from evaluation.benchmark.vocabulary import (  # noqa: F401
@@ -309,8 +310,7 @@ class Instrument:
         Key order and whitespace of the source file do not matter (sort_keys, compact
         separators); any change of wording, id or coordinate does.
         """
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return canonical_sha256(self.to_dict())
 
 
 # --------------------------------------------------------------------------------------------
