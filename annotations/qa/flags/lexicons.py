@@ -1,12 +1,24 @@
-"""Word lists for the text checks. Pure, so the chat backend can use the same ones live.
+"""Word lists for the text checks. Pure, so the chat backend uses the same ones live.
 
-Deliberately narrow: a false alarm costs a reviewer a glance, but a list that fires on every
-"meta" or "google it" would train reviewers to ignore the flag.
+``matches(pattern, text)`` is the one entry point: it normalises the text first
+(``normalise.py``: NFKC, curly apostrophes to straight, zero-width characters removed, case
+folded, whitespace collapsed, "dont"/"im"/"cant" spelled out), so the patterns below are
+written for lower-case text with straight apostrophes and single spaces.
+
+Deliberately narrow for identities: a list that fires on every "meta" or "google it" would
+train reviewers to ignore the flag. Deliberately wide for risk: a false alarm costs a reviewer
+a glance, a miss leaves a person in crisis without a look. Everyday figures of speech ("this
+deadline is killing me", "I nearly died laughing", "my phone died") are kept out by asking for
+the first person and by the exclusions beside each phrase. ``tests/safety/corpus.py`` is the
+labelled corpus the risk pattern is measured on (every risk message caught, at most 2% of the
+everyday ones flagged; figures in docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 import re
+
+from annotations.qa.flags.normalise import normalise
 
 # A reply that names a vendor or model family breaks the anonymisation of the study.
 IDENTITY_PATTERN = re.compile(
@@ -16,19 +28,107 @@ IDENTITY_PATTERN = re.compile(
     re.IGNORECASE,
 )
 
-# Crisis phrases in a participant's message: the conversation needs a human look.
-RISK_PATTERN = re.compile(
-    r"\b(?:kill(?:ing)?\s+myself|suicid(?:e|al)|end(?:ing)?\s+my\s+(?:own\s+)?life|"
-    r"end\s+it\s+all|self[-\s]?harm|hurt(?:ing)?\s+myself|cut(?:ting)?\s+myself|"
-    r"(?:don'?t|do\s+not)\s+want\s+to\s+(?:live|be\s+alive|wake\s+up)|better\s+off\s+dead|"
-    r"no\s+reason\s+to\s+live|overdose)\b",
-    re.IGNORECASE,
+# Pieces shared by several phrases below (normalised text: "don't", "i'm", single spaces).
+_NEG = r"(?:don't|do not|doesn't|didn't|no longer|never|not) (?:even |really |ever )?"
+_END = r"(?= ?(?:$|[.,!?;:)]|any ?more|again|ever|living|like this))"  # the phrase ends there
+_MYSELF = r"(?:myself|my self|me self)"
+_DIE_FIGURE = (  # "die of embarrassment", "dying inside", and "die my hair" (dye)
+    r"(?! (?:of|from|with|laughing|for (?:a|some)|inside|a little|"
+    r"(?:my|your|her|his|the) (?:hair|clothes|shirt|jeans|fabric))\b)"
 )
+_ACCIDENT = (
+    r"(?! (?:shaving|cooking|chopping|slicing|skiing|running|lifting|playing|training|while|"
+    r"on (?:a|the|some)|at (?:the|work|football)|by accident|accidentally|a (?:slice|piece|bit)|"
+    r"off from|off (?:social|the)))"
+)
+_OVERWORK = (
+    r"(?! (?:laughing|with laughter|at (?:the|work)|over |trying to|working|studying|training|"
+    r"with (?:all|this|overtime|work)|for (?:this|that|the|a|my|nothing)\b|to (?:finish|get|meet)))"
+)
+_SUICIDE = r"su(?:i?c|is)i?d(?:e|al|le|ally|es)?\b"  # and its common typos
+_PILLS = r"(?:pills|meds|medication|tablets|paracetamol|sleeping pills)"
+
+# Crisis phrases in a participant's message, one alternative each: a human must look.
+_RISK_PHRASES = (
+    # wanting to die, to be dead, never to have been born
+    r"(?:want|wanted|wanting|wish|ready|need|deserve|plan|planning|trying) (?:to|2) d(?:ie|ye)\b"
+    + _DIE_FIGURE,
+    r"wish i could (?:just )?die\b" + _DIE_FIGURE,
+    r"(?:want|wanted) to be dead",
+    r"wish (?:that )?i (?:was|were|wasn't|weren't) (?:dead|alive|gone|here)",
+    r"wish i'?d? (?:never|not) (?:been born|woken up)",
+    r"(?:wish i could|want to) (?:stop existing|not exist|disappear forever)",
+    # not wanting to live, exist, be here, wake up, go on
+    _NEG + r"(?:want|wanna) to (?:"
+    r"live(?! (?:in|with|at|near|there|abroad|together|alone|on|off|by|next|somewhere)\b)"
+    r"|be alive|exist|stay alive|be here (?:any ?more|now)|be around"
+    r"|wake up(?: tomorrow)?" + _END + r"|go on" + _END + r")",
+    r"hope i (?:don't|never|do not) wake up",
+    r"sleep and never wake up",
+    r"(?:can't|can not|cannot) (?:go on|keep going|carry on)" + _END,
+    # suicide and suicidal thoughts; not "career suicide", "suicide squad" or the drill
+    r"(?<!career )(?<!social )(?<!political )(?<!commercial )(?<!electoral )"
+    + _SUICIDE
+    + r"(?! (?:squad|mission|doors?|run|sprints?|drills?|burpees|bomb\w*|attack\w*)\b)"
+    + r"(?<!suicides)",
+    # killing oneself, taking one's life
+    r"(?:kill|killing|killed|kil|off|offing|unalive|unaliving|hang|hanging|shoot|shooting"
+    r"|drown|drowning) " + _MYSELF + _OVERWORK,
+    r"kms",
+    r"(?:take|taking|took|end|ending|ended) my (?:own )?life",
+    # ending it all
+    r"end(?:ing)? it (?:all|now|tonight|today|forever)\b",
+    # no reason to live
+    r"no (?:reason|point) (?:in )?(?:to )?(?:live|living|going on|being alive|staying alive)",
+    r"nothing (?:left )?to live for",
+    r"(?:isn't|is not|not|never) worth living",
+    r"(?:no|lost the|lost my|losing the|losing my) will to live",
+    # better off dead, others better off without me, a burden
+    r"better off dead",
+    r"better (?:off )?without me",
+    r"better off if i (?:was|were|wasn't|weren't|died|am|disappeared)",
+    r"better off if i'm (?:gone|dead|not)",
+    r"if i (?:was|were) (?:dead|gone)\b",
+    r"if i died",
+    r"(?:miss|care|notice) (?:me )?if i (?:died|was gone|were gone|disappeared)",
+    r"(?:i'm|i am|feel like|i feel|being) (?:such |just |a )?(?:a )?burden (?:to|on|for) "
+    r"(?:everyone|everybody|my|them|you|people|others)",
+    # self-harm acts
+    r"self-? ?harm\w*",
+    r"(?:hurt|hurting|harm|harming|harmed|cut|cutting|burn|burning|burned|burnt|hit|hitting"
+    r"|starve|starving|punch|punching) " + _MYSELF + _ACCIDENT,
+    r"(?:cut|cutting|slit|slitting|slash|slashing) my (?:wrists?|arms?|legs?|thighs?)",
+    # plans and means: pills saved, an overdose, a method
+    r"(?:saving|saved|stockpiling|stockpiled|hoarding|collecting) (?:up )?(?:my |all my |some )?"
+    + _PILLS,
+    r"(?:pills|meds|tablets) (?:saved|stockpiled|hidden)",
+    r"how many (?:pills|tablets|paracetamol)",
+    r"(?:take|taking|took|swallow|swallowing|swallowed) "
+    r"(?:all|a handful of|a bunch of|a lot of|too many) (?:of )?(?:my )?(?:pills|meds|tablets)",
+    r"(?:an|to|take|taking|took) (?:an )?(?:overdose|od)\b",
+    r"overdos(?:ed|ing)"
+    r"(?! on (?:chocolate|caffeine|coffee|sugar|sweets|netflix|tv|food|work|carbs)\b)",
+    r"lethal dose",
+    r"painless way to die",
+    r"ways? to (?:kill myself|die|end it)",
+    r"(?:bought|got|tied|made) a (?:rope|noose)",
+    r"noose",
+    r"(?:i|i'm|i'll|i'd|to|about|of|might|could) (?:just )?"
+    r"(?:jump|jumping|step|stepping|throw myself|throwing myself) "
+    r"(?:off|from|in front of|under) (?:a|the|my)\b",
+    r"(?:driving|drive|crash|crashing) (?:my car )?(?:into|off) (?:a|the) "
+    r"(?:wall|tree|bridge|cliff|truck|lorry)",
+    r"(?:have|made|got) a plan to",
+    r"(?:have|got) the means",
+    r"won't be (?:around|here) (?:much )?(?:longer|for long|next)",
+    r"goodbye (?:letters?|notes?)",
+)
+RISK_PATTERN = re.compile(r"\b(?:" + "|".join(_RISK_PHRASES) + r")")
 
 
 def matches(pattern: re.Pattern[str], text: str) -> list[str]:
-    """The distinct matched phrases, lower-cased, in order of first appearance."""
+    """The distinct matched phrases of the normalised text, in order of first appearance."""
     seen: dict[str, None] = {}
-    for match in pattern.finditer(text or ""):
-        seen.setdefault(" ".join(match.group(0).lower().split()), None)
+    for match in pattern.finditer(normalise(text)):
+        seen.setdefault(match.group(0), None)
     return list(seen)
