@@ -19,7 +19,7 @@ export LITELLM_LOCAL_MODEL_COST_MAP := True
 export LITELLM_MODE := PRODUCTION
 export HF_HUB_OFFLINE := 1
 
-.PHONY: help install frontend test-frontend test-e2e demo test test-sqlite test-slow lint format migrate worker serve clean
+.PHONY: help install frontend api-types check-api-types lint-frontend test-frontend test-e2e demo test test-sqlite test-slow lint format migrate worker serve clean
 
 help:
 	@echo "make demo   - install, migrate, seed the demo study, start uvicorn and a Celery worker"
@@ -39,7 +39,7 @@ install: $(BIN)/.installed
 # source changes. The build's manifest is the stamp: Django reads it to serve the app.
 NPM ?= npm
 FRONTEND_SOURCES := $(shell find frontend/src -type f 2>/dev/null) frontend/package.json \
-	frontend/tsconfig.json frontend/vite.config.ts
+	frontend/tsconfig.json frontend/vite.config.ts frontend/src/api/schema.d.ts
 FRONTEND_DEPS := frontend/node_modules/.attune-npm-ci
 FRONTEND_BUILD := frontend/dist/.vite/manifest.json
 
@@ -53,6 +53,35 @@ $(FRONTEND_BUILD): $(FRONTEND_DEPS) $(FRONTEND_SOURCES)
 	@touch $@
 
 frontend: $(FRONTEND_BUILD)
+
+# The app's API types come from the server's OpenAPI schema: drf-spectacular writes
+# frontend/openapi.yaml, openapi-typescript (pinned in package.json) turns it into
+# frontend/src/api/schema.d.ts. Both are committed (the Docker image's Node stage has no
+# Python); `make check-api-types` (part of `make lint`) fails when either is out of date.
+API_SCHEMA := frontend/openapi.yaml
+API_TYPES := frontend/src/api/schema.d.ts
+API_SOURCES := $(wildcard annotations/participant_api/*.py annotations/models/*.py) \
+	annotations/services/progress.py attune_collect/settings.py
+OPENAPI_TS = cd frontend && $(NPM) exec --no -- openapi-typescript
+
+$(API_SCHEMA): $(BIN)/.installed $(API_SOURCES)
+	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file $@
+
+$(API_TYPES): $(API_SCHEMA) $(FRONTEND_DEPS)
+	$(OPENAPI_TS) openapi.yaml --output src/api/schema.d.ts
+
+api-types: $(API_TYPES)
+
+check-api-types: install $(FRONTEND_DEPS)
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(BIN)/python manage.py spectacular --validate --fail-on-warn --file "$$tmp/openapi.yaml" && \
+	( $(OPENAPI_TS) "$$tmp/openapi.yaml" --output "$$tmp/schema.d.ts" >/dev/null ) && \
+	diff -u $(API_SCHEMA) "$$tmp/openapi.yaml" && diff -u $(API_TYPES) "$$tmp/schema.d.ts" || \
+	{ echo "The committed API schema or frontend types are out of date: run make api-types and commit them." >&2; exit 1; }
+
+# ESLint (typescript-eslint + react-hooks) on the participant app, no warning allowed.
+lint-frontend: $(FRONTEND_DEPS)
+	cd frontend && $(NPM) run --silent lint
 
 # Vitest (jsdom): the annotation components and the API client.
 test-frontend: $(FRONTEND_DEPS)
@@ -81,6 +110,7 @@ demo: migrate frontend
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(MAKE) --no-print-directory check-api-types
 
 format: install
 	$(BIN)/ruff format .

@@ -247,6 +247,13 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Attune API",
     "DESCRIPTION": "Participant study and research API of the Attune platform.",
     "VERSION": "0.1.0",
+    # Stable names for the enums the participant app's generated types use
+    # (frontend/src/api/schema.d.ts): without them a name follows the serializer field.
+    "ENUM_NAME_OVERRIDES": {
+        "StepEnum": "annotations.services.progress.Step",
+        "TurnStatusEnum": "annotations.models.TurnStatus",
+        "ImprovedStatusEnum": "annotations.models.ImprovedStatus",
+    },
 }
 
 # --- security ---------------------------------------------------------------------------------

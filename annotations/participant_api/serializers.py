@@ -16,6 +16,7 @@ from rest_framework import serializers
 from annotations.models import ImprovedStatus, Turn, TurnAnnotation, TurnStatus
 from annotations.services import annotation_flow, safety
 from annotations.services.chat import MAX_MESSAGE_CHARS
+from annotations.services.progress import Step
 from annotations.services.study_instrument import instrument_of
 from evaluation.benchmark.instrument import CUSTOM_PAIRWISE_PREFIX
 from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
@@ -159,7 +160,7 @@ FAILED_REPLY_MESSAGE = "The reply could not be written. Your message is saved: p
 
 class TurnOutput(serializers.Serializer):
     number = serializers.IntegerField()
-    status = serializers.ChoiceField(TurnStatus.values)
+    status = serializers.ChoiceField(TurnStatus.choices)
     user_message = serializers.CharField()
     reply = serializers.CharField(source="model_reply")
     error = serializers.SerializerMethodField()
@@ -182,14 +183,19 @@ class QuestionOutput(serializers.Serializer):
     text = serializers.CharField()
 
 
+class ComparisonResponsesOutput(serializers.Serializer):
+    A = serializers.CharField(help_text="The reply shown first.")
+    B = serializers.CharField(help_text="The reply shown second.")
+
+
 class ComparisonOutput(serializers.Serializer):
-    status = serializers.ChoiceField(ImprovedStatus.values,
+    status = serializers.ChoiceField(ImprovedStatus.choices,
                                      help_text="pending: poll again; ready: answer; failed/unavailable: skip. "
                                                "Pending lasts at most ATTUNE_IMPROVED_REPLY_TIMEOUT_S seconds "
                                                "(default 90) from the reply; then unavailable for good.")  # fmt: skip
     questions = QuestionOutput(many=True)
-    responses = serializers.DictField(child=serializers.CharField(), allow_null=True,
-                                      help_text='{"A": text, "B": text} once ready, else null.')  # fmt: skip
+    responses = ComparisonResponsesOutput(allow_null=True,
+                                          help_text="The two replies once ready, else null.")  # fmt: skip
 
 
 class AnnotationStepOutput(serializers.Serializer):
@@ -281,8 +287,8 @@ class ConversationOutput(serializers.Serializer):
 
 
 class SessionOutput(serializers.Serializer):
-    step = serializers.CharField(help_text="consent, profile, pre_panas, topic, chat, post_panas, "
-                                 "post_survey, complete, screened_out or withdrawn")  # fmt: skip
+    step = serializers.ChoiceField([s.value for s in Step],
+                                   help_text="The screen the app shows; the server decides it.")  # fmt: skip
     preview = serializers.BooleanField(source="participant.is_preview")
     study = StudyOutput(source="participant.study")
     conversation = serializers.SerializerMethodField()

@@ -26,3 +26,23 @@ def test_the_schema_lists_every_participant_endpoint(client):
     assert "text/event-stream" in stream
     start = schema["paths"]["/api/study/{slug}/start"]["post"]
     assert start.get("security", []) in ([], [{}])  # no token needed to start
+
+
+def test_the_schema_types_what_the_app_relies_on(client):
+    """The app's types are generated from these (frontend/src/api/schema.d.ts): the step is an
+    enum, the comparison's responses an object with A and B, nullable fields say so."""
+    from annotations.services.progress import Step
+
+    schemas = yaml.safe_load(client.get("/api/schema/").content)["components"]["schemas"]
+    assert schemas["StepEnum"]["enum"] == [step.value for step in Step]
+    step = schemas["SessionOutput"]["properties"]["step"]
+    assert step["allOf"] == [{"$ref": "#/components/schemas/StepEnum"}]
+    responses = schemas["ComparisonOutput"]["properties"]["responses"]
+    assert responses["nullable"] is True
+    pair = schemas["ComparisonResponsesOutput"]
+    assert set(pair["properties"]) == set(pair["required"]) == {"A", "B"}
+    session = schemas["SessionOutput"]["properties"]
+    for name in ("conversation", "chat", "support", "completion", "screenout"):
+        assert session[name]["nullable"] is True, name
+    assert schemas["TurnOutput"]["properties"]["error"]["nullable"] is True
+    assert schemas["ExitOutput"]["properties"]["redirect_url"]["nullable"] is True
