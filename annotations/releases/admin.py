@@ -16,7 +16,7 @@ from annotations.releases.models import Release, ReleaseState
 from annotations.releases.services import compare_releases, create_release, enqueue_build
 
 _BUILD_FIELDS = ["name", "version", "studies", "completed_only", "qa_rule", "layer", "subsample_sizes",
-                 "subsample_seed", "license", "description"]  # fmt: skip
+                 "subsample_seed", "license", "license_name", "description"]  # fmt: skip
 _RECORD_FIELDS = ["state", "progress_bar", "error", "counts", "manifest", "content_hash", "archive_sha256",
                   "archive_bytes", "folder", "attempts", "created_by", "created_at", "build_started_at", "frozen_at"]  # fmt: skip
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
+from annotations.releases.card_metadata import front_matter, render
+from annotations.releases.licenses import hub_license
 from annotations.releases.tables import TABLES
 from evaluation.benchmark.instrument import Instrument
 
@@ -41,6 +42,8 @@ class ReleaseInfo:
     exclusions_by_reason: dict[str, int] = field(default_factory=dict)
     qa_agreement: dict[str, Any] = field(default_factory=dict)
     synthetic: bool = False
+    license_name: str = ""  # the license's own name, with license "other"
+    date_published: str = ""  # ISO date the release was frozen (a rebuild keeps it)
 
 
 def _size_category(n: int) -> str:
@@ -57,43 +60,24 @@ def _size_category(n: int) -> str:
 
 def dataset_card(info: ReleaseInfo) -> str:
     """README.md: Hugging Face YAML front matter, then the datasheet."""
-    creators = "machine-generated" if info.synthetic else "crowdsourced"
+    metadata = front_matter(
+        license=info.license, license_name=info.license_name,
+        pretty_name=f"{info.name} {info.version}",
+        size_category=_size_category(int(info.counts.get("conversations", 0))),
+        creators="machine-generated" if info.synthetic else "crowdsourced",
+    )  # fmt: skip
     lines = [
-        "---",
-        f"license: {info.license.lower()}",
-        "language:",
-        "- en",
-        f"pretty_name: {info.name} {info.version}",
-        "size_categories:",
-        f"- {_size_category(int(info.counts.get('conversations', 0)))}",
-        "annotations_creators:",
-        f"- {creators}",
-        "language_creators:",
-        *[f"- {c}" for c in sorted({creators, "machine-generated"})],
-        "task_categories:",
-        "- text-classification",
-        "- text-generation",
-        "tags:",
-        "- emotional-intelligence",
-        "- llm-evaluation",
-        "- attunebench",
-        "configs:",
-    ]
-    for table in TABLES:
-        lines += [f"- config_name: {table.name}", f"  data_files: tables/{table.name}.parquet"]
-    lines += [
-        "---",
-        "",
+        render(metadata),
         f"# {info.name} {info.version}",
         "",
-        info.description or _default_description(info),
+        info.description or default_description(info),
         "",
     ]
     lines += _datasheet(info)
     return "\n".join(lines) + "\n"
 
 
-def _default_description(info: ReleaseInfo) -> str:
+def default_description(info: ReleaseInfo) -> str:
     text = (
         "Conversations between study participants and anonymized LLMs, annotated turn by turn in the "
         "first person: the participant's own emotion, what the model did and should have done, an edited "
@@ -158,9 +142,14 @@ def _datasheet(info: ReleaseInfo) -> list[str]:
         "Benchmarking the emotional intelligence of LLMs (AttuneBench) and studying how people",
         "experience emotionally supportive conversations. Not for identifying individuals.",
         "",
-        f"### Distribution\n\nLicense: {info.license}.",
+        f"### Distribution\n\nLicense: {license_text(info)}.",
     ]
     return lines
+
+
+def license_text(info: ReleaseInfo) -> str:
+    """The license as people read it: the Hub identifier, or the custom license's name."""
+    return info.license_name.strip() or hub_license(info.license)
 
 
 def _fmt(value: Any) -> str:
@@ -227,118 +216,6 @@ def _type_name(data_type: pa.DataType) -> str:
         "bool": "boolean",
         "list<item: string>": "list of strings",
     }.get(str(data_type), str(data_type))
-
-
-_CROISSANT_TYPES = {
-    "string": "sc:Text",
-    "int32": "sc:Integer",
-    "bool": "sc:Boolean",
-    "list<item: string>": "sc:Text",
-}
-
-
-def croissant(info: ReleaseInfo, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """Croissant 1.0 metadata (every file with its sha256) and the responsible-AI fields we know."""
-    distribution = []
-    for entry in sorted(entries, key=lambda e: e["path"]):
-        distribution.append({
-            "@type": "cr:FileObject", "@id": entry["path"], "name": entry["path"], "contentUrl": entry["path"],
-            "contentSize": f"{entry['bytes']} B", "sha256": entry["sha256"], "encodingFormat": _encoding(Path(entry["path"])),
-        })  # fmt: skip
-    record_sets = []
-    for table in TABLES:
-        source = f"tables/{table.name}.parquet"
-        record_sets.append({
-            "@type": "cr:RecordSet", "@id": table.name, "name": table.name, "description": table.description,
-            "field": [{
-                "@type": "cr:Field", "@id": f"{table.name}/{c.name}", "name": c.name, "description": c.description,
-                "dataType": _CROISSANT_TYPES.get(str(c.type), "sc:Text"),
-                **({"repeated": True} if str(c.type).startswith("list") else {}),
-                "source": {"fileObject": {"@id": source}, "extract": {"column": c.name}},
-            } for c in table.columns],
-        })  # fmt: skip
-    counts = info.counts
-    return {
-        "@context": _CONTEXT,
-        "@type": "sc:Dataset",
-        "conformsTo": "http://mlcommons.org/croissant/1.0",
-        "name": info.name,
-        "description": info.description or _default_description(info),
-        "version": info.version,
-        "license": info.license,
-        "keywords": ["emotional intelligence", "LLM evaluation", "AttuneBench", "human annotation"],
-        "isLiveDataset": False,
-        "distribution": distribution,
-        "recordSet": record_sets,
-        "rai:dataCollection": (
-            "Participants recruited through study links consented, filled a profile and PANAS, chatted with an "
-            "anonymized LLM and annotated each reply in the first person."
-        ),
-        "rai:dataCollectionType": ["Synthetic data"]
-        if info.synthetic
-        else ["Direct measurement", "Crowdsourced"],
-        "rai:dataCollectionRawData": f"Instrument {info.instrument.name} v{info.instrument.version}",
-        "rai:dataAnnotationProtocol": "Self-report by the participant on every turn; QA review by trained reviewers.",
-        "rai:dataAnnotationPlatform": "Attune",
-        "rai:dataPreprocessingProtocol": [f"{k}: {v}" for k, v in sorted(info.rules.items())],
-        "rai:dataManipulationProtocol": "Participant answers are never overwritten; corrections are a separate layer.",
-        "rai:personalSensitiveInformation": (
-            "Free-text messages about emotions and optional self-reported diagnosis traits; participants are "
-            "pseudonymous (salted), recruitment ids are removed."
-        ),
-        "rai:dataUseCases": [
-            "Benchmarking emotional intelligence of LLMs",
-            "Research on supportive conversations",
-        ],
-        "rai:dataLimitations": (
-            f"{counts.get('conversations', 0)} conversations from {counts.get('participants', 0)} participants; "
-            "self-reports are subjective; English only."
-        ),
-        "rai:dataBiases": "Participants are self-selected volunteers; topics are chosen by the participant.",
-        "rai:dataReleaseMaintenancePlan": "Versioned releases; a change of data is a new MINOR or MAJOR version.",
-    }
-
-
-def _encoding(path: Path) -> str:
-    return {".json": "application/json", ".jsonl": "application/jsonlines", ".parquet": "application/x-parquet",
-            ".md": "text/markdown", ".txt": "text/plain"}.get(path.suffix, "application/octet-stream")  # fmt: skip
-
-
-_CONTEXT = {
-    "@language": "en",
-    "@vocab": "https://schema.org/",
-    "sc": "https://schema.org/",
-    "cr": "http://mlcommons.org/croissant/",
-    "rai": "http://mlcommons.org/croissant/RAI/",
-    "dct": "http://purl.org/dc/terms/",
-    "citeAs": "cr:citeAs",
-    "column": "cr:column",
-    "conformsTo": "dct:conformsTo",
-    "data": {"@id": "cr:data", "@type": "@json"},
-    "dataType": {"@id": "cr:dataType", "@type": "@vocab"},
-    "examples": {"@id": "cr:examples", "@type": "@json"},
-    "extract": "cr:extract",
-    "field": "cr:field",
-    "fileObject": "cr:fileObject",
-    "fileSet": "cr:fileSet",
-    "format": "cr:format",
-    "includes": "cr:includes",
-    "isLiveDataset": "cr:isLiveDataset",
-    "jsonPath": "cr:jsonPath",
-    "key": "cr:key",
-    "md5": "cr:md5",
-    "parentField": "cr:parentField",
-    "path": "cr:path",
-    "recordSet": "cr:recordSet",
-    "references": "cr:references",
-    "regex": "cr:regex",
-    "repeated": "cr:repeated",
-    "replace": "cr:replace",
-    "separator": "cr:separator",
-    "source": "cr:source",
-    "subField": "cr:subField",
-    "transform": "cr:transform",
-}
 
 
 def dumps_json(data: Any) -> str:

@@ -19,7 +19,8 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from annotations.releases.cards import ReleaseInfo, codebook, croissant, dataset_card, dumps_json
+from annotations.releases.cards import ReleaseInfo, codebook, dataset_card, dumps_json
+from annotations.releases.croissant import croissant
 from annotations.releases.manifest import file_entry, release_files, write_manifest
 from annotations.releases.tables import TABLES, participant_row, table_rows
 from evaluation.benchmark import records

@@ -13,7 +13,16 @@ from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 
+from annotations.releases.licenses import LicenseError, check_license, hub_license
+
 SEMVER = r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$"
+
+
+def validate_hub_license(value: str) -> None:
+    try:
+        hub_license(value)
+    except LicenseError as exc:
+        raise ValidationError(str(exc), code="license") from None
 
 
 class ReleaseFrozenError(ValidationError):
@@ -50,7 +59,15 @@ class Release(models.Model):
     )
     subsample_sizes = models.JSONField(default=list, blank=True, help_text="e.g. [100, 50, 25, 20]")
     subsample_seed = models.PositiveIntegerField(default=2026)
-    license = models.CharField(max_length=60, default="CC-BY-4.0")
+    license = models.CharField(
+        max_length=60,
+        default="cc-by-4.0",
+        validators=[validate_hub_license],
+        help_text="A Hugging Face Hub license identifier (e.g. cc-by-4.0), or other with a license name",
+    )
+    license_name = models.CharField(
+        max_length=200, blank=True, help_text="The license's name, for license other"
+    )
     description = models.TextField(blank=True)
     state = models.CharField(
         max_length=10, choices=ReleaseState.choices, default=ReleaseState.DRAFT
@@ -103,6 +120,16 @@ class Release(models.Model):
                     f"Release {self} is frozen and cannot change; build a new version instead."
                 )
         super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        try:
+            hub_license(self.license)
+        except LicenseError:
+            return  # the field's validator reports it
+        try:
+            check_license(self.license, self.license_name)
+        except LicenseError as exc:
+            raise ValidationError({"license_name": str(exc)}) from None
 
     def delete(self, *args, **kwargs):
         if self.state == ReleaseState.FROZEN:

@@ -82,7 +82,8 @@ def create_release(
     layer: str = AnnotationLayer.PARTICIPANT,
     subsample_sizes: list[int] | None = None,
     subsample_seed: int = 2026,
-    license: str = "CC-BY-4.0",
+    license: str = "cc-by-4.0",
+    license_name: str = "",
     description: str = "",
     actor: AbstractBaseUser | None = None,
     actor_label: str | None = None,
@@ -107,7 +108,7 @@ def create_release(
     release = Release(
         name=name, version=version, completed_only=completed_only, qa_rule=qa_rule, layer=layer,
         subsample_sizes=DEFAULT_SUBSAMPLES if subsample_sizes is None else subsample_sizes,
-        subsample_seed=subsample_seed, license=license, description=description,
+        subsample_seed=subsample_seed, license=license, license_name=license_name, description=description,
         created_by=actor if actor is not None and actor.is_authenticated else None,
     )  # fmt: skip
     release.full_clean(exclude=["studies"])
@@ -311,6 +312,9 @@ def _release_info(
         version=release.version,
         description=release.description,
         license=release.license,
+        license_name=release.license_name,
+        # The freeze date, kept by a rebuild of a frozen release so its bytes stay the same.
+        date_published=(release.frozen_at or release.build_started_at).date().isoformat(),
         instrument=instrument,
         studies=[_study_info(study) for study in studies],
         rules={

@@ -1,0 +1,92 @@
+"""The YAML front matter of a release's dataset card (README.md), as the Hugging Face Hub reads it.
+
+Written by ``yaml.safe_dump`` from a dict, never by string formatting: a license name or title
+with a colon, a quote or non-ASCII text stays a valid string. Every table is a config (its
+Parquet file) with its features declared, derived from the table's Arrow schema so a new table
+gets them for free. The same features load the JSONL mirror with the same types (left to infer,
+JSON gives int64 for int32 columns and turns ISO timestamps kept as text into timestamps). The
+mirrors are not configs of their own: ``datasets`` reads every config of a folder with one
+builder, chosen by the most common file type.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyarrow as pa
+import yaml
+
+from annotations.releases.licenses import OTHER, check_license
+from annotations.releases.tables import TABLES, Table
+
+# What `load_dataset(folder)` gives: the messages, the replies and their alternates.
+DEFAULT_CONFIG = "turns"
+
+# Arrow type names whose `datasets` dtype is spelled differently; the others are the same.
+_DTYPES = {"float": "float32", "double": "float64", "halffloat": "float16"}
+
+
+def dtype(data_type: pa.DataType) -> str:
+    """The `datasets` Value dtype of a scalar Arrow type."""
+    if pa.types.is_nested(data_type):
+        raise ValueError(f"{data_type} is not a scalar type")
+    name = str(data_type)
+    return _DTYPES.get(name, name)
+
+
+def features(table: Table) -> list[dict[str, str]]:
+    """The table's columns as a card's ``dataset_info.features`` list."""
+    declared = []
+    for column in table.columns:
+        if pa.types.is_list(column.type):
+            declared.append({"name": column.name, "list": dtype(column.type.value_type)})
+        else:
+            declared.append({"name": column.name, "dtype": dtype(column.type)})
+    return declared
+
+
+def front_matter(
+    *,
+    license: str,
+    license_name: str,
+    pretty_name: str,
+    size_category: str,
+    creators: str,
+) -> dict[str, Any]:
+    identifier, name = check_license(license, license_name)
+    metadata: dict[str, Any] = {"license": identifier}
+    if identifier == OTHER:
+        metadata["license_name"] = name
+    metadata.update({
+        "language": ["en"],
+        "pretty_name": pretty_name,
+        "size_categories": [size_category],
+        "annotations_creators": [creators],
+        "language_creators": sorted({creators, "machine-generated"}),
+        "task_categories": ["text-classification", "text-generation"],
+        "tags": ["emotional-intelligence", "llm-evaluation", "attunebench"],
+        "configs": _configs(),
+        "dataset_info": [
+            {"config_name": table.name, "features": features(table)} for table in TABLES
+        ],
+    })  # fmt: skip
+    return metadata
+
+
+def _configs() -> list[dict[str, Any]]:
+    configs = []
+    for table in TABLES:
+        config: dict[str, Any] = {
+            "config_name": table.name,
+            "data_files": f"tables/{table.name}.parquet",
+        }
+        if table.name == DEFAULT_CONFIG:
+            config["default"] = True
+        configs.append(config)
+    return configs
+
+
+def render(metadata: dict[str, Any]) -> str:
+    """The ``---`` fenced YAML block, keys in the order given (stable bytes across builds)."""
+    text = yaml.safe_dump(metadata, sort_keys=False, allow_unicode=True, width=100)
+    return f"---\n{text}---\n"
