@@ -110,7 +110,7 @@ demo: migrate frontend
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(MAKE) --no-print-directory check-api-types
+	$(MAKE) --no-print-directory lint-frontend check-api-types
 
 format: install
 	$(BIN)/ruff format .

@@ -24,5 +24,7 @@ export default defineConfig({
     setupFiles: ["src/test/setup.ts"],
     include: ["src/**/*.test.{ts,tsx}"],
     restoreMocks: true,
+    // Two cores shared by many processes: user-event typing can take seconds under load.
+    testTimeout: 30000,
   },
 });

@@ -163,6 +163,9 @@ class TurnOutput(serializers.Serializer):
     status = serializers.ChoiceField(TurnStatus.choices)
     user_message = serializers.CharField()
     reply = serializers.CharField(source="model_reply")
+    idempotency_key = serializers.CharField(allow_null=True,
+                                            help_text="The key the message was sent with: the app "
+                                            "knows its unsent draft was stored.")  # fmt: skip
     error = serializers.SerializerMethodField()
     annotation_submitted = serializers.SerializerMethodField()
 

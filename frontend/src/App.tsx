@@ -21,16 +21,21 @@ import {
   type StoredSession,
 } from "./session/storage";
 import { isFinal, StepScreen } from "./StepScreen";
-import { StudyContext, type StudyContextValue } from "./StudyContext";
+import { StudyContext, useStudyValue } from "./StudyContext";
 
+type Ready = { kind: "ready"; session: Session; instrument: Instrument; drafts: DraftStore };
 type State =
-  | { kind: "loading" }
+  | { kind: "loading"; stored: StoredSession }
   | { kind: "landing"; busy: boolean; error: ApiError | string | null }
-  | { kind: "unreachable"; error: ApiError }
-  | { kind: "ready"; session: Session; instrument: Instrument; drafts: DraftStore };
+  | { kind: "unreachable"; error: ApiError; stored: StoredSession }
+  | Ready;
 
 function asApiError(error: unknown): ApiError {
   return error instanceof ApiError ? error : new ApiError(0, "internal", "Something went wrong. Please try again.");
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
 }
 
 /** A refusal at start, with the screen-out code when the study is full. */
@@ -57,54 +62,63 @@ interface AppProps {
   hash?: string;
 }
 
+/** Where the app starts: resuming this tab's session, or the landing page. */
+function firstState(slug: string, params: ProlificParams, previewToken: string | null): State {
+  if (previewToken) {
+    saveStoredSession(slug, { token: previewToken, prolificPid: previewPid(previewToken), studyId: "", sessionId: "" });
+    window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  }
+  const stored = loadStoredSession(slug);
+  // A link with another participant's id (a shared computer) must not resume this one.
+  if (!stored || (params.prolificPid && params.prolificPid !== stored.prolificPid)) {
+    return { kind: "landing", busy: false, error: null };
+  }
+  return { kind: "loading", stored };
+}
+
 export function App({ config, search = window.location.search, hash = window.location.hash }: AppProps) {
   const client = useMemo(() => new ApiClient(config.apiBase), [config.apiBase]);
   const params = useMemo(() => prolificParams(search), [search]);
-  const previewToken = useMemo(() => tokenFromFragment(hash), [hash]);
-  const [state, setState] = useState<State>({ kind: "loading" });
+  const [state, setState] = useState<State>(() => firstState(config.slug, params, tokenFromFragment(hash)));
 
   const enter = useCallback(
-    async (stored: StoredSession, known?: Session) => {
-      client.token = stored.token;
-      const [session, instrument] = await Promise.all([known ?? client.session(), client.instrument()]);
+    async (stored: StoredSession, known: Session | null, signal?: AbortSignal): Promise<Ready> => {
+      client.authorize(stored.token);
+      const [session, instrument] = await Promise.all([known ?? client.session(signal), client.instrument(signal)]);
       const drafts = new DraftStore(`${config.slug}:${stored.prolificPid}`, safeLocalStorage(), {
         save: (key, data, keepalive) => client.saveDraft(key, data, keepalive),
-        list: () => client.drafts(),
+        remove: (key) => client.deleteDraft(key),
+        list: () => client.drafts(signal),
       });
-      await drafts.restore().catch(() => undefined); // offline: this browser's copies still count
-      setState({ kind: "ready", session, instrument, drafts });
+      // Offline: this browser's copies still count. Aborted: the caller drops the result.
+      await drafts.restore().catch(() => undefined);
+      return { kind: "ready", session, instrument, drafts };
     },
     [client, config.slug],
   );
 
-  const boot = useCallback(async () => {
-    setState({ kind: "loading" });
-    if (previewToken) {
-      saveStoredSession(config.slug, { token: previewToken, prolificPid: previewPid(previewToken), studyId: "", sessionId: "" });
-      window.history.replaceState(null, "", window.location.pathname + window.location.search);
-    }
-    const stored = loadStoredSession(config.slug);
-    // A link with another participant's id (a shared computer) must not resume this one.
-    if (!stored || (params.prolificPid && params.prolificPid !== stored.prolificPid)) {
-      setState({ kind: "landing", busy: false, error: null });
-      return;
-    }
-    try {
-      await enter(stored);
-    } catch (caught) {
-      const error = asApiError(caught);
-      if (error.code === NETWORK) {
-        setState({ kind: "unreachable", error });
-        return;
-      }
-      clearStoredSession(config.slug);
-      setState({ kind: "landing", busy: false, error: error.code === "unauthenticated" ? null : error });
-    }
-  }, [config.slug, enter, params.prolificPid, previewToken]);
-
+  // Resume the stored session; leaving the page (or a new attempt) aborts the reads.
+  const resuming = state.kind === "loading" ? state.stored : null;
   useEffect(() => {
-    void boot();
-  }, [boot]);
+    if (!resuming) return;
+    const controller = new AbortController();
+    enter(resuming, null, controller.signal).then(
+      (ready) => {
+        if (!controller.signal.aborted) setState(ready);
+      },
+      (caught: unknown) => {
+        if (controller.signal.aborted || isAbort(caught)) return;
+        const error = asApiError(caught);
+        if (error.code === NETWORK) {
+          setState({ kind: "unreachable", error, stored: resuming });
+          return;
+        }
+        clearStoredSession(config.slug);
+        setState({ kind: "landing", busy: false, error: error.code === "unauthenticated" ? null : error });
+      },
+    );
+    return () => controller.abort();
+  }, [resuming, enter, config.slug]);
 
   const start = async (startParams: ProlificParams) => {
     setState({ kind: "landing", busy: true, error: null });
@@ -112,11 +126,19 @@ export function App({ config, search = window.location.search, hash = window.loc
       const result = await client.start(config.slug, startParams);
       const stored = { ...startParams, token: result.token };
       saveStoredSession(config.slug, stored);
-      await enter(stored, result.session);
+      setState(await enter(stored, result.session));
     } catch (caught) {
       setState({ kind: "landing", busy: false, error: startMessage(asApiError(caught)) });
     }
   };
+
+  const signOut = useCallback(
+    (message: string) => {
+      clearStoredSession(config.slug);
+      setState({ kind: "landing", busy: false, error: message });
+    },
+    [config.slug],
+  );
 
   if (state.kind === "loading") {
     return (
@@ -133,7 +155,7 @@ export function App({ config, search = window.location.search, hash = window.loc
         <Screen title="We cannot reach the study">
           <ErrorNotice error={state.error} />
           <p>Nothing you typed is lost: it is saved on this device.</p>
-          <button type="button" className="primary" onClick={() => void boot()}>
+          <button type="button" className="primary" onClick={() => setState({ kind: "loading", stored: state.stored })}>
             Try again
           </button>
         </Screen>
@@ -147,37 +169,19 @@ export function App({ config, search = window.location.search, hash = window.loc
       </Frame>
     );
   }
-  return (
-    <ReadySession
-      state={state}
-      client={client}
-      setState={setState}
-      onSignOut={(message) => {
-        clearStoredSession(config.slug);
-        setState({ kind: "landing", busy: false, error: message });
-      }}
-    />
-  );
+  return <ReadySession state={state} client={client} signOut={signOut} />;
 }
 
 interface ReadySessionProps {
-  state: Extract<State, { kind: "ready" }>;
+  state: Ready;
   client: ApiClient;
-  setState: (update: (previous: State) => State) => void;
-  onSignOut: (message: string) => void;
+  signOut: (message: string) => void;
 }
 
-function ReadySession({ state, client, setState, onSignOut }: ReadySessionProps) {
-  const { session, instrument, drafts } = state;
-  const setSession = useCallback(
-    (next: Session) => setState((previous) => (previous.kind === "ready" ? { ...previous, session: next } : previous)),
-    [setState],
-  );
-  const refresh = useCallback(async () => setSession(await client.session()), [client, setSession]);
-  const context = useMemo<StudyContextValue>(
-    () => ({ client, drafts, instrument, session, setSession, refresh, signOut: onSignOut }),
-    [client, drafts, instrument, session, setSession, refresh, onSignOut],
-  );
+function ReadySession({ state, client, signOut }: ReadySessionProps) {
+  const { instrument, drafts } = state;
+  const context = useStudyValue({ client, drafts, instrument, initialSession: state.session, signOut });
+  const { session } = context;
 
   // Unsent drafts go to the server when the connection returns and when the page is hidden
   // (a phone switching apps may never come back to this page).

@@ -14,7 +14,7 @@ describe("followChatStream", () => {
       sse("done", { turn: turn({ reply: "That sounds hard." }), annotation: annotationStep() }),
     ]);
     const outcome = await followChatStream(response, { onTurn, onDelta });
-    expect(onTurn).toHaveBeenCalledWith({ number: 1, status: "streaming", user_message: "Hi" }, null);
+    expect(onTurn).toHaveBeenCalledWith({ number: 1, user_message: "Hi" }, null);
     expect(onDelta.mock.calls.map(([text]) => text).join("")).toBe("That sounds hard.");
     expect(outcome).toMatchObject({ kind: "done", turn: { reply: "That sounds hard." }, annotation: { turn: 1 } });
   });
@@ -53,5 +53,49 @@ describe("followChatStream", () => {
     });
     const outcome = await followChatStream(new Response(body));
     expect(outcome).toEqual({ kind: "cut", turnNumber: 5 });
+  });
+
+  it("skips a malformed event and still takes the done that follows (not a lost connection)", async () => {
+    const onDelta = vi.fn();
+    const outcome = await followChatStream(
+      sseResponse([
+        sse("turn", { turn: { number: 1, user_message: "Hi" }, support: null }),
+        "event: delta\ndata: {not json\n\n",
+        sse("delta", { text: 42 }),
+        ": keep-alive comment\n\n",
+        sse("delta", { text: "Fine." }),
+        sse("done", { turn: turn({ reply: "Fine." }), annotation: annotationStep() }),
+      ]),
+      { onDelta },
+    );
+    expect(onDelta.mock.calls).toEqual([["Fine."]]);
+    expect(outcome).toMatchObject({ kind: "done", turn: { reply: "Fine." } });
+  });
+
+  it("lets an exception of the app's own callback through instead of calling it a cut", async () => {
+    const bug = new TypeError("a bug in the screen");
+    const stream = followChatStream(
+      sseResponse([sse("turn", { turn: { number: 1, user_message: "Hi" }, support: null }), sse("delta", { text: "x" })]),
+      {
+        onDelta: () => {
+          throw bug;
+        },
+      },
+    );
+    await expect(stream).rejects.toBe(bug);
+  });
+
+  it("reports a connection that breaks mid-reply as cut", async () => {
+    const encoder = new TextEncoder();
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls += 1;
+        if (pulls === 1) controller.enqueue(encoder.encode(sse("turn", { turn: { number: 4, user_message: "Hi" }, support: null })));
+        else controller.error(new TypeError("network error"));
+      },
+    });
+    const outcome = await followChatStream(new Response(body));
+    expect(outcome).toEqual({ kind: "cut", turnNumber: 4 });
   });
 });

@@ -7,7 +7,7 @@ describe("ApiClient", () => {
   it("sends the participant token as `Authorization: Participant <token>`", async () => {
     const server = new FakeServer().on("GET", "/api/study/session", session());
     const client = new ApiClient("/api/study/", server.fetch);
-    client.token = "abc123";
+    client.authorize("abc123");
     await client.session();
     expect(server.requests[0]?.headers.get("Authorization")).toBe("Participant abc123");
   });
@@ -19,7 +19,9 @@ describe("ApiClient", () => {
     const request = server.requests[0];
     expect(request?.headers.get("Authorization")).toBeNull(); // no token before start
     expect(request?.body).toEqual({ prolific_pid: "PID1", study_id: "S1", session_id: "X1" });
-    expect(client.token).toBe("t0k");
+    server.on("GET", "/api/study/session", session());
+    await client.session();
+    expect(server.requests[1]?.headers.get("Authorization")).toBe("Participant t0k");
   });
 
   it("turns the API's error shape into an ApiError with its code, field and extras", async () => {
@@ -62,7 +64,7 @@ describe("ApiClient", () => {
   it("asks for an event stream when sending a message, with the idempotency key", async () => {
     const server = new FakeServer().on("POST", "/api/study/messages", () => new Response("", { headers: { "Content-Type": "text/event-stream" } }));
     const client = new ApiClient("/api/study/", server.fetch);
-    client.token = "t";
+    client.authorize("t");
     await client.sendMessage("Hello", "key-0123456789");
     const request = server.requests[0];
     expect(request?.headers.get("Accept")).toBe("text/event-stream");

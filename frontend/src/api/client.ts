@@ -57,7 +57,7 @@ interface CallOptions {
 
 /** The error a non-2xx response stands for (the API's shape, or a generic one). */
 export async function errorFromResponse(response: Response): Promise<ApiError> {
-  let body: Partial<ErrorBody> | null = null;
+  let body: Partial<ErrorBody> | null;
   try {
     body = (await response.json()) as Partial<ErrorBody>;
   } catch {
@@ -76,7 +76,7 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
 }
 
 export class ApiClient {
-  token: string | null = null;
+  private token: string | null = null;
   private readonly base: string;
   private readonly fetcher: Fetch;
 
@@ -84,6 +84,11 @@ export class ApiClient {
     this.base = base.endsWith("/") ? base : base + "/";
     // Bound late so tests can replace globalThis.fetch after construction.
     this.fetcher = fetcher ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** Every later call carries this participant's token. */
+  authorize(token: string | null): void {
+    this.token = token;
   }
 
   /** A raw call: the Response when 2xx, else the API's error as an ApiError. */
@@ -110,8 +115,8 @@ export class ApiClient {
     return response;
   }
 
-  async json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await this.call(method, path, body);
+  async json<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const response = await this.call(method, path, body, { signal });
     return response.status === 204 ? (undefined as T) : ((await response.json()) as T);
   }
 
@@ -128,16 +133,16 @@ export class ApiClient {
       study_id: params.studyId,
       session_id: params.sessionId,
     });
-    this.token = result.token;
+    this.authorize(result.token);
     return result;
   }
 
-  session(): Promise<Session> {
-    return this.json("GET", "session");
+  session(signal?: AbortSignal): Promise<Session> {
+    return this.json("GET", "session", undefined, signal);
   }
 
-  instrument(): Promise<Instrument> {
-    return this.json("GET", "instrument");
+  instrument(signal?: AbortSignal): Promise<Instrument> {
+    return this.json("GET", "instrument", undefined, signal);
   }
 
   consent(consentVersion: string, agree: boolean): Promise<Session> {
@@ -164,8 +169,8 @@ export class ApiClient {
     return this.stream(`turns/${number}/retry`, {}, signal);
   }
 
-  annotationStep(turn: number): Promise<AnnotationStep> {
-    return this.json("GET", `turns/${turn}/annotation`);
+  annotationStep(turn: number, signal?: AbortSignal): Promise<AnnotationStep> {
+    return this.json("GET", `turns/${turn}/annotation`, undefined, signal);
   }
 
   submitAnnotation(turn: number, payload: AnnotationPayload): Promise<AnnotationStep> {
@@ -186,8 +191,8 @@ export class ApiClient {
 
   // --- drafts ---------------------------------------------------------------------------------
 
-  drafts(): Promise<ServerDraft[]> {
-    return this.json("GET", "drafts");
+  drafts(signal?: AbortSignal): Promise<ServerDraft[]> {
+    return this.json("GET", "drafts", undefined, signal);
   }
 
   /** keepalive lets a save started while the page unloads still reach the server. */

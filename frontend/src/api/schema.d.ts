@@ -612,6 +612,8 @@ export interface components {
             status: components["schemas"]["TurnStatusEnum"];
             user_message: string;
             reply: string;
+            /** @description The key the message was sent with: the app knows its unsent draft was stored. */
+            idempotency_key: string | null;
             readonly error: components["schemas"]["TurnError"] | null;
             readonly annotation_submitted: boolean;
         };

@@ -44,8 +44,24 @@ describe("Composer", () => {
   it("drops a draft whose message the server already stored (sent just before a reload)", () => {
     const harness = makeHarness();
     harness.drafts.write(MESSAGE_DRAFT, { text: "I feel nervous about work.", key: "k".repeat(32) });
-    renderInStudy(<Composer turns={[turn()]} maxChars={4000} enabled reason={null} onSend={vi.fn()} />, harness);
+    renderInStudy(<Composer turns={[turn({ idempotency_key: "k".repeat(32) })]} maxChars={4000} enabled reason={null} onSend={vi.fn()} />, harness);
     expect(screen.getByLabelText("Your message")).toHaveValue("");
+  });
+
+  it("keeps a message whose text was sent before (\"ok\" twice) and its key until it is stored", async () => {
+    const harness = makeHarness();
+    const user = userEvent.setup();
+    const onSend = vi.fn(async () => undefined); // the stream never reports the message stored
+    const before = turn({ user_message: "ok", idempotency_key: "a".repeat(32), annotation_submitted: true });
+    renderInStudy(<Composer turns={[before]} maxChars={4000} enabled reason={null} onSend={onSend} />, harness);
+    await user.type(screen.getByLabelText("Your message"), "ok");
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    expect(screen.getByLabelText("Your message")).toHaveValue("ok");
+    const sentKey = (onSend.mock.calls[0] as unknown[])[1];
+    expect(sentKey).toMatch(/^[0-9a-f]{32}$/);
+    expect(harness.drafts.read(MESSAGE_DRAFT)).toEqual({ text: "ok", key: sentKey });
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    expect((onSend.mock.calls[1] as unknown[])[1]).toBe(sentKey); // a second press resends the same key
   });
 
   it("says why it cannot send yet, and keeps the button disabled", async () => {

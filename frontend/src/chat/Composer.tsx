@@ -23,7 +23,8 @@ interface ComposerProps {
 
 export function Composer({ turns, maxChars, enabled, reason, onSend }: ComposerProps) {
   const [draft, setDraft, clear] = useDraft<MessageDraft>(MESSAGE_DRAFT, () => ({ text: "", key: null }));
-  const sentAlready = draft.key !== null && turns.some((turn) => turn.user_message === draft.text);
+  // Recognised by its idempotency key, never by its text: "ok" sent twice is two messages.
+  const sentAlready = draft.key !== null && turns.some((turn) => turn.idempotency_key === draft.key);
   useEffect(() => {
     // The message was stored before the page went away: the draft has done its job.
     if (sentAlready) clear();

@@ -1,7 +1,10 @@
 // Sends a message (or retries a failed reply) and follows the reply's stream. While it runs,
-// `live` holds the reply as it arrives; whatever the ending, the session is read again so the
-// server's record (done, failed, or still streaming) decides what is shown next.
-import { useCallback, useState } from "react";
+// `live` holds the reply as it arrives. The stream's last word (`done` or `error`) goes into
+// the session store at once, then the session is read again so the server's record decides
+// what is shown next. Nothing leaves the screen before its replacement is there: when that
+// read fails, the live copy stays and `reloadFailed` offers to try again. Leaving the chat
+// aborts the stream and the reads.
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "../api/client";
 import { followChatStream } from "../api/chatStream";
 import type { AnnotationStep, Turn } from "../api/types";
@@ -15,18 +18,52 @@ export interface LiveTurn {
 
 const CUT_MESSAGE = "The connection was lost while the reply was being written. Your message is saved.";
 
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
 export function useChatStream(onSupport: (resources: string) => void) {
-  const { client, refresh, signOut } = useStudy();
+  const { client, refresh, mergeTurn, signOut } = useStudy();
   const [live, setLive] = useState<LiveTurn | null>(null);
   const [lastStep, setLastStep] = useState<AnnotationStep | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  const [reloadFailed, setReloadFailed] = useState(false);
+  // An exception that is not the server's answer is a bug: it goes to the error boundary.
+  const [crash, setCrash] = useState<{ error: unknown } | null>(null);
+  if (crash) throw crash.error;
+  const mounted = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    mounted.current = controller;
+    return () => controller.abort();
+  }, []);
+
+  /** Read the session; only then does the live copy go. */
+  const settle = useCallback(
+    async (signal: AbortSignal) => {
+      try {
+        await refresh(signal);
+      } catch (caught) {
+        if (signal.aborted || isAbort(caught)) return;
+        setReloadFailed(true);
+        return;
+      }
+      setReloadFailed(false);
+      setLive(null);
+    },
+    [refresh],
+  );
 
   const follow = useCallback(
-    async (open: () => Promise<Response>, userMessage: string, number: number | null, onStored?: () => void) => {
+    async (open: (signal: AbortSignal) => Promise<Response>, userMessage: string, number: number | null, key: string | null, onStored?: () => void) => {
+      const signal = mounted.current?.signal;
+      if (!signal || signal.aborted) return;
       setLive({ number, userMessage, text: "" });
       setError(null);
+      setReloadFailed(false);
       try {
-        const outcome = await followChatStream(await open(), {
+        const outcome = await followChatStream(await open(signal), {
           onTurn: (turn, support) => {
             onStored?.();
             setLive((current) => current && { ...current, number: turn.number });
@@ -34,27 +71,50 @@ export function useChatStream(onSupport: (resources: string) => void) {
           },
           onDelta: (text) => setLive((current) => current && { ...current, text: current.text + text }),
         });
-        if (outcome.kind === "done") setLastStep(outcome.annotation);
-        if (outcome.kind === "cut") setError(new ApiError(0, "cut", CUT_MESSAGE));
+        if (outcome.kind === "done") {
+          setLastStep(outcome.annotation);
+          mergeTurn(outcome.turn);
+          setLive(null);
+        } else if (outcome.kind === "failed") {
+          mergeTurn({
+            number: outcome.turnNumber,
+            status: "failed",
+            user_message: userMessage,
+            reply: "",
+            idempotency_key: key,
+            error: outcome.error,
+            annotation_submitted: false,
+          });
+          setLive(null);
+        } else {
+          setError(new ApiError(0, "cut", CUT_MESSAGE));
+        }
       } catch (caught) {
-        const apiError = caught instanceof ApiError ? caught : new ApiError(0, "internal", "Something went wrong. Please try again.");
-        if (apiError.code === "unauthenticated") signOut(apiError.message);
-        setError(apiError);
-      } finally {
-        await refresh().catch(() => undefined);
-        setLive(null);
+        if (signal.aborted || isAbort(caught)) return;
+        if (!(caught instanceof ApiError)) {
+          setCrash({ error: caught });
+          return;
+        }
+        if (caught.code === "unauthenticated") signOut(caught.message);
+        setError(caught);
       }
+      await settle(signal);
     },
-    [onSupport, refresh, signOut],
+    [mergeTurn, onSupport, settle, signOut],
   );
 
   const send = useCallback(
-    (text: string, key: string, onStored: () => void) => follow(() => client.sendMessage(text, key), text, null, onStored),
+    (text: string, key: string, onStored: () => void) =>
+      follow((signal) => client.sendMessage(text, key, signal), text, null, key, onStored),
     [client, follow],
   );
   const retry = useCallback(
-    (turn: Turn) => follow(() => client.retryTurn(turn.number), turn.user_message, turn.number),
+    (turn: Turn) => follow((signal) => client.retryTurn(turn.number, signal), turn.user_message, turn.number, turn.idempotency_key),
     [client, follow],
   );
-  return { live, lastStep, error, send, retry };
+  const retryReload = useCallback(() => {
+    const signal = mounted.current?.signal;
+    if (signal) void settle(signal);
+  }, [settle]);
+  return { live, lastStep, error, reloadFailed, send, retry, retryReload };
 }

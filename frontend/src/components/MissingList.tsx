@@ -16,11 +16,15 @@ interface MissingListProps {
 
 export function MissingList({ items, attempt, title = "Please answer these first:" }: MissingListProps) {
   const box = useRef<HTMLDivElement>(null);
+  const focusedAttempt = useRef(0);
   const hasItems = items.length > 0;
   useEffect(() => {
-    if (attempt && hasItems) box.current?.focus();
-    // Only a new attempt moves the focus, not a re-render while the participant answers.
-  }, [attempt]);
+    // Only a new attempt moves the focus, not a re-render while the participant answers; the
+    // effect runs once the list (and each field's aria-invalid) is on the page.
+    if (!attempt || !hasItems || focusedAttempt.current === attempt) return;
+    focusedAttempt.current = attempt;
+    box.current?.focus();
+  }, [attempt, hasItems]);
   if (!items.length) return null;
   const go = (id: string) => {
     const target = document.getElementById(id);

@@ -5,6 +5,7 @@ import { DraftStore, type DraftRemote } from "./store";
 function remote(drafts: ServerDraft[] = []) {
   return {
     save: vi.fn<DraftRemote["save"]>(async () => undefined),
+    remove: vi.fn<DraftRemote["remove"]>(async () => undefined),
     list: vi.fn<DraftRemote["list"]>(async () => drafts),
   };
 }
@@ -54,7 +55,88 @@ describe("DraftStore", () => {
     store.clear("annotation:1");
     await vi.advanceTimersByTimeAsync(1000);
     expect(server.save).not.toHaveBeenCalled();
+    expect(server.remove).toHaveBeenCalledWith("annotation:1");
     expect(new DraftStore("s:p", window.localStorage, null).read("annotation:1")).toBeUndefined();
+  });
+
+  it("keeps one save in flight per key: the next waits, and only the latest value goes", async () => {
+    const server = remote();
+    const releases: (() => void)[] = [];
+    server.save.mockImplementation(() => new Promise<void>((resolve) => releases.push(resolve)));
+    const store = new DraftStore("s:p", window.localStorage, server, 500);
+    store.write("message", "a");
+    await vi.advanceTimersByTimeAsync(500);
+    store.write("message", "ab");
+    await vi.advanceTimersByTimeAsync(500);
+    store.write("message", "abc");
+    void store.flush();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(server.save).toHaveBeenCalledTimes(1); // "a" is still in flight
+    releases.shift()?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.save).toHaveBeenCalledTimes(2);
+    expect(server.save.mock.calls[1]?.[1]).toMatchObject({ value: "abc" });
+    releases.shift()?.();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.save).toHaveBeenCalledTimes(2);
+    expect(store.pendingKeys).toEqual([]);
+  });
+
+  it("deletes the server's copy only after a save still in flight, so it is not written back", async () => {
+    const server = remote();
+    const order: string[] = [];
+    let release = () => undefined as void;
+    server.save.mockImplementation(() => new Promise<void>((resolve) => (release = () => (order.push("save"), resolve()))));
+    server.remove.mockImplementation(async () => void order.push("remove"));
+    const store = new DraftStore("s:p", window.localStorage, server, 500);
+    store.write("annotation:2", { noChange: true });
+    await vi.advanceTimersByTimeAsync(500);
+    store.clear("annotation:2");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.remove).not.toHaveBeenCalled();
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(["save", "remove"]);
+  });
+
+  it("deletes a cleared draft on the server at the next flush when it was offline", async () => {
+    const server = remote();
+    server.remove.mockRejectedValueOnce(new Error("offline"));
+    const store = new DraftStore("s:p", window.localStorage, server, 500);
+    store.clear("message");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.pendingKeys).toEqual(["message"]);
+    await store.flush();
+    expect(server.remove).toHaveBeenCalledTimes(2);
+    expect(store.pendingKeys).toEqual([]);
+  });
+
+  it("after a reload a fresh store reads what was typed from localStorage itself", () => {
+    const before = new DraftStore("s:p", window.localStorage, remote());
+    before.write("post_survey", { emotion_clarity: "clear" });
+    const raw = window.localStorage.getItem("attune:draft:s:p:post_survey");
+    expect(JSON.parse(raw ?? "null")).toMatchObject({ value: { emotion_clarity: "clear" } });
+    expect(new DraftStore("s:p", window.localStorage, remote()).read("post_survey")).toEqual({ emotion_clarity: "clear" });
+  });
+
+  it("when localStorage refuses writes, a fresh store after a reload gets the text back from the server", async () => {
+    const refusing = {
+      getItem: () => null,
+      setItem: () => {
+        throw new Error("QuotaExceededError");
+      },
+      removeItem: () => undefined,
+    };
+    const saved: ServerDraft[] = [];
+    const server = remote(saved);
+    server.save.mockImplementation(async (key, data) => void saved.push({ key, data, updated_at: "" }));
+    const before = new DraftStore("s:p", refusing, server, 500);
+    before.write("message", "typed before the reload");
+    await vi.advanceTimersByTimeAsync(500);
+    const after = new DraftStore("s:p", refusing, server, 500);
+    expect(after.read("message")).toBeUndefined();
+    await after.restore();
+    expect(after.read("message")).toBe("typed before the reload");
   });
 
   it("takes the server's copy when it is newer (another device), and keeps its own when not", async () => {

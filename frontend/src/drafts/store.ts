@@ -3,6 +3,8 @@
 // server's drafts endpoint (it survives a different device or a cleared browser). On start the
 // newer of the two copies wins. A failed server save stays pending and is sent again on the
 // next flush (the app flushes when the connection comes back and when the page is hidden).
+// The server hears about each key in order, one request at a time: a save still in flight is
+// never overtaken by an older one, and a clear deletes the server's copy after it.
 import type { ServerDraft } from "../api/types";
 
 export interface KeyValueStorage {
@@ -13,6 +15,7 @@ export interface KeyValueStorage {
 
 export interface DraftRemote {
   save(key: string, data: unknown, keepalive: boolean): Promise<void>;
+  remove(key: string): Promise<void>;
   list(): Promise<ServerDraft[]>;
 }
 
@@ -31,6 +34,10 @@ export class DraftStore {
   private readonly memory = new Map<string, DraftEnvelope>();
   private readonly unsent = new Map<string, DraftEnvelope>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Keys cleared here whose server copy is still to be deleted. */
+  private readonly unremoved = new Set<string>();
+  /** Per key, the server request running now (the next one waits for it). */
+  private readonly queues = new Map<string, Promise<void>>();
   private readonly prefix: string;
 
   constructor(
@@ -49,32 +56,36 @@ export class DraftStore {
 
   write(key: string, value: unknown): void {
     const envelope = { value, savedAt: this.now() };
+    this.unremoved.delete(key);
     this.keepLocally(key, envelope);
     this.unsent.set(key, envelope);
     this.schedule(key);
   }
 
-  /** Forget a draft here (the server clears its own copy when the step is submitted). */
+  /** Forget a draft, here and (after any save of it still in flight) on the server. */
   clear(key: string): void {
     this.memory.delete(key);
     this.unsent.delete(key);
-    const timer = this.timers.get(key);
-    if (timer !== undefined) clearTimeout(timer);
-    this.timers.delete(key);
+    this.cancelTimer(key);
     try {
       this.storage?.removeItem(this.prefix + key);
     } catch {
       // storage unavailable: the in-memory copy is already gone
     }
+    if (!this.remote) return;
+    this.unremoved.add(key);
+    void this.enqueue(key, () => this.removeRemote(key));
   }
 
   /** Send every unsent draft now (keepalive while the page is being hidden or closed). */
   async flush(keepalive = false): Promise<void> {
-    await Promise.all([...this.unsent.keys()].map((key) => this.send(key, keepalive)));
+    const removals = [...this.unremoved].map((key) => this.enqueue(key, () => this.removeRemote(key)));
+    await Promise.all([...removals, ...[...this.unsent.keys()].map((key) => this.send(key, keepalive))]);
   }
 
+  /** Keys whose latest value (or clear) the server has not confirmed yet. */
   get pendingKeys(): string[] {
-    return [...this.unsent.keys()];
+    return [...new Set([...this.unsent.keys(), ...this.unremoved])];
   }
 
   /** Take the server's copies where they are newer than this browser's. */
@@ -114,23 +125,51 @@ export class DraftStore {
 
   private schedule(key: string): void {
     if (!this.remote) return;
-    const timer = this.timers.get(key);
-    if (timer !== undefined) clearTimeout(timer);
+    this.cancelTimer(key);
     this.timers.set(key, setTimeout(() => void this.send(key, false), this.delayMs));
   }
 
-  private async send(key: string, keepalive: boolean): Promise<void> {
+  private cancelTimer(key: string): void {
     const timer = this.timers.get(key);
     if (timer !== undefined) clearTimeout(timer);
     this.timers.delete(key);
-    const envelope = this.unsent.get(key);
-    if (!envelope || !this.remote) return;
+  }
+
+  /** Run `work` after every earlier request about `key` has settled. */
+  private enqueue(key: string, work: () => Promise<void>): Promise<void> {
+    const next = (this.queues.get(key) ?? Promise.resolve()).then(work);
+    this.queues.set(key, next);
+    void next.finally(() => {
+      if (this.queues.get(key) === next) this.queues.delete(key);
+    });
+    return next;
+  }
+
+  private send(key: string, keepalive: boolean): Promise<void> {
+    this.cancelTimer(key);
+    // Whatever is latest when its turn comes is what goes: queued saves of the same key
+    // collapse into one request.
+    return this.enqueue(key, async () => {
+      const envelope = this.unsent.get(key);
+      if (!envelope || !this.remote) return;
+      try {
+        await this.remote.save(key, envelope, keepalive);
+        // Typing may have gone on meanwhile: only a copy that is still the latest counts as sent.
+        if (this.unsent.get(key) === envelope) this.unsent.delete(key);
+      } catch {
+        // Offline or refused: it stays unsent; the next flush tries again.
+      }
+    });
+  }
+
+  private async removeRemote(key: string): Promise<void> {
+    // Written again since the clear: the newer value replaces the server copy anyway.
+    if (!this.unremoved.has(key) || !this.remote) return;
     try {
-      await this.remote.save(key, envelope, keepalive);
-      // Typing may have gone on meanwhile: only a copy that is still the latest counts as sent.
-      if (this.unsent.get(key) === envelope) this.unsent.delete(key);
+      await this.remote.remove(key);
+      this.unremoved.delete(key);
     } catch {
-      // Offline or refused: it stays unsent; the next flush tries again.
+      // Offline: the next flush deletes it.
     }
   }
 }

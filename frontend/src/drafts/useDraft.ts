@@ -11,8 +11,8 @@ export function useDraft<T>(key: string, initial: () => T): [T, Update<T>, () =>
   // The latest value, outside React's queue: the store is written here, never inside a state
   // updater (React may run those twice, or after a clear() that should have won).
   const latest = useRef(value);
-  const initialRef = useRef(initial);
-  initialRef.current = initial;
+  // The first render's factory: what a cleared draft starts from again.
+  const [makeInitial] = useState(() => initial);
 
   const update = useCallback<Update<T>>(
     (next) => {
@@ -26,8 +26,8 @@ export function useDraft<T>(key: string, initial: () => T): [T, Update<T>, () =>
   // After a submit: forget the draft and start empty again (without saving the empty value).
   const clear = useCallback(() => {
     drafts.clear(key);
-    latest.current = initialRef.current();
+    latest.current = makeInitial();
     setValue(latest.current);
-  }, [drafts, key]);
+  }, [drafts, key, makeInitial]);
   return [value, update, clear];
 }

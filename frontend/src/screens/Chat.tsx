@@ -38,10 +38,15 @@ export function Chat() {
   const waiting = !live && last !== undefined && (last.status === "streaming" || last.status === "pending");
 
   // A reply that was on its way when the page loaded: ask again until the server settles it.
+  // Polls may overlap on a slow connection: the session store keeps only the newest answer.
   useEffect(() => {
     if (!waiting) return;
-    const timer = setInterval(() => void refresh().catch(() => undefined), WAITING_POLL_MS);
-    return () => clearInterval(timer);
+    const controller = new AbortController();
+    const timer = setInterval(() => void refresh(controller.signal).catch(() => undefined), WAITING_POLL_MS);
+    return () => {
+      clearInterval(timer);
+      controller.abort();
+    };
   }, [waiting, refresh]);
 
   // Once a reply's questions are saved their panel goes away: the message box is next.
@@ -87,6 +92,13 @@ export function Chat() {
         <AnnotationPanel turn={toAnnotate.number} reply={toAnnotate.reply} initialStep={stream.lastStep} onSaved={afterSave} />
       ) : null}
       <ErrorNotice error={stream.error} />
+      {stream.reloadFailed ? (
+        <ErrorNotice error="We could not load the latest state of the chat. What you see here is kept.">
+          <button type="button" className="secondary" onClick={stream.retryReload}>
+            Load it again
+          </button>
+        </ErrorNotice>
+      ) : null}
       {chat.can_send || !chat.can_finish ? (
         <Composer
           turns={turns}

@@ -36,6 +36,7 @@ export function turn(overrides: Partial<Turn> = {}): Turn {
     status: "done",
     user_message: "I feel nervous about work.",
     reply: "That sounds hard.",
+    idempotency_key: null,
     error: null,
     annotation_submitted: false,
     ...overrides,

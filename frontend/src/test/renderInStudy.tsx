@@ -1,12 +1,12 @@
 // Renders a component inside a started session: a real ApiClient on a FakeServer, a real
 // DraftStore on jsdom's localStorage, and the given session and instrument.
 import { render } from "@testing-library/react";
-import type { ReactElement } from "react";
+import type { ReactElement, ReactNode } from "react";
 import { vi } from "vitest";
 import { ApiClient } from "../api/client";
 import type { Instrument, Session } from "../api/types";
 import { DraftStore } from "../drafts/store";
-import { StudyContext, type StudyContextValue } from "../StudyContext";
+import { StudyContext, useStudyValue, type StudyContextValue } from "../StudyContext";
 import { FakeServer } from "./fakeServer";
 import { instrument as defaultInstrument, session as defaultSession } from "./fixtures";
 
@@ -23,9 +23,10 @@ export interface StudyHarness {
 export function makeHarness(options: { session?: Session; instrument?: Instrument; server?: FakeServer } = {}): StudyHarness {
   const server = options.server ?? new FakeServer();
   const client = new ApiClient(API, server.fetch);
-  client.token = TOKEN;
+  client.authorize(TOKEN);
   const drafts = new DraftStore("test-study:PID1", window.localStorage, {
     save: (key, data, keepalive) => client.saveDraft(key, data, keepalive),
+    remove: (key) => client.deleteDraft(key),
     list: () => client.drafts(),
   });
   const context: StudyContextValue = {
@@ -34,6 +35,7 @@ export function makeHarness(options: { session?: Session; instrument?: Instrumen
     instrument: options.instrument ?? defaultInstrument,
     session: options.session ?? defaultSession(),
     setSession: vi.fn(),
+    mergeTurn: vi.fn(),
     refresh: vi.fn(async () => undefined),
     signOut: vi.fn(),
   };
@@ -47,4 +49,21 @@ export function renderInStudy(ui: ReactElement, harness: StudyHarness) {
     rerenderInStudy: (next: ReactElement) =>
       result.rerender(<StudyContext.Provider value={harness.context}>{next}</StudyContext.Provider>),
   };
+}
+
+/** The session kept by the app's real store (useServerSession), read through the harness's
+ * client: for tests of what the server's answers do to the screen. */
+function LiveStudy({ harness, children }: { harness: StudyHarness; children: ReactNode }) {
+  const value = useStudyValue({
+    client: harness.client,
+    drafts: harness.drafts,
+    instrument: harness.context.instrument,
+    initialSession: harness.context.session,
+    signOut: harness.context.signOut,
+  });
+  return <StudyContext.Provider value={value}>{children}</StudyContext.Provider>;
+}
+
+export function renderWithServerSession(ui: ReactElement, harness: StudyHarness) {
+  return render(<LiveStudy harness={harness}>{ui}</LiveStudy>);
 }

@@ -1,0 +1,133 @@
+// The chat against the app's real session store: a streamed send, a stream cut off, a session
+// read that fails after the reply (nothing leaves the screen), and polls that overlap.
+import { act, renderHook, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ReactNode } from "react";
+import { describe, expect, it } from "vitest";
+import { MESSAGE_DRAFT } from "../chat/Composer";
+import { useServerSession } from "../session/useServerSession";
+import { errorResponse, json, sse, sseResponse } from "../test/fakeServer";
+import { annotationStep, session, turn } from "../test/fixtures";
+import { makeHarness, renderWithServerSession } from "../test/renderInStudy";
+import { Chat } from "./Chat";
+
+const MESSAGE = "I feel nervous about work.";
+const stored = { number: 1, status: "streaming", user_message: MESSAGE };
+
+const conversation = () => within(screen.getByRole("list", { name: "Conversation" }));
+
+function deferred<T>() {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe("Chat with the session store", () => {
+  it("sends a message, shows the reply as it streams, then asks about it", async () => {
+    const harness = makeHarness();
+    const done = turn({ idempotency_key: null });
+    harness.server
+      .on("POST", "/api/study/messages", () =>
+        sseResponse([
+          sse("turn", { turn: stored, support: null }),
+          sse("delta", { text: "That sounds " }),
+          sse("delta", { text: "hard." }),
+          sse("done", { turn: done, annotation: annotationStep() }),
+        ]),
+      )
+      .on("GET", "/api/study/session", session({ chat: { turns: [done], answered: 0, can_send: false, can_finish: false } }));
+    const user = userEvent.setup();
+    renderWithServerSession(<Chat />, harness);
+    await user.type(screen.getByLabelText("Your message"), MESSAGE);
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    expect(await screen.findByRole("heading", { name: "About this reply" })).toBeInTheDocument();
+    expect(conversation().getByText("That sounds hard.")).toBeInTheDocument();
+    expect(conversation().getByText(MESSAGE)).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "About this reply" })).toBeInTheDocument();
+    expect(screen.getByLabelText("Your message")).toHaveValue("");
+    expect(harness.drafts.read(MESSAGE_DRAFT)).toBeUndefined();
+    const [sent] = harness.server.calls("POST", "/api/study/messages");
+    expect(sent?.body).toMatchObject({ text: MESSAGE, idempotency_key: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(harness.server.calls("GET", "/api/study/session")).toHaveLength(1);
+  });
+
+  it("says the connection was lost when the stream stops mid-reply, and shows the turn as the server has it", async () => {
+    const harness = makeHarness();
+    harness.server
+      .on("POST", "/api/study/messages", () => sseResponse([sse("turn", { turn: stored, support: null }), sse("delta", { text: "Half a rep" })]))
+      .on("GET", "/api/study/session", session({ chat: { turns: [turn({ status: "streaming", reply: "" })], answered: 0, can_send: false, can_finish: false } }));
+    const user = userEvent.setup();
+    renderWithServerSession(<Chat />, harness);
+    await user.type(screen.getByLabelText("Your message"), MESSAGE);
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    expect(await screen.findByText(/The connection was lost/)).toBeInTheDocument();
+    expect(await screen.findByText(/still on its way/)).toBeInTheDocument();
+    expect(screen.getByText(MESSAGE)).toBeInTheDocument();
+  });
+
+  it("keeps the reply and the message on screen when reading the session fails, and offers to load it again", async () => {
+    const harness = makeHarness();
+    const done = turn();
+    let sessionUp = false;
+    harness.server
+      .on("POST", "/api/study/messages", () =>
+        sseResponse([sse("turn", { turn: stored, support: null }), sse("delta", { text: "That sounds hard." }), sse("done", { turn: done, annotation: annotationStep() })]),
+      )
+      .on("GET", "/api/study/session", () =>
+        sessionUp ? json(session({ chat: { turns: [done], answered: 0, can_send: false, can_finish: false } })) : errorResponse(502, "bad_gateway", "Down."),
+      );
+    const user = userEvent.setup();
+    renderWithServerSession(<Chat />, harness);
+    await user.type(screen.getByLabelText("Your message"), MESSAGE);
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    expect(await screen.findByText(/could not load the latest state of the chat/)).toBeInTheDocument();
+    expect(conversation().getByText("That sounds hard.")).toBeInTheDocument();
+    expect(conversation().getByText(MESSAGE)).toBeInTheDocument();
+    sessionUp = true;
+    await user.click(screen.getByRole("button", { name: "Load it again" }));
+    await waitFor(() => expect(screen.queryByText(/could not load the latest state/)).not.toBeInTheDocument());
+    expect(conversation().getByText("That sounds hard.")).toBeInTheDocument();
+  });
+});
+
+describe("useServerSession", () => {
+  it("ignores a slow poll's answer that arrives after a newer one", async () => {
+    const harness = makeHarness();
+    const slow = deferred<Response>();
+    const pending = session({ chat: { turns: [turn({ status: "streaming", reply: "" })], answered: 0, can_send: false, can_finish: false } });
+    const ready = session({ chat: { turns: [turn()], answered: 0, can_send: false, can_finish: false } });
+    let calls = 0;
+    harness.server.on("GET", "/api/study/session", () => (++calls === 1 ? slow.promise : json(ready)));
+    const wrapper = ({ children }: { children: ReactNode }) => <>{children}</>;
+    const { result } = renderHook(() => useServerSession(harness.client, pending), { wrapper });
+    let first: Promise<void> = Promise.resolve();
+    await act(async () => {
+      first = result.current.refresh();
+      await result.current.refresh();
+    });
+    expect(result.current.session.chat?.turns[0]?.status).toBe("done");
+    await act(async () => {
+      slow.resolve(json(pending));
+      await first;
+    });
+    expect(result.current.session.chat?.turns[0]?.status).toBe("done");
+  });
+
+  it("lets a stream's final turn stand against a read that was sent before it", async () => {
+    const harness = makeHarness();
+    const slow = deferred<Response>();
+    const pending = session({ chat: { turns: [turn({ status: "streaming", reply: "" })], answered: 0, can_send: false, can_finish: false } });
+    harness.server.on("GET", "/api/study/session", () => slow.promise);
+    const { result } = renderHook(() => useServerSession(harness.client, pending));
+    let read: Promise<void> = Promise.resolve();
+    act(() => {
+      read = result.current.refresh();
+      result.current.mergeTurn(turn());
+    });
+    await act(async () => {
+      slow.resolve(json(pending));
+      await read;
+    });
+    expect(result.current.session.chat?.turns[0]).toMatchObject({ status: "done", reply: "That sounds hard." });
+  });
+});
