@@ -1,4 +1,4 @@
-"""python manage.py build_release --name NAME --version X.Y.Z --study SLUG [rules] [--inline]"""
+"""python manage.py build_release --name NAME --version X.Y.Z [--study SLUG] [rules] [--inline]"""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import time
 
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Count, Q
 
 from annotations.models import Study
 from annotations.releases.models import AnnotationLayer, QaRule, Release, ReleaseState
@@ -38,7 +39,11 @@ class Command(BaseCommand):
             "--version", required=True, dest="release_version", help="MAJOR.MINOR.PATCH"
         )
         parser.add_argument(
-            "--study", action="append", default=[], dest="studies", help="Study slug (repeatable)"
+            "--study",
+            action="append",
+            default=[],
+            dest="studies",
+            help="Study slug (repeatable); may be left out when there is only one study",
         )
         parser.add_argument(
             "--qa",
@@ -61,7 +66,12 @@ class Command(BaseCommand):
             help="Subsample sizes, e.g. 100,50,25,20",
         )
         parser.add_argument("--seed", type=int, default=2026, help="Subsample seed")
-        parser.add_argument("--license", default="CC-BY-4.0")
+        parser.add_argument(
+            "--license",
+            default="cc-by-4.0",
+            help="A Hugging Face Hub license identifier, or other (then give --license-name)",
+        )
+        parser.add_argument("--license-name", default="", help="The name of a license other")
         parser.add_argument("--description", default="")
         parser.add_argument(
             "--inline", action="store_true", help="Run the export in this process (no worker)"
@@ -104,11 +114,7 @@ class Command(BaseCommand):
         self.stdout.write(release.folder)
 
     def _create(self, options) -> Release:
-        slugs = options["studies"]
-        studies = list(Study.objects.filter(slug__in=slugs))
-        missing = sorted(set(slugs) - {s.slug for s in studies})
-        if missing:
-            raise CommandError(f"no study with slug {', '.join(missing)}")
+        studies = self._studies(options["studies"])
         try:
             sizes = [int(part) for part in options["subsamples"].split(",") if part.strip()]
         except ValueError:
@@ -120,10 +126,41 @@ class Command(BaseCommand):
                 name=options["name"], version=options["release_version"], studies=studies,
                 completed_only=not options["include_unfinished"], qa_rule=options["qa"], layer=options["layer"],
                 subsample_sizes=sizes, subsample_seed=options["seed"], license=options["license"],
-                description=options["description"], actor_label=ACTOR,
+                license_name=options["license_name"], description=options["description"], actor_label=ACTOR,
             )  # fmt: skip
         except ValidationError as exc:
             raise CommandError(exc.messages[0]) from None
+
+    def _studies(self, slugs: list[str]) -> list[Study]:
+        """The studies named, or the only study there is (saying which); else the choices."""
+        if slugs:
+            studies = list(Study.objects.filter(slug__in=slugs))
+            missing = sorted(set(slugs) - {s.slug for s in studies})
+            if missing:
+                raise CommandError(f"no study with slug {', '.join(missing)}")
+            return studies
+        choices = list(
+            Study.objects.annotate(
+                conversation_count=Count(
+                    "conversations", filter=Q(conversations__participant__is_preview=False)
+                )
+            ).order_by("slug")
+        )
+        if not choices:
+            raise CommandError("there is no study yet: create one before building a release")
+        if len(choices) > 1:
+            listed = "\n".join(
+                f"  {s.slug}  {s.title} ({s.conversation_count} conversations)" for s in choices
+            )
+            raise CommandError(
+                f"there are {len(choices)} studies: choose with --study SLUG (repeatable):\n{listed}"
+            )
+        study = choices[0]
+        self.stdout.write(
+            f"no --study given: using the only study, {study.slug} ({study.title}), "
+            f"{study.conversation_count} conversations"
+        )
+        return [study]
 
     def _wait(self, release: Release, worker_timeout: float, timeout: float) -> Release:
         started = time.monotonic()
