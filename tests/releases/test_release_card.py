@@ -1,6 +1,7 @@
 """The dataset card parses with `huggingface_hub` whatever the license text, and the license is
 checked against the Hub's identifiers with a clear error naming the closest ones."""
 
+import huggingface_hub as hub
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -11,8 +12,6 @@ from annotations.releases.services import create_release
 from evaluation.benchmark.instrument import default_instrument
 
 from .conftest import AWKWARD_LICENSE_NAME
-
-hub = pytest.importorskip("huggingface_hub")
 
 
 def card_text(**license) -> str:

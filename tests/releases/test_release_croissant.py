@@ -5,12 +5,12 @@ import logging
 import re
 import shutil
 
+import mlcroissant as mlc
 import pytest
 
 from annotations.releases.croissant import CONFORMS_TO
 from annotations.releases.tables import TABLES
 
-mlc = pytest.importorskip("mlcroissant")
 pytestmark = pytest.mark.django_db  # for the session's release build
 
 

@@ -3,13 +3,13 @@ config with the features the card declares, and the JSONL mirrors with the same 
 
 from datetime import UTC, datetime
 
+import datasets
 import pyarrow as pa
 import pytest
 
 from annotations.releases.card_metadata import DEFAULT_CONFIG, features
 from annotations.releases.tables import TABLES
 
-datasets = pytest.importorskip("datasets")
 pytestmark = pytest.mark.django_db  # for the session's release build
 
 
