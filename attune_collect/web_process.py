@@ -3,8 +3,9 @@
 Measured with ``benchmarks/chat_load.py`` (200 participants, 200 streams open at once in one
 process; docs/benchmarks.md), three things stalled every stream of the process at once:
 
-* Importing litellm on the first chat message: 3 to 5 s of import. It is imported here, before
-  the process takes requests.
+* Importing litellm on the first chat message through litellm (the demo provider, providers
+  other than OpenAI-compatible ones): 3 to 5 s of import. It is imported here, before the
+  process takes requests, with the direct transport's one-off set-up (TLS context, cost map).
 * Full garbage collections. With Django and litellm loaded the heap holds about 500,000
   long-lived objects, and each stream adds a few hundred pydantic objects (litellm's chunks):
   a full collection took 90 to 190 ms, during which no stream moved, and young collections ran
@@ -49,9 +50,11 @@ def gc_threshold_from_environment() -> tuple[int, int, int]:
 def prepare_web_process() -> None:
     """Import what the first request would import, then freeze it and space collections."""
     from attune_collect.llm._litellm import load_litellm
+    from attune_collect.llm.transport_direct import prepare_direct_transport
 
     threshold = gc_threshold_from_environment()  # a bad value stops the start, not a request
     load_litellm()
+    prepare_direct_transport()
     gc.collect()
     gc.freeze()
     gc.set_threshold(*threshold)

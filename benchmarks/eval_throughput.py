@@ -20,9 +20,10 @@ the prompt (the demo provider's filler). Printed per latency:
   first run, and the calls it made (must be 0).
 
 Then a probe of the client stack alone (same server, latency 0, 64 in flight, prompts of the
-engine's size): CPU ms per call for the LLM gateway (litellm), the OpenAI SDK, and bare httpx2
-(the httpx fork the SDK runs on) and httpx, which shows how much of the engine's cost is
-litellm's.
+engine's size), each in its own process: CPU ms per call for the LLM gateway on its direct
+transport (httpx2, no litellm import) and forced through litellm, the OpenAI SDK (`AsyncOpenAI`,
+one shared client, its retries off), and bare httpx2 (the httpx fork the SDK runs on) and
+httpx. The direct transport is built on httpx2 because of these figures (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -123,6 +124,10 @@ def _env() -> dict[str, str]:
     return {**os.environ, KEY_ENV: "sk-bench", **OFFLINE_ENVIRONMENT}
 
 
+def _load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def seed_release(folder: Path, conversations: int) -> int:
     from annotations.seeding import demo_conversations
     from evaluation.benchmark.instrument import default_instrument
@@ -154,10 +159,14 @@ def run_command(
     ]  # fmt: skip
 
 
+# What an engine process imports before its first call to an OpenAI-compatible endpoint
+# (litellm is not among them: the direct transport never imports it).
 STARTUP = (
-    "from evaluation.benchmark import cli, batch, runner;"
-    "from attune_collect.llm._litellm import load_litellm; load_litellm()"
+    "import sys; from evaluation.benchmark import cli, batch, runner;"
+    "from attune_collect.llm.transport_direct import prepare_direct_transport;"
+    "prepare_direct_transport(); assert 'litellm' not in sys.modules"
 )
+LITELLM_IMPORT = "from attune_collect.llm._litellm import load_litellm; load_litellm()"
 
 
 def measure_latency(
@@ -192,7 +201,7 @@ def measure_latency(
         "ideal_s": ideal,
         "ratio": wall / ideal,
         "cpu_ms_per_call_gross": cpu * 1000 / calls,
-        # every worker process imports litellm once
+        # every worker process starts once
         "cpu_ms_per_call_net": (cpu - workers * startup_cpu) * 1000 / calls,
         "server_cpu_ms_per_call": server_cpu * 1000 / calls,
         "warm_wall_s": warm_wall,
@@ -215,15 +224,16 @@ def probe(kind: str, base_url: str, calls: int) -> None:
 
     async def main() -> float:
         semaphore = asyncio.Semaphore(64)
-        if kind == "gateway":
+        if kind in ("gateway-direct", "gateway-litellm"):
             from attune_collect.llm import EndpointConfig, LLMGateway
             from attune_collect.llm._litellm import load_litellm
 
-            load_litellm()
+            if kind == "gateway-litellm":
+                load_litellm()
             gateway = LLMGateway()
             endpoint = EndpointConfig(
                 name="probe", model="openai/probe", api_base=base_url, api_key_env=KEY_ENV,
-                max_concurrency=64,
+                max_concurrency=64, force_litellm=kind == "gateway-litellm",
             )  # fmt: skip
 
             async def one(index: int) -> None:
@@ -233,6 +243,7 @@ def probe(kind: str, base_url: str, calls: int) -> None:
         elif kind == "openai":
             import openai
 
+            # One client for the process (its HTTP pool shared by every call), no SDK retries.
             client = openai.AsyncOpenAI(base_url=base_url, api_key="sk-bench", max_retries=0)
 
             async def one(index: int) -> None:
@@ -264,11 +275,14 @@ def probe(kind: str, base_url: str, calls: int) -> None:
     print(f"{asyncio.run(main()):.3f}")
 
 
+PROBES = ("gateway-direct", "gateway-litellm", "openai", "httpx2", "httpx")
+
+
 def measure_probes(calls: int) -> dict[str, float]:
     server = ServerProcess(0.0)
     try:
         results = {}
-        for kind in ("gateway", "openai", "httpx2", "httpx"):
+        for kind in PROBES:
             done = subprocess.run(
                 [sys.executable, __file__, "--probe", kind, server.base_url, str(calls)],
                 cwd=ROOT, env=_env(), capture_output=True, text=True, check=True,
@@ -290,6 +304,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=64)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="run --workers")
     parser.add_argument("--probe-calls", type=int, default=2000, help="0 to skip the probe")
+    parser.add_argument("--probe-only", action="store_true", help="only the client-stack probe")
     parser.add_argument("--serve", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--probe", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -298,16 +313,27 @@ def main() -> None:
     if args.probe:
         return probe(args.probe[0], args.probe[1], int(args.probe[2]))
 
+    if args.probe_only:
+        print(f"load average at the start: {_load()}")
+        probes = measure_probes(args.probe_calls)
+        print("client stack alone, CPU ms/call at 64 in flight: "
+              + ", ".join(f"{kind} {value:.2f}" for kind, value in probes.items()))  # fmt: skip
+        print(f"load average at the end: {_load()}")
+        return None
     work = Path(tempfile.mkdtemp(prefix="attune-eval-bench-"))
     try:
+        print(f"load average at the start: {_load()}")
         turns = seed_release(work / "release", args.conversations)
         print(
             f"{args.models} models x {args.conversations} conversations ({turns} turns), mode default, "
             f"concurrency {args.concurrency} per model, {os.cpu_count()} cores"
         )
         startup_wall, startup_cpu = timed([sys.executable, "-c", STARTUP])
+        litellm_wall, litellm_cpu = timed([sys.executable, "-c", LITELLM_IMPORT])
         print(
-            f"engine start-up with the litellm import: {startup_wall:.2f} s, {startup_cpu:.2f} s CPU"
+            f"engine start-up (OpenAI-compatible endpoints, no litellm import): "
+            f"{startup_wall:.2f} s, {startup_cpu:.2f} s CPU; a process importing litellm: "
+            f"{litellm_wall:.2f} s, {litellm_cpu:.2f} s CPU"
         )
         rows = []
         for latency_ms, workers in itertools.product(args.latency_ms, args.workers):
@@ -330,11 +356,20 @@ def main() -> None:
                 "client stack alone, CPU ms/call at 64 in flight: "
                 + ", ".join(f"{kind} {value:.2f}" for kind, value in probes.items())
             )
+            for row in rows:
+                print(
+                    f"engine net CPU/call at {row['latency_ms']} ms, {row['workers']} process(es): "
+                    f"{row['cpu_ms_per_call_net'] / probes['openai']:.2f}x the OpenAI SDK probe's"
+                )
+        print(f"load average at the end: {_load()}")
         summary = {
             "runs": rows,
             "probes": probes,
             "startup_s": startup_wall,
             "startup_cpu_s": startup_cpu,
+            "litellm_import_s": litellm_wall,
+            "litellm_import_cpu_s": litellm_cpu,
+            "load_average": os.getloadavg(),
         }
         print("SUMMARY " + json.dumps(summary))
     finally:

@@ -123,9 +123,11 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncIterator[bytes]:
         yield sse_event("done", await run_in_db_thread(_done_payload, plan.turn_id))
         return
     completion = None
-    await _litellm_imported()
+    gateway = default_gateway()
+    if gateway.needs_litellm(plan.endpoint):
+        await _litellm_imported()
     try:
-        async for event in default_gateway().stream(plan.endpoint, plan.messages):
+        async for event in gateway.stream(plan.endpoint, plan.messages):
             if isinstance(event, TokenDelta):
                 yield sse_event("delta", {"text": event.text})
             elif isinstance(event, StreamDone):
@@ -155,8 +157,9 @@ _litellm_loaded = False
 
 
 async def _litellm_imported() -> None:
-    """Import litellm in a thread the first time: imported on the event loop (as the gateway's
-    first call would), its 3 to 5 s import would stop every other stream of the process."""
+    """Import litellm in a thread the first time an endpoint needs it: imported on the event
+    loop (as the gateway's first call would), its 3 to 5 s import would stop every other
+    stream of the process. OpenAI-compatible endpoints never need it."""
     global _litellm_loaded
     if not _litellm_loaded:
         await asyncio.to_thread(load_litellm)

@@ -1,8 +1,10 @@
 """The LLM gateway: every model call of the platform (chat, improved replies, evaluated models,
-judges) goes through `LLMGateway`, on top of litellm.
+judges) goes through `LLMGateway`: OpenAI-compatible endpoints over a direct HTTP transport,
+every other provider (and the demo provider) through litellm.
 
 This package imports nothing from Django (the command-line benchmark engine uses it too) and
-does not import litellm until the first call (the import costs about 2.6 s).
+does not import litellm until an endpoint that needs it is called (the import costs about
+2.6 s).
 
     gateway = default_gateway()
     endpoint = EndpointConfig(name="chat", model="attune-demo/listener")

@@ -1,17 +1,20 @@
-"""Turning whatever litellm raises into a GatewayError, and keeping API keys out of all text.
+"""Turning whatever a transport raises into a GatewayError, and keeping API keys out of all text.
 
-litellm's exceptions subclass the OpenAI SDK's, and carry `status_code` and the provider's
-response headers; both are read here without importing litellm.
+The direct transport raises ``TransportFailure`` (already classified, with the response's
+headers). litellm's exceptions subclass the OpenAI SDK's, and carry `status_code` and the
+provider's response headers; both are read here without importing litellm or the SDK.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+from .transport import TransportFailure
 from .types import ErrorKind, GatewayError
 
 REDACTED = "[REDACTED]"
@@ -27,6 +30,7 @@ _LOGGERS_TO_REDACT = (
     "openai",
     "openai._base_client",
     "httpx",
+    "httpx2",
     "httpcore",
     "httpcore.http11",
     "httpcore.connection",
@@ -132,7 +136,9 @@ def retry_after_seconds(exc: BaseException, *, now: float | None = None) -> floa
 
 
 def _response_headers(exc: BaseException) -> Any:
-    headers = getattr(exc, "litellm_response_headers", None)
+    headers = getattr(exc, "litellm_response_headers", None) or getattr(
+        exc, "response_headers", None
+    )
     if headers:
         return headers
     try:
@@ -178,19 +184,8 @@ def _status_code(exc: BaseException) -> int | None:
     return status if isinstance(status, int) else None
 
 
-def _kind_of(exc: BaseException) -> ErrorKind:
-    import openai  # already imported by litellm; its classes are litellm's base classes
-
-    if isinstance(exc, TimeoutError | openai.APITimeoutError):
-        return "timeout"
-    if isinstance(exc, openai.RateLimitError):
-        return "rate_limited"
-    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
-        return "auth"
-    if isinstance(exc, openai.APIConnectionError) or "Connection error" in str(exc):
-        # litellm reports a refused connection as a 500 "Connection error."
-        return "connection"
-    status = _status_code(exc)
+def kind_for_status(status: int | None) -> ErrorKind | None:
+    """The error kind an HTTP status means, or None for a status that is not an error."""
     if status == 429:
         return "rate_limited"
     if status in (401, 403):
@@ -201,6 +196,30 @@ def _kind_of(exc: BaseException) -> ErrorKind:
         return "upstream_error"
     if status is not None and 400 <= status < 500:
         return "bad_request"
+    return None
+
+
+def _kind_of(exc: BaseException) -> ErrorKind:
+    if isinstance(exc, TransportFailure):
+        return exc.kind
+    if isinstance(exc, TimeoutError):
+        return "timeout"
+    # The SDK's classes are litellm's base classes: an exception can only be one of them when
+    # the SDK is loaded, so it is never imported here.
+    openai = sys.modules.get("openai")
+    if openai is not None:
+        if isinstance(exc, openai.APITimeoutError):
+            return "timeout"
+        if isinstance(exc, openai.RateLimitError):
+            return "rate_limited"
+        if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+            return "auth"
+        if isinstance(exc, openai.APIConnectionError) or "Connection error" in str(exc):
+            # litellm reports a refused connection as a 500 "Connection error."
+            return "connection"
+    kind = kind_for_status(_status_code(exc))
+    if kind is not None:
+        return kind
     if isinstance(exc, ConnectionError | OSError):
         return "connection"
     return "upstream_error"

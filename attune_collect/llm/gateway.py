@@ -1,10 +1,12 @@
 """The one way the platform calls a model: participant chat, improved replies, evaluated models
 and judges all go through `LLMGateway`.
 
-It owns the policy litellm is told not to apply (litellm is called with `num_retries=0`):
-per-call timeouts, retries with backoff and jitter that honour Retry-After, a concurrency limit
-and a requests-per-minute limit per endpoint, and token and cost accounting. API keys are read
-from the environment at call time and scrubbed from every error message and log line.
+It owns the policy, the same whichever transport makes the call (``transport.py``): per-call
+timeouts, retries with backoff and jitter that honour Retry-After, a concurrency limit and a
+requests-per-minute limit per endpoint, error classes, and token and cost accounting (prices
+from litellm's cost map, once per model). API keys are read from the environment at call time
+and scrubbed from every error message and log line. OpenAI-compatible endpoints are called
+directly over HTTP; every other provider through litellm, imported only when one is called.
 """
 
 from __future__ import annotations
@@ -19,16 +21,17 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._litellm import load_litellm
 from .errors import SECRETS, classify, install_log_redaction
 from .ledger import UsageLedger
 from .limits import Clock, ConcurrencyLimits, RateLimiterFactory, RateLimiterRegistry, Sleep
+from .prices import PriceBook, default_price_book
 from .retry import RetryPolicy
+from .transport import DEMO_MODEL_PREFIX, CallRequest, Piece, Transport, uses_litellm
+from .transport_direct import DirectTransport
+from .transport_litellm import LiteLLMTransport
 from .types import Completion, EndpointConfig, GatewayError, StreamDone, StreamEvent, TokenDelta
 
 logger = logging.getLogger("attune_collect.llm")
-
-DEMO_MODEL_PREFIX = "attune-demo/"
 
 # Parameters the gateway sets itself; a caller passing them would silently defeat its policy.
 _GATEWAY_OWNED_PARAMS = frozenset(
@@ -36,12 +39,6 @@ _GATEWAY_OWNED_PARAMS = frozenset(
 )
 
 Messages = Sequence[Mapping[str, Any]]
-
-
-@dataclass(frozen=True)
-class _Request:
-    kwargs: dict[str, Any]
-    timeout_s: float
 
 
 @dataclass
@@ -59,23 +56,18 @@ class _StreamProgress:
     def tokens_sent(self) -> bool:
         return bool(self.parts)
 
-    def absorb(self, chunk: Any) -> str:
-        """Record one litellm stream chunk; returns its text (may be empty)."""
-        self.reported_model = getattr(chunk, "model", None) or self.reported_model
-        usage = getattr(chunk, "usage", None)
-        if usage is not None:
-            self.prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
-            self.completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
-        choices = getattr(chunk, "choices", None) or []
-        if not choices:
-            return ""
-        choice = choices[0]
-        self.finish_reason = getattr(choice, "finish_reason", None) or self.finish_reason
-        delta = getattr(choice, "delta", None)
-        text = (getattr(delta, "content", None) or "") if delta is not None else ""
-        if text:
-            self.parts.append(text)
-        return text
+    def absorb(self, piece: Piece) -> None:
+        """Record one streamed piece."""
+        if piece.model:
+            self.reported_model = piece.model
+        if piece.prompt_tokens is not None:
+            self.prompt_tokens = piece.prompt_tokens
+        if piece.completion_tokens is not None:
+            self.completion_tokens = piece.completion_tokens
+        if piece.finish_reason:
+            self.finish_reason = piece.finish_reason
+        if piece.text:
+            self.parts.append(piece.text)
 
 
 class LLMGateway:
@@ -85,7 +77,8 @@ class LLMGateway:
     ledger are only meaningful when every call for an endpoint goes through the same gateway.
     `sleep` and `clock` are injectable so tests can check backoff and pacing without waiting.
     `rate_limiter_factory` replaces the in-process requests-per-minute limiters, e.g. with
-    limiters shared by every worker through Redis (evaluation runs).
+    limiters shared by every worker through Redis (evaluation runs). `prices` is the cost map
+    (the process's by default).
     """
 
     def __init__(
@@ -97,6 +90,7 @@ class LLMGateway:
         rng: random.Random | None = None,
         ledger: UsageLedger | None = None,
         rate_limiter_factory: RateLimiterFactory | None = None,
+        prices: PriceBook | None = None,
     ) -> None:
         self.retry_policy = retry_policy or RetryPolicy()
         self.ledger = ledger or UsageLedger()
@@ -107,8 +101,18 @@ class LLMGateway:
         self._rate_limiters = RateLimiterRegistry(
             clock=self._clock, sleep=self._sleep, factory=rate_limiter_factory
         )
-        self._unpriced_models: set[str] = set()  # litellm has no price: skip the slow lookup
+        self.prices = prices or default_price_book()
+        self._direct = DirectTransport()
+        self._litellm = LiteLLMTransport()
         install_log_redaction()
+
+    def transport_for(self, endpoint: EndpointConfig) -> Transport:
+        """The direct transport for OpenAI-compatible endpoints, else litellm."""
+        return self._litellm if uses_litellm(endpoint) else self._direct
+
+    def needs_litellm(self, endpoint: EndpointConfig) -> bool:
+        """Whether calling the endpoint imports litellm (callers may import it off the loop)."""
+        return self.transport_for(endpoint) is self._litellm
 
     # -- public API ------------------------------------------------------------------------
 
@@ -187,63 +191,59 @@ class LLMGateway:
     # -- one attempt -----------------------------------------------------------------------
 
     async def _complete_once(
-        self, endpoint: EndpointConfig, request: _Request, attempt: int
+        self, endpoint: EndpointConfig, request: CallRequest, attempt: int
     ) -> Completion:
-        litellm = load_litellm()
+        transport = self.transport_for(endpoint)
+        transport.ready()
         async with self._concurrency.semaphore(endpoint.name, endpoint.max_concurrency):
             await self._wait_for_rate_slot(endpoint)
             started = self._clock()
-            # litellm gets the same timeout; this one also covers custom providers and any
-            # time spent inside litellm before the HTTP request starts.
+            # The transport also passes the timeout to its HTTP client; this one covers
+            # everything else (custom providers, litellm's work before the request).
             async with asyncio.timeout(request.timeout_s):
-                response = await litellm.acompletion(**request.kwargs)
+                reply = await transport.complete(request)
             latency_ms = (self._clock() - started) * 1000.0
-        choices = getattr(response, "choices", None) or []
-        message = getattr(choices[0], "message", None) if choices else None
-        usage = getattr(response, "usage", None)
-        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
-        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
         return Completion(
-            text=(getattr(message, "content", None) or "") if message is not None else "",
-            finish_reason=getattr(choices[0], "finish_reason", None) if choices else None,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            cost_usd=self._cost(endpoint, prompt_tokens, completion_tokens, response),
+            text=reply.text,
+            finish_reason=reply.finish_reason,
+            prompt_tokens=reply.prompt_tokens,
+            completion_tokens=reply.completion_tokens,
+            cost_usd=self._cost(endpoint, reply.prompt_tokens, reply.completion_tokens),
             latency_ms=latency_ms,
-            model=_served_model(getattr(response, "model", None), endpoint.model),
+            model=_served_model(reply.model, endpoint.model),
             attempts=attempt,
         )
 
     async def _stream_once(
         self,
         endpoint: EndpointConfig,
-        request: _Request,
+        request: CallRequest,
         attempt: int,
         progress: _StreamProgress,
     ) -> AsyncIterator[StreamEvent]:
-        litellm = load_litellm()
+        transport = self.transport_for(endpoint)
+        transport.ready()
         async with self._concurrency.semaphore(endpoint.name, endpoint.max_concurrency):
             await self._wait_for_rate_slot(endpoint)
             started = self._clock()
-            async with asyncio.timeout(request.timeout_s):
-                response = await litellm.acompletion(**request.kwargs)
+            pieces = transport.stream(request)
             try:
-                chunks = aiter(response)
                 while True:
                     try:
-                        # An idle timeout: a stream may run long, but never go silent long.
+                        # An idle timeout: a stream may run long, but never go silent long
+                        # (the first piece includes the connection and the time to it).
                         async with asyncio.timeout(request.timeout_s):
-                            chunk = await anext(chunks)
+                            piece = await anext(pieces)
                     except StopAsyncIteration:
                         break
-                    text = progress.absorb(chunk)
-                    if text:
+                    progress.absorb(piece)
+                    if piece.text:
                         if progress.first_token_at is None:
                             progress.first_token_at = self._clock()
-                        yield TokenDelta(text)
+                        yield TokenDelta(piece.text)
             finally:
-                await _close_quietly(response)
-            latency_ms = (self._clock() - started) * 1000.0
+                await pieces.aclose()  # type: ignore[attr-defined]
+        latency_ms = (self._clock() - started) * 1000.0
         completion = Completion(
             text="".join(progress.parts),
             finish_reason=progress.finish_reason,
@@ -277,7 +277,7 @@ class LLMGateway:
         params: Mapping[str, Any],
         *,
         stream: bool,
-    ) -> _Request:
+    ) -> CallRequest:
         try:
             return self._prepare(endpoint, messages, params, stream=stream)
         except GatewayError:
@@ -291,7 +291,7 @@ class LLMGateway:
         params: Mapping[str, Any],
         *,
         stream: bool,
-    ) -> _Request:
+    ) -> CallRequest:
         merged = {**endpoint.params, **params}
         owned = sorted(_GATEWAY_OWNED_PARAMS & merged.keys())
         if owned:
@@ -302,26 +302,14 @@ class LLMGateway:
                 attempts=0,
             )
         timeout_s = float(merged.pop("timeout", endpoint.timeout_s))
-        kwargs: dict[str, Any] = {
-            **merged,
-            "model": endpoint.model,
-            "messages": [dict(message) for message in messages],
-            "num_retries": 0,  # the gateway owns retries; litellm would multiply attempts
-            "timeout": timeout_s,
-        }
-        if endpoint.api_base:
-            kwargs["api_base"] = endpoint.api_base
-        api_key = _api_key(endpoint)
-        if api_key is not None:
-            kwargs["api_key"] = api_key
-        if stream:
-            kwargs["stream"] = True
-            kwargs.setdefault("stream_options", {"include_usage": True})
-        if endpoint.model.startswith(DEMO_MODEL_PREFIX):
-            from .demo_provider import register_demo_provider
-
-            register_demo_provider()
-        return _Request(kwargs=kwargs, timeout_s=timeout_s)
+        return CallRequest(
+            endpoint=endpoint,
+            messages=[dict(message) for message in messages],
+            params=merged,
+            timeout_s=timeout_s,
+            api_key=_api_key(endpoint),
+            stream=stream,
+        )
 
     async def _wait_for_rate_slot(self, endpoint: EndpointConfig) -> None:
         if endpoint.requests_per_minute is None:
@@ -356,31 +344,11 @@ class LLMGateway:
         logger.warning("LLM call to %s failed: %s", endpoint.name, error)
         return error
 
-    def _cost(
-        self,
-        endpoint: EndpointConfig,
-        prompt_tokens: int,
-        completion_tokens: int,
-        response: Any = None,
-    ) -> float:
-        """litellm's price for the call, or 0.0 for models it does not know (never raises)."""
-        if endpoint.model in self._unpriced_models or endpoint.model.startswith(DEMO_MODEL_PREFIX):
+    def _cost(self, endpoint: EndpointConfig, prompt_tokens: int, completion_tokens: int) -> float:
+        """The call's price from the cost map, or 0.0 for models it does not know."""
+        if endpoint.model.startswith(DEMO_MODEL_PREFIX):
             return 0.0
-        litellm = load_litellm()
-        try:
-            if response is not None:
-                cost = litellm.completion_cost(completion_response=response, model=endpoint.model)
-            else:
-                prompt_cost, completion_cost = litellm.cost_per_token(
-                    model=endpoint.model,
-                    prompt_tokens=prompt_tokens,
-                    completion_tokens=completion_tokens,
-                )
-                cost = prompt_cost + completion_cost
-        except Exception:
-            self._unpriced_models.add(endpoint.model)
-            return 0.0
-        return float(cost or 0.0)
+        return self.prices.cost(endpoint.model, prompt_tokens, completion_tokens)
 
 
 def _api_key(endpoint: EndpointConfig) -> str | None:
@@ -424,17 +392,6 @@ def _served_model(reported: str | None, configured: str) -> str:
     if not reported or reported == configured or configured.endswith("/" + reported):
         return configured
     return reported
-
-
-async def _close_quietly(response: Any) -> None:
-    """Release the upstream connection of an abandoned or finished stream."""
-    close = getattr(response, "aclose", None)
-    if close is None:
-        return
-    try:
-        await close()
-    except Exception:  # closing a broken stream may fail again; nothing left to save
-        logger.debug("closing an LLM stream failed", exc_info=False)
 
 
 _default_gateway: LLMGateway | None = None

@@ -38,6 +38,9 @@ class EndpointConfig:
     requests_per_minute: int | None = None
     timeout_s: float = 60.0
     max_retries: int = 3
+    # Call through litellm even when the endpoint speaks OpenAI's protocol (which the gateway
+    # otherwise calls directly, see transport.uses_litellm).
+    force_litellm: bool = False
 
     def __post_init__(self) -> None:
         if not self.name or not self.model:

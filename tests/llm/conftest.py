@@ -14,6 +14,7 @@ import pytest
 from attune_collect.llm import EndpointConfig, LLMGateway
 from attune_collect.llm._litellm import apply_offline_environment
 from attune_collect.llm.testing import TestServer, run_test_server
+from attune_collect.llm.transport_direct import prepare_direct_transport
 
 # Importing the gateway does not import litellm (it is loaded on the first call), so this
 # still comes first.
@@ -30,6 +31,7 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def _shared_openai_server() -> Iterator[TestServer]:
     # One server for the session: starting and stopping uvicorn costs ~0.2 s a time.
+    prepare_direct_transport()  # as the web process does: no CA bundle load inside a timeout
     with run_test_server() as server:
         yield server
 
@@ -76,8 +78,18 @@ def gateway(fake_time: FakeTime) -> LLMGateway:
     return LLMGateway(sleep=fake_time.sleep, clock=fake_time.clock)
 
 
+@pytest.fixture(params=["direct", "litellm"])
+def transport(request: pytest.FixtureRequest) -> str:
+    """Every test of an endpoint on the test server runs on both transports: the direct one
+    (the default for OpenAI-compatible endpoints) and litellm (forced by the endpoint), so
+    the same assertions prove they behave the same (retries, errors, accounting)."""
+    return request.param
+
+
 @pytest.fixture
-def make_endpoint(openai_server: TestServer, api_key: str) -> Callable[..., EndpointConfig]:
+def make_endpoint(
+    openai_server: TestServer, api_key: str, transport: str
+) -> Callable[..., EndpointConfig]:
     """Endpoints on the test server, e.g. make_endpoint(max_retries=1, timeout_s=0.3)."""
 
     def make(**overrides: object) -> EndpointConfig:
@@ -87,6 +99,7 @@ def make_endpoint(openai_server: TestServer, api_key: str) -> Callable[..., Endp
             "api_base": openai_server.base_url,
             "api_key_env": KEY_ENV,
             "timeout_s": 5.0,
+            "force_litellm": transport == "litellm",
         }
         settings.update(overrides)
         return EndpointConfig(**settings)  # type: ignore[arg-type]

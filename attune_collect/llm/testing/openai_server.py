@@ -33,11 +33,16 @@ import uvicorn
 __all__ = ["Behaviour", "Fault", "TestServer", "default_reply", "run_test_server"]
 
 ReplyFunction = Callable[[dict[str, Any]], str]
-FaultKind = Literal["ok", "rate_limit", "server_error", "stall", "cut_stream", "bad_json", "status"]
+FaultKind = Literal[
+    "ok", "rate_limit", "server_error", "stall", "cut_stream", "bad_json", "bad_body", "status"
+]
 
 _TOKEN_PATTERN = re.compile(r"\S+\s*")
 # What bad_json() answers: the kind of almost-JSON a careless model writes.
 BAD_JSON_REPLY = "Sure! {emotion: scared,, intensity: "
+# What bad_body() sends as the HTTP body (or as a stream event's data): not JSON at all, as a
+# broken proxy or an overloaded server's HTML error page would be.
+BAD_BODY = "<html><body>502 Bad Gateway</body></html>"
 _Send = Callable[[dict[str, Any]], Awaitable[None]]
 _Receive = Callable[[], Awaitable[dict[str, Any]]]
 
@@ -125,6 +130,10 @@ class Behaviour:
     def bad_json(self, times: int = 1) -> Behaviour:
         """A normal 200 answer whose message content is not valid JSON."""
         return self.script(*[Fault("bad_json")] * times)
+
+    def bad_body(self, times: int = 1) -> Behaviour:
+        """A 200 answer whose body is not JSON (a streamed answer: a first event that is not)."""
+        return self.script(*[Fault("bad_body")] * times)
 
     def reset(self) -> None:
         """Back to defaults with empty logs, so one server can serve many tests."""
@@ -235,6 +244,9 @@ class _ChatApp:
         if fault.kind == "stall":
             await _pause(fault.seconds, abort)
         await _pause(self.behaviour.latency_s, abort)
+        if fault.kind == "bad_body":
+            await _send_bad_body(send, streaming=bool(body.get("stream")))
+            return
 
         text = BAD_JSON_REPLY if fault.kind == "bad_json" else self.behaviour.reply(body)
         tokens = split_tokens(text)
@@ -323,6 +335,16 @@ async def _pause(seconds: float, abort: asyncio.Event) -> None:
     except TimeoutError:
         return
     raise _DeliberateDisconnect
+
+
+async def _send_bad_body(send: _Send, *, streaming: bool) -> None:
+    if streaming:
+        await _start(send, 200, "text/event-stream", [("cache-control", "no-cache")])
+        data = f"data: {BAD_BODY}\n\n".encode()
+    else:
+        data = BAD_BODY.encode()
+        await _start(send, 200, "application/json", [("content-length", str(len(data)))])
+    await send({"type": "http.response.body", "body": data, "more_body": False})
 
 
 def _count_prompt_tokens(body: dict[str, Any]) -> int:
