@@ -17,6 +17,8 @@ call for memory, if a deployment wants that).
 from __future__ import annotations
 
 import json
+import os
+import threading
 import time
 from dataclasses import asdict
 
@@ -24,6 +26,8 @@ import redis
 
 from evaluation import conf
 from evaluation.benchmark.cache import CachedCall, CallCache, SQLiteCallCache
+from evaluation.benchmark.executor import CallPool
+from evaluation.gateway import evaluation_gateway
 
 
 class RedisCallCache:
@@ -83,3 +87,31 @@ def open_call_cache() -> CallCache:
     if url:
         return RedisCallCache(url, prefix=conf.redis_prefix())
     return SQLiteCallCache(conf.evaluations_dir() / conf.SQLITE_CACHE_NAME)
+
+
+_pool_lock = threading.Lock()
+_pool: tuple[tuple[object, ...], CallPool] | None = None
+
+
+def process_call_pool() -> CallPool:
+    """The worker process's one call pool: every unit the process runs shares its
+    tokens-per-minute windows and joins its identical calls in flight, whatever event loop or
+    thread runs the unit. Made on first use in each process (after a fork, a new one), and
+    made again if the deployment's cache or gateway changes (tests switch data folders)."""
+    global _pool
+    gateway = evaluation_gateway()
+    key = (
+        os.getpid(),
+        conf.redis_url(),
+        conf.redis_prefix(),
+        str(conf.evaluations_dir()),
+        id(gateway),
+    )
+    with _pool_lock:
+        if _pool is not None and _pool[0] == key:
+            return _pool[1]
+        stale = _pool
+        _pool = (key, CallPool(open_call_cache(), gateway))
+    if stale is not None and stale[0][0] == os.getpid():
+        stale[1].close()
+    return _pool[1]

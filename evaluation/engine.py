@@ -30,7 +30,10 @@ def model_spec(endpoint: ModelEndpoint) -> ModelSpec:
     """
     config = endpoint.gateway_config()
     shared = {f.name for f in fields(ModelSpec)} & {f.name for f in fields(EndpointConfig)}
-    return ModelSpec(**{name: getattr(config, name) for name in shared})
+    return ModelSpec(
+        **{name: getattr(config, name) for name in shared},
+        tokens_per_minute=endpoint.tokens_per_minute,  # the engine's limit, not the gateway's
+    )
 
 
 def run_options(

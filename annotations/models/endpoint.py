@@ -49,11 +49,22 @@ class ModelEndpoint(models.Model):
     requests_per_minute = models.PositiveIntegerField(
         null=True, blank=True, help_text="Request starts per minute (empty: no limit)."
     )
+    tokens_per_minute = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Prompt + completion tokens per minute for evaluation runs, per worker "
+        "process (empty: no limit).",
+    )
     timeout_s = models.FloatField(
         default=60.0, help_text="Seconds before a call (or a silent stream) gives up."
     )
     max_retries = models.PositiveSmallIntegerField(
         default=2, help_text="Retries on 429, 5xx, timeouts and connection errors."
+    )
+    force_litellm = models.BooleanField(
+        default=False,
+        help_text="Call through litellm even if the endpoint speaks OpenAI's protocol (which "
+        "is otherwise called directly).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -91,4 +102,5 @@ class ModelEndpoint(models.Model):
             requests_per_minute=self.requests_per_minute,
             timeout_s=self.timeout_s,
             max_retries=self.max_retries,
+            force_litellm=self.force_litellm,
         )

@@ -40,6 +40,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--api-base", help="API base URL for every model (e.g. a local server)")
     run.add_argument("--api-key-env", help="name of the variable holding the API key")
     run.add_argument(
+        "--force-litellm",
+        action="store_true",
+        help="call through litellm even models that speak OpenAI's protocol",
+    )
+    run.add_argument(
         "--param",
         action="append",
         default=[],
@@ -148,6 +153,7 @@ def _run_here(
             tokens_per_minute=share(args.tpm, whole),
             timeout_s=args.timeout,
             max_retries=args.max_retries,
+            force_litellm=args.force_litellm,
         )
 
     options = RunOptions(

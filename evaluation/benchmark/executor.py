@@ -1,19 +1,31 @@
 """Every model call of the engine: cache first, then limits, then the LLM gateway.
 
-Per call: look the key up in the call cache (a hit costs nothing and is never repeated); join an
-identical call already in flight in this process (the out-of-thread calls of the default and
-omniscient modes are the same request); otherwise wait for a slot of the model (priority by
-rank), book tokens against its tokens-per-minute budget, call through the gateway (which owns
-timeouts, retries with backoff honouring Retry-After, the requests-per-minute pacing and the
-usage ledger), and store the answer before returning it.
+Per call: join an identical call already in flight in this process (the out-of-thread calls of
+the default and omniscient modes are the same request, and so are the drafts of conversations
+that open alike); otherwise look the key up in the call cache (a hit costs nothing and is never
+repeated), wait for a slot of the model (priority by rank), book tokens against its
+tokens-per-minute budget, call through the gateway (which owns timeouts, retries with backoff
+honouring Retry-After, the requests-per-minute pacing and the usage ledger), and store the
+answer before returning it.
 
-One executor per event loop: its slots and in-flight table belong to the loop that uses them.
+Two parts, so that the limits hold for a whole worker process:
+
+- ``CallPool``: what must be shared by every call of the process: the cache, the gateway,
+  the tokens-per-minute windows and the table of calls in flight.
+  It serves any number of event loops and threads (a Django worker runs each unit in a fresh
+  loop); only the priority slots (``max_concurrency``) are per event loop, as the gateway's own
+  concurrency limit is.
+- ``CallExecutor``: one per batch or unit, counting that batch's usage and reporting its calls,
+  over its own pool or a shared one (``CallExecutor(pool=...)``). It also remembers the models
+  that refused (a bad key): for the batch or unit only, so a fixed key works on the next unit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import threading
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -61,70 +73,94 @@ class ModelUsage:
     cached_cost_usd: float = 0.0
 
 
-class CallExecutor:
-    def __init__(
-        self,
-        cache: CallCache,
-        gateway: LLMGateway | None = None,
-        *,
-        on_call: Callable[[CallEvent], None] | None = None,
-    ) -> None:
+class _OwnerGone(Exception):
+    """The call a joiner waited on was cancelled: the joiner makes the call itself."""
+
+
+class CallPool:
+    """The process-wide part of the executor (see the module docstring)."""
+
+    def __init__(self, cache: CallCache, gateway: LLMGateway | None = None) -> None:
         self.cache = cache
         self.gateway = gateway or default_gateway()
-        self.on_call = on_call
-        self._slots: dict[str, PrioritySlots] = {}
+        self._slots: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, dict[str, PrioritySlots]
+        ] = weakref.WeakKeyDictionary()
         self._token_limits: dict[str, TokenRateLimiter] = {}
-        self._inflight: dict[str, asyncio.Future[CallResult]] = {}
-        self._usage: dict[str, ModelUsage] = {}
-        self._refused: dict[str, GatewayError] = {}  # model -> its auth/config error
+        # concurrent futures, not asyncio ones: a call made in one loop may be joined from another
+        self._inflight: dict[str, concurrent.futures.Future[CallResult]] = {}
         self._lock = threading.Lock()
 
-    def usage(self) -> dict[str, ModelUsage]:
-        with self._lock:
-            return {model: replace(usage) for model, usage in self._usage.items()}
+    async def call(
+        self,
+        spec: ModelSpec,
+        messages: Messages,
+        rank: Rank = (),
+        *,
+        refused: dict[str, GatewayError] | None = None,
+    ) -> CallResult:
+        """The answer, joined, cached or made. Raises GatewayError when the call fails.
 
-    async def complete(self, spec: ModelSpec, messages: Messages, *, rank: Rank = ()) -> CallResult:
-        """The model's answer to ``messages``. Raises GatewayError when the call fails."""
+        ``refused`` (model -> its auth/config error) is the caller's memory of models that
+        cannot be called: such a model's uncached calls fail at once, and a new refusal is added.
+        """
+        refused = {} if refused is None else refused
         key = call_key(spec.model, spec.params, messages)
-        shared = self._inflight.get(key)
-        if shared is not None:
-            result = replace(await asyncio.shield(shared), cached=True)
-            self._record(spec.model, result)
-            return result
-        hit = await self.cache.get(key)
-        if hit is not None:
-            result = CallResult(
-                hit.text, True, hit.prompt_tokens, hit.completion_tokens, hit.cost_usd
-            )
-            self._record(spec.model, result)
-            return result
-        refused = self._refused.get(spec.model)
-        if refused is not None:
-            # A bad key or configuration fails every call the same way: do not ask again
-            # (answers already in the cache are still served above).
-            raise refused
-        future: asyncio.Future[CallResult] = asyncio.get_running_loop().create_future()
-        self._inflight[key] = future
+        while True:
+            with self._lock:
+                shared = self._inflight.get(key)
+                if shared is None:
+                    own: concurrent.futures.Future[CallResult] = concurrent.futures.Future()
+                    self._inflight[key] = own
+                    break
+            try:
+                # shielded: a joiner that is cancelled must not cancel the call for the others
+                result = await asyncio.shield(asyncio.wrap_future(shared))
+            except _OwnerGone:
+                continue
+            return replace(result, cached=True)
         try:
-            result = await self._call(spec, messages, key, rank)
-        except asyncio.CancelledError:
-            future.cancel()
-            raise
+            result = await self._cached_or_made(spec, messages, key, rank, refused)
         except BaseException as exc:
-            if isinstance(exc, GatewayError):
-                self._record_error(spec.model)
-                if exc.kind in REFUSAL_KINDS:
-                    self._refused[spec.model] = exc
-            future.set_exception(exc)
-            future.exception()  # retrieved: no "never retrieved" warning when nobody joined
+            self._settle(key, own, _OwnerGone() if isinstance(exc, asyncio.CancelledError) else exc)
             raise
-        finally:
-            del self._inflight[key]
-        future.set_result(result)
-        self._record(spec.model, result)
+        self._settle(key, own, result)
         return result
 
-    async def _call(self, spec: ModelSpec, messages: Messages, key: str, rank: Rank) -> CallResult:
+    def _settle(
+        self,
+        key: str,
+        future: concurrent.futures.Future[CallResult],
+        outcome: CallResult | BaseException,
+    ) -> None:
+        with self._lock:
+            del self._inflight[key]  # first, so a joiner that must retry finds no stale entry
+        if isinstance(outcome, BaseException):
+            future.set_exception(outcome)
+        else:
+            future.set_result(outcome)
+
+    async def _cached_or_made(
+        self,
+        spec: ModelSpec,
+        messages: Messages,
+        key: str,
+        rank: Rank,
+        refused: dict[str, GatewayError],
+    ) -> CallResult:
+        hit = await self.cache.get(key)
+        if hit is not None:
+            return CallResult(
+                hit.text, True, hit.prompt_tokens, hit.completion_tokens, hit.cost_usd
+            )
+        refusal = refused.get(spec.model)
+        if refusal is not None:
+            # A bad key or configuration fails every call the same way: do not ask again
+            # (answers already in the cache are still served above).
+            raise refusal
+        return await self._make(spec, messages, key, rank)
+
+    async def _make(self, spec: ModelSpec, messages: Messages, key: str, rank: Rank) -> CallResult:
         async with self._slots_for(spec).slot(rank):
             limiter = self._token_limit_for(spec)
             booking = None
@@ -150,18 +186,70 @@ class CallExecutor:
         )
 
     def _slots_for(self, spec: ModelSpec) -> PrioritySlots:
-        slots = self._slots.get(spec.model)
-        if slots is None or slots.limit != spec.max_concurrency:
-            slots = self._slots[spec.model] = PrioritySlots(spec.max_concurrency)
-        return slots
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            per_loop = self._slots.setdefault(loop, {})
+            slots = per_loop.get(spec.model)
+            if slots is None or slots.limit != spec.max_concurrency:
+                slots = per_loop[spec.model] = PrioritySlots(spec.max_concurrency)
+            return slots
 
     def _token_limit_for(self, spec: ModelSpec) -> TokenRateLimiter | None:
         if spec.tokens_per_minute is None:
             return None
-        limiter = self._token_limits.get(spec.model)
-        if limiter is None or limiter.per_minute != spec.tokens_per_minute:
-            limiter = self._token_limits[spec.model] = TokenRateLimiter(spec.tokens_per_minute)
-        return limiter
+        with self._lock:
+            limiter = self._token_limits.get(spec.model)
+            if limiter is None or limiter.per_minute != spec.tokens_per_minute:
+                limiter = self._token_limits[spec.model] = TokenRateLimiter(spec.tokens_per_minute)
+            return limiter
+
+    def close(self) -> None:
+        self.cache.close()
+
+
+class CallExecutor:
+    """A batch's or a unit's calls: over its own pool (``cache`` and ``gateway``), or over a
+    shared one (``pool``), counting this executor's usage and reporting each call."""
+
+    def __init__(
+        self,
+        cache: CallCache | None = None,
+        gateway: LLMGateway | None = None,
+        *,
+        on_call: Callable[[CallEvent], None] | None = None,
+        pool: CallPool | None = None,
+    ) -> None:
+        if (pool is None) == (cache is None):
+            raise ValueError("a CallExecutor needs a cache or a shared pool, not both")
+        self.pool = pool if pool is not None else CallPool(cache, gateway)  # type: ignore[arg-type]
+        self.on_call = on_call
+        self._usage: dict[str, ModelUsage] = {}
+        self._refused: dict[str, GatewayError] = {}  # model -> its auth/config error
+        self._lock = threading.Lock()
+
+    @property
+    def cache(self) -> CallCache:
+        return self.pool.cache
+
+    @property
+    def gateway(self) -> LLMGateway:
+        return self.pool.gateway
+
+    def usage(self) -> dict[str, ModelUsage]:
+        with self._lock:
+            return {model: replace(usage) for model, usage in self._usage.items()}
+
+    async def complete(self, spec: ModelSpec, messages: Messages, *, rank: Rank = ()) -> CallResult:
+        """The model's answer to ``messages``. Raises GatewayError when the call fails."""
+        try:
+            result = await self.pool.call(spec, messages, rank, refused=self._refused)
+        except GatewayError as exc:
+            if exc.kind in REFUSAL_KINDS:
+                self._refused.setdefault(spec.model, exc)
+            self._record_error(spec.model)
+            raise
+        self._record(spec.model, result)
+        return result
 
     def _record(self, model: str, result: CallResult) -> None:
         with self._lock:

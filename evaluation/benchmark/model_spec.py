@@ -30,6 +30,7 @@ class ModelSpec:
     tokens_per_minute: int | None = None
     timeout_s: float = 120.0
     max_retries: int = 3
+    force_litellm: bool = False  # call through litellm even if the endpoint speaks OpenAI's
 
     def __post_init__(self) -> None:
         if not self.model.strip():
@@ -57,6 +58,7 @@ class ModelSpec:
             requests_per_minute=self.requests_per_minute,
             timeout_s=self.timeout_s,
             max_retries=self.max_retries,
+            force_litellm=self.force_litellm,
         )
 
 

@@ -29,9 +29,8 @@ from evaluation.benchmark.reader import FormatError
 from evaluation.benchmark.records import Conversation
 from evaluation.benchmark.run_output import RunOutput, run_output_to_dict
 from evaluation.benchmark.runner import RunOptions, run_unit
-from evaluation.call_cache import open_call_cache
+from evaluation.call_cache import process_call_pool
 from evaluation.engine import model_spec, read_conversation, run_options
-from evaluation.gateway import evaluation_gateway
 from evaluation.models import EvaluationRun, EvaluationUnit, RunStatus, UnitStatus
 from evaluation.services import dispatch
 from evaluation.services.money import money
@@ -154,15 +153,13 @@ def _prepare(unit: EvaluationUnit) -> _Job:
 
 
 async def _run(job: _Job, unit: EvaluationUnit, tally: CallTally) -> RunOutput:
-    cache = open_call_cache()
-    try:
-        executor = CallExecutor(cache, evaluation_gateway(), on_call=tally.on_call)
-        return await run_unit(
-            job.conversation, job.spec, unit.mode, job.options, executor,
-            source_file=unit.source_file,
-        )  # fmt: skip
-    finally:
-        cache.close()
+    # The process's pool, not one per unit: the tokens-per-minute window and the joining of
+    # identical calls in flight hold across the units this worker process runs.
+    executor = CallExecutor(pool=process_call_pool(), on_call=tally.on_call)
+    return await run_unit(
+        job.conversation, job.spec, unit.mode, job.options, executor,
+        source_file=unit.source_file,
+    )  # fmt: skip
 
 
 def _beat(claim: Claim, tally: CallTally) -> bool:
