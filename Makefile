@@ -12,6 +12,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 DEMO_CONVERSATIONS ?= 60
 DEMO_ADMIN_PASSWORD ?= attune-demo
+# pytest runs across this many processes (pytest-xdist); 2 = the cores of the CI machine.
+PYTEST_WORKERS ?= 2
+PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS)
 
 # litellm must stay offline (no price list or tokenizer downloads, no .env loading).
 export LITELLM_OFFLINE_MODE := true
@@ -117,18 +120,20 @@ format: install
 	$(BIN)/ruff check --fix .
 
 # The suite runs on whatever DATABASE_URL / REDIS_URL say (SQLite and the embedded broker if unset).
+# --durations lists the slowest tests, so a test that grows slow is seen in every run.
 test: lint frontend
 	$(BIN)/python manage.py makemigrations --check --dry-run -v 0
 	$(MAKE) --no-print-directory test-frontend
-	$(BIN)/pytest
+	$(PYTEST) --durations=15
 	$(MAKE) --no-print-directory test-e2e
 
-# The same suite on the embedded default, with PostgreSQL and Redis switched off.
+# The same suite on the embedded default, with PostgreSQL and Redis switched off. The slow
+# end-to-end tests (real workers, servers) already ran in `make test`: here only the rest.
 test-sqlite: install
-	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(BIN)/pytest
+	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(PYTEST) -m "not slow" --durations=15
 
 test-slow: install
-	$(BIN)/pytest -m slow
+	$(PYTEST) -m slow
 
 clean:
 	rm -rf $(VENV) data staticfiles frontend/node_modules frontend/dist test-artifacts

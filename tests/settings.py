@@ -4,6 +4,13 @@ Two runs sharing ``data/`` share the SQLite test database file and the embedded 
 folders, and break each other ("disk I/O error"). So unless ATTUNE_DATA_DIR says where (an
 explicit folder always wins), a run gets a fresh temporary folder, removed when it ends.
 
+Under pytest-xdist each worker process is a run of its own in the same sense: the workers
+share the controller's environment, so each takes a sub-folder of the run's folder (its own
+SQLite files, embedded broker, releases) and a Redis database of its own (below the run's:
+gw0 keeps it, gw1 takes the one below), so a Celery worker started by one xdist worker never
+consumes another's tasks. PostgreSQL needs nothing here: pytest-django gives every xdist
+worker its own test database.
+
 This is a settings module rather than conftest code because pytest-django loads the settings
 before any conftest. The folder goes into the environment, so the worker and server processes
 the tests start, and the settings module they load, use the same one.
@@ -11,6 +18,7 @@ the tests start, and the settings module they load, use the same one.
 
 import atexit
 import os
+import re
 import shutil
 import tempfile
 
@@ -18,5 +26,21 @@ if not os.environ.get("ATTUNE_DATA_DIR", "").strip():  # blank counts as unset, 
     _run_data_dir = tempfile.mkdtemp(prefix="attune-pytest-")
     os.environ["ATTUNE_DATA_DIR"] = _run_data_dir
     atexit.register(shutil.rmtree, _run_data_dir, ignore_errors=True)
+
+_xdist_worker = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1", ... under xdist
+if _xdist_worker and not os.environ.get("ATTUNE_XDIST_ISOLATED"):
+    # Marked in the environment so the processes this worker starts keep its folder and
+    # database instead of nesting another level.
+    os.environ["ATTUNE_XDIST_ISOLATED"] = _xdist_worker
+    _worker_dir = os.path.join(os.environ["ATTUNE_DATA_DIR"], _xdist_worker)
+    os.makedirs(_worker_dir, exist_ok=True)
+    os.environ["ATTUNE_DATA_DIR"] = _worker_dir
+    _index = int(_xdist_worker.removeprefix("gw") or 0)
+    for _name in ("REDIS_URL", "CELERY_BROKER_URL"):
+        _url = os.environ.get(_name, "").strip()
+        _match = re.fullmatch(r"(rediss?://[^/]+)(?:/(\d+))?", _url)
+        if _match:
+            _db = max(int(_match.group(2) or 0) - _index, 0)
+            os.environ[_name] = f"{_match.group(1)}/{_db}"
 
 from attune_collect.settings import *  # noqa: E402, F403
