@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import { ApiClient, ApiError, NETWORK, type ProlificParams } from "./api/client";
 import type { Instrument, Session } from "./api/types";
+import { ErrorBoundary } from "./components/ErrorBoundary";
 import { ErrorNotice } from "./components/ErrorNotice";
 import { HelpAndSupport } from "./components/HelpAndSupport";
 import { Screen } from "./components/Screen";
@@ -213,7 +214,9 @@ function ReadySession({ state, client, signOut }: ReadySessionProps) {
         }
       >
         {session.preview ? <p className="badge">Preview: nothing here counts as study data.</p> : null}
-        <StepScreen session={session} />
+        <ErrorBoundary key={session.step} onReset={() => void context.refresh().catch(() => undefined)}>
+          <StepScreen session={session} />
+        </ErrorBoundary>
       </Frame>
     </StudyContext.Provider>
   );

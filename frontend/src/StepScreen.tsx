@@ -30,6 +30,9 @@ export function StepScreen({ session }: { session: Session }) {
       return <ScreenedOut exit={session.screenout} />;
     case "withdrawn":
       return <Withdrawn />;
+    default:
+      // A step this build does not know (a newer server): the error boundary offers a reload.
+      throw new Error(`Unknown step from the server: ${String(session.step satisfies never)}`);
   }
 }
 

@@ -2,6 +2,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { ErrorBoundary } from "./components/ErrorBoundary";
 import { readConfig } from "./config";
 import "./styles.css";
 
@@ -9,7 +10,9 @@ const element = document.getElementById("attune-app");
 if (element) {
   createRoot(element).render(
     <StrictMode>
-      <App config={readConfig(element)} />
+      <ErrorBoundary>
+        <App config={readConfig(element)} />
+      </ErrorBoundary>
     </StrictMode>,
   );
 }

@@ -73,6 +73,7 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (busy) return;
     setAttempt((n) => n + 1);
     if (missingAnswers(draft, step, reply).length) return;
     void run(async () => {
@@ -135,7 +136,7 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
         />
         <MissingList items={missing} attempt={attempt} />
         <ErrorNotice error={error} />
-        <button type="submit" className="primary" disabled={busy} onClick={() => setError(null)}>
+        <button type="submit" className="primary" aria-disabled={busy} onClick={() => setError(null)}>
           {busy ? "Saving…" : "Save my answers"}
         </button>
       </form>

@@ -72,7 +72,7 @@ describe("Composer", () => {
       harness,
     );
     await user.type(screen.getByLabelText("Your message"), "Next");
-    expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Send" })).toHaveAttribute("aria-disabled", "true");
     expect(screen.getByLabelText("Your message")).toHaveAccessibleDescription(/Answer the questions/);
   });
 });

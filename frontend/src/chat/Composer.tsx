@@ -64,7 +64,7 @@ export function Composer({ turns, maxChars, enabled, reason, onSend }: ComposerP
         <span id="message-count" className={tooLong ? "count over" : "count"}>
           {draft.text.length} / {maxChars} characters
         </span>
-        <button type="submit" className="primary" disabled={!canSend}>
+        <button type="submit" className="primary" aria-disabled={!canSend}>
           Send
         </button>
       </div>

@@ -17,7 +17,7 @@ export function FinishChat({ atLimit }: { atLimit: boolean }) {
         <>
           {atLimit ? null : <p>Finish the chat? You cannot come back to it afterwards.</p>}
           <div className="actions">
-            <button type="button" className="primary" disabled={busy} onClick={() => void finish()}>
+            <button type="button" className="primary" aria-disabled={busy} onClick={() => void finish()}>
               {atLimit ? "Continue to the last questions" : "Yes, finish the chat"}
             </button>
             {atLimit ? null : (

@@ -36,7 +36,7 @@ export function TurnView({ turn, live, busy, onRetry }: TurnViewProps) {
     reply = (
       <div className="notice notice-error" role="alert">
         <p>{turn.error?.message ?? "The reply could not be written. Your message is saved: please try again."}</p>
-        <button type="button" className="primary" disabled={busy} onClick={() => onRetry(turn)}>
+        <button type="button" className="primary" aria-disabled={busy} onClick={() => busy || onRetry(turn)}>
           Try again
         </button>
       </div>

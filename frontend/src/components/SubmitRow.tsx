@@ -13,7 +13,7 @@ export function SubmitRow({ label, busy, error, busyLabel }: SubmitRowProps) {
   return (
     <>
       <ErrorNotice error={error} />
-      <button type="submit" className="primary" disabled={busy}>
+      <button type="submit" className="primary" aria-disabled={busy}>
         {busy && busyLabel ? busyLabel : label}
       </button>
     </>

@@ -38,7 +38,7 @@ export function Withdraw() {
       <p>You can stop at any time without giving a reason. Your answers will then not be used in the study's data.</p>
       <ErrorNotice error={error} />
       <div className="actions">
-        <button type="button" className="danger" disabled={busy} onClick={() => void withdraw()}>
+        <button type="button" className="danger" aria-disabled={busy} onClick={() => void withdraw()}>
           Yes, withdraw
         </button>
         <button type="button" className="secondary" onClick={() => setOpen(false)}>

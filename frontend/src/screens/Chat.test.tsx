@@ -59,6 +59,6 @@ describe("Chat", () => {
     harness.server.on("GET", "/api/study/turns/1/annotation", annotationStep());
     renderInStudy(<Chat />, harness);
     expect(screen.getByRole("heading", { name: "About this reply" })).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Send" })).toHaveAttribute("aria-disabled", "true");
   });
 });

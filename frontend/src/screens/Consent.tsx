@@ -16,10 +16,10 @@ export function Consent() {
       </div>
       <ErrorNotice error={error} />
       <div className="actions">
-        <button type="button" className="primary" disabled={busy} onClick={() => void answer(true)}>
+        <button type="button" className="primary" aria-disabled={busy} onClick={() => void answer(true)}>
           I agree to take part
         </button>
-        <button type="button" className="secondary" disabled={busy} onClick={() => void answer(false)}>
+        <button type="button" className="secondary" aria-disabled={busy} onClick={() => void answer(false)}>
           I do not agree
         </button>
       </div>

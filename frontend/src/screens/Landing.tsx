@@ -19,6 +19,7 @@ export function Landing({ params, busy, error, onStart }: LandingProps) {
   const [invalid, setInvalid] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (busy) return; // aria-disabled keeps the button focusable, so it still submits
     const value = pid.trim();
     if (!isValidProlificId(value)) {
       setInvalid(true);
@@ -63,7 +64,7 @@ export function Landing({ params, busy, error, onStart }: LandingProps) {
           </div>
         )}
         <ErrorNotice error={error} />
-        <button type="submit" className="primary" disabled={busy}>
+        <button type="submit" className="primary" aria-disabled={busy}>
           {busy ? "Starting…" : "Start"}
         </button>
       </form>

@@ -5,6 +5,7 @@ import { ChoiceField } from "../components/ChoiceField";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { Screen } from "../components/Screen";
 import { SubmitRow } from "../components/SubmitRow";
+import { useFocusAfterRender } from "../components/useFocusAfterRender";
 import { useStudy } from "../StudyContext";
 import { useAction } from "../useAction";
 
@@ -17,13 +18,14 @@ export function Topic() {
   const [category, setCategory] = useState("");
   const [subtopic, setSubtopic] = useState("");
   const [invalid, setInvalid] = useState(false);
+  const focusAfterRender = useFocusAfterRender();
   const subtopics = topics.find((t) => t.category === category)?.subtopics ?? [];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!category.trim()) {
       setInvalid(true);
-      document.getElementById("topic-category")?.focus();
+      focusAfterRender("topic-category");
       return;
     }
     void run(async () => setSession(await client.topic(category.trim(), subtopic)));

@@ -1,0 +1,53 @@
+// The last net under a screen: an exception while rendering (a bug, or an answer the app did
+// not expect) shows a way back instead of a blank page. Drafts live in localStorage and on the
+// server, so "Try again" and "Reload the page" lose nothing that was typed.
+import { Component, type ErrorInfo, type ReactNode } from "react";
+
+interface ErrorBoundaryProps {
+  children: ReactNode;
+  /** Called by "Try again" before the screen is drawn again (e.g. read the session afresh). */
+  onReset?: () => void;
+}
+
+interface ErrorBoundaryState {
+  error: unknown;
+}
+
+export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundaryState> {
+  state: ErrorBoundaryState = { error: null };
+
+  static getDerivedStateFromError(error: unknown): ErrorBoundaryState {
+    return { error };
+  }
+
+  componentDidCatch(error: unknown, info: ErrorInfo): void {
+    console.error("The participant app hit an error while rendering", error, info.componentStack);
+  }
+
+  private reset = () => {
+    this.props.onReset?.();
+    this.setState({ error: null });
+  };
+
+  render(): ReactNode {
+    if (this.state.error === null) return this.props.children;
+    return (
+      <section className="screen" aria-labelledby="crash-title">
+        <h1 id="crash-title" tabIndex={-1} ref={(heading) => heading?.focus()}>
+          Something went wrong on this page
+        </h1>
+        <div className="notice notice-error" role="alert">
+          <p>Nothing you typed is lost: it is saved on this device and on the study server.</p>
+        </div>
+        <div className="actions">
+          <button type="button" className="primary" onClick={this.reset}>
+            Try again
+          </button>
+          <button type="button" className="secondary" onClick={() => window.location.reload()}>
+            Reload the page
+          </button>
+        </div>
+      </section>
+    );
+  }
+}
