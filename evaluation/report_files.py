@@ -16,6 +16,8 @@ from typing import Any
 from evaluation.benchmark.stats import AXES, AXIS_LABELS
 from evaluation.models import EvaluationRun, RunStatus
 
+# Sections of report.json the admin page shows its own way (its leaderboard, the figures).
+ADMIN_OWN_SECTIONS = frozenset({"leaderboard", "axes"})
 TOP_LEVEL_FILES = frozenset({"report.html", "report.json", "leaderboard.csv", "scores.json"})
 _CHART = re.compile(r"^charts/[A-Za-z0-9_.-]+\.svg$")
 CONTENT_TYPES = {
@@ -62,6 +64,10 @@ class ReportSummary:
     charts: list[dict[str, str]]  # file, title, caption
     distinguished: list[dict[str, Any]]  # per axis: "N of M pairs reliably distinguished"
     provenance: dict[str, str]
+    # The report's analysis tables with their "how to read this" notes, as report.html has them
+    # (HTML the report writer built and escaped), and the judged-quality axis's agreement note.
+    sections: list[dict[str, str]]
+    judged_quality_note: str
 
 
 def report_summary(run: EvaluationRun) -> ReportSummary | None:
@@ -89,6 +95,12 @@ def report_summary(run: EvaluationRun) -> ReportSummary | None:
             for d in document["statistics"].get("discriminability", [])
         ],
         provenance=document.get("provenance", {}),
+        sections=[
+            section
+            for section in document.get("sections", [])
+            if section.get("id") not in ADMIN_OWN_SECTIONS
+        ],
+        judged_quality_note=document.get("axis_notes", {}).get("judged_response_quality", ""),
     )
 
 

@@ -128,6 +128,26 @@ def draft_judge(prompts: PromptSet, turn: Turn, instrument: Instrument, draft_te
     )
 
 
+def reply_judge(
+    prompts: PromptSet, turn: Turn, instrument: Instrument, reply_text: str, *, edited: bool
+) -> Request:
+    """A judge answers the turn's behaviour questions about a given reply, in the third-person
+    wording: the original reply (what the participant answered "did it" about) or the
+    participant's edited reply (their idea of the right reply). No EM answer is shown, so the
+    request is the same in every unit and the call cache answers it once per judge."""
+    question_ids = applicable_question_ids(turn)
+    kind = "the participant's own edited version of the reply" if edited else "the reply"
+    return _request(
+        prompts,
+        "reply_judge",
+        schemas.reply_judge_schema(question_ids),
+        message=turn.user_message,
+        kind=kind,
+        reply=reply_text,
+        questions=_questions(instrument, question_ids, participant=False),
+    )
+
+
 def post_conversation(
     prompts: PromptSet,
     conversation: Conversation,

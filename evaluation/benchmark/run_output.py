@@ -34,7 +34,11 @@ AnswerMap = dict[str, str | None]  # questionId -> "yes" / "no" / "na" (as the E
 # Call types our engine counts in ``parse_failures``; the scorer accepts any other name too.
 CALL_TYPES: tuple[str, ...] = (
     "draft", "draft_judge", "om_review", "hp_review", "pairwise", "post_conversation",
+    "reply_judge",
 )  # fmt: skip
+# Which reply a judge answered the behaviour questions about (``judge_reply_assessment_by_model``):
+# the original model's reply, or the participant's own edited version of it.
+JUDGED_REPLIES: tuple[str, ...] = ("original", "human_edited")
 
 _JUDGE_KEYS = ("overall_score", "emotional_appropriateness", "helpfulness", "tone_match")
 _PANAS_KEYS = ("totalPositiveAffect", "totalNegativeAffect", "items", "responses")
@@ -52,6 +56,7 @@ _TURN_KEYS = (
     "em_binary_human_prediction", "em_binary_om_assessment_hp", "em_binary_human_prediction_hp",
     "em_pairwise_selections", "em_draft_judge_scores", "em_draft_judge_scores_by_model",
     "em_draft_binary_assessment", "em_draft_binary_assessment_by_model",
+    "judge_reply_assessment_by_model",
 )  # fmt: skip
 _RUN_KEYS = (
     "conversationId", "source_file", "em_model", "run_timestamp", "mode", "api_cost",
@@ -99,6 +104,11 @@ class TurnOutput:
     em_draft_judge_scores_by_model: dict[str, DraftJudgeScores] | None = None
     em_draft_binary_assessment: AnswerMap | None = None
     em_draft_binary_assessment_by_model: dict[str, AnswerMap] | None = None
+    # Our addition (judge-vs-participant agreement): judge -> judged reply (``JUDGED_REPLIES``)
+    # -> the judge's answers to the turn's behaviour questions about that reply. None when the
+    # run had no judges; written only when present, so a judge-less output keeps the
+    # reference's shape.
+    judge_reply_assessment_by_model: dict[str, dict[str, AnswerMap]] | None = None
     other: JsonDict = field(default_factory=dict)
 
 
@@ -203,6 +213,9 @@ def _turn_from_dict(obj: JsonDict) -> TurnOutput:
         em_draft_binary_assessment=_answers(obj.get("em_draft_binary_assessment")),
         em_draft_binary_assessment_by_model=_by_model(
             obj.get("em_draft_binary_assessment_by_model"), _answers
+        ),
+        judge_reply_assessment_by_model=_by_model(
+            obj.get("judge_reply_assessment_by_model"), _judged_replies
         ),
         other=_unknown(obj, _TURN_KEYS),
     )
@@ -367,6 +380,13 @@ def _by_model(value: Any, parse: Any) -> dict[str, Any] | None:
     return {model: item for model, item in parsed.items() if item is not None}
 
 
+def _judged_replies(value: Any) -> dict[str, AnswerMap] | None:
+    if not isinstance(value, dict):
+        return None
+    found = {reply: _answers(value.get(reply)) for reply in JUDGED_REPLIES}
+    return {reply: answers for reply, answers in found.items() if answers is not None}
+
+
 def _tags(value: Any) -> tuple[MoodTag, ...] | None:
     if value is None:
         return None
@@ -450,6 +470,11 @@ def _turn_to_dict(turn: TurnOutput) -> JsonDict:
         if turn.em_draft_binary_assessment_by_model is None
         else {m: dict(a) for m, a in turn.em_draft_binary_assessment_by_model.items()},
     }
+    if turn.judge_reply_assessment_by_model is not None:
+        data["judge_reply_assessment_by_model"] = {
+            judge: {reply: dict(answers) for reply, answers in replies.items()}
+            for judge, replies in turn.judge_reply_assessment_by_model.items()
+        }
     return _with_unknown(data, turn.other)
 
 

@@ -7,8 +7,10 @@ This is the entry point the Django side distributes over Celery workers (issue 8
                             RunOptions(judges=(ModelSpec("openai/gpt-4o-mini"),)), executor)
 
 Per turn (section 3): draft and OM review in the conversation thread; HP-perspective review
-and pairwise (where the turn has comparisons) outside it; each judge on the draft; after the
-last turn one post-conversation call in the thread. Because the thread holds placeholders, not
+and pairwise (where the turn has comparisons) outside it; each judge on the draft, and each
+judge on the original reply and on the participant's edited reply (the behaviour questions
+only, for judge-vs-participant agreement; the same request in every unit, so the call cache
+answers it once per judge); after the last turn one post-conversation call in the thread. Because the thread holds placeholders, not
 answers, no call waits for another (except a judge for its draft): every call of the unit is
 queued at once, ranked so that earlier units and turns go first.
 """
@@ -96,9 +98,19 @@ def planned_calls(conversation: Conversation, options: RunOptions) -> int:
     total = 1  # post-conversation
     for turn in conversation.turns:
         total += 2 + len(options.judges)  # draft, OM review, judges
-        total += bool(calls.applicable_question_ids(turn))  # HP-perspective review
+        asked = bool(calls.applicable_question_ids(turn))
+        total += asked  # HP-perspective review
         total += bool(turn.annotations.pairwise_comparisons)
+        total += asked * len(options.judges) * len(_judged_replies(turn))
     return total
+
+
+def _judged_replies(turn: Turn) -> dict[str, str]:
+    """The replies judges answer the behaviour questions about (``JUDGED_REPLIES``)."""
+    replies = {"original": turn.llm_response}
+    if turn.annotations.human_edited:
+        replies["human_edited"] = turn.annotations.human_edited
+    return replies
 
 
 async def run_unit(
@@ -162,6 +174,8 @@ class _TurnTasks:
     hp_review: asyncio.Task[Answer] | None
     pairwise: asyncio.Task[Answer] | None
     presentation: Presentation
+    # (judged reply, task) per judge call on the original / edited reply
+    reply_judges: list[tuple[str, asyncio.Task[Answer]]] = field(default_factory=list)
 
     def output(self, log: AnswerLog) -> TurnOutput:
         number = self.turn.turn_number
@@ -169,9 +183,14 @@ class _TurnTasks:
         om = self.om_review.result()
         hp = self.hp_review.result() if self.hp_review else None
         pairwise = self.pairwise.result() if self.pairwise else None
-        for answer in (draft, om, hp, pairwise, *judges):
+        reply_answers = [(reply, task.result()) for reply, task in self.reply_judges]
+        for answer in (draft, om, hp, pairwise, *judges, *(a for _, a in reply_answers)):
             if answer is not None:
                 log.add(answer, number)
+        assessed: dict[str, dict[str, Any]] = {}
+        for reply, answer in reply_answers:
+            if answer.value is not None:
+                assessed.setdefault(answer.model, {})[reply] = answer.value["behaviour"]
         scores = {a.model: judge_scores(a.value) for a in judges if a.value is not None}
         behaviour = {a.model: a.value["behaviour"] for a in judges if a.value is not None}
         return TurnOutput(
@@ -194,6 +213,7 @@ class _TurnTasks:
             em_draft_judge_scores_by_model=scores if self.judged else None,
             em_draft_binary_assessment=majority(behaviour) if self.judged else None,
             em_draft_binary_assessment_by_model=behaviour if self.judged else None,
+            judge_reply_assessment_by_model=assessed if self.judged else None,
             other=self._reasoning(hp, pairwise),
         )
 
@@ -245,9 +265,11 @@ class _Unit:
             return (self.priority, index, call)
 
         hp_task = pairwise_task = None
+        reply_judges: list[tuple[str, asyncio.Task[Answer]]] = []
         if calls.applicable_question_ids(turn):
             hp = calls.hp_review(self.prompts, turn, instrument, verbose=verbose)
             hp_task = group.create_task(self._ask(self._standalone(hp.text), hp, rank(2)))
+            reply_judges = self._judge_replies(group, turn, rank(5))
         presentation = present(
             turn,
             conversation_id=self.conversation.conversation_id,
@@ -268,7 +290,27 @@ class _Unit:
             hp_review=hp_task,
             pairwise=pairwise_task,
             presentation=presentation,
+            reply_judges=reply_judges,
         )
+
+    def _judge_replies(
+        self, group: asyncio.TaskGroup, turn: Turn, rank: tuple[int, ...]
+    ) -> list[tuple[str, asyncio.Task[Answer]]]:
+        """Each judge answers the behaviour questions about the original reply and the
+        participant's edited reply (when there is one)."""
+        tasks = []
+        for reply, text in _judged_replies(turn).items():
+            request = calls.reply_judge(
+                self.prompts, turn, self.options.instrument, text, edited=reply != "original"
+            )
+            messages = [
+                {"role": "system", "content": self.prompts.render("judge_system")},
+                {"role": "user", "content": request.text},
+            ]
+            for judge in self.options.judges:
+                task = group.create_task(self._ask(messages, request, rank, spec=judge))
+                tasks.append((reply, task))
+        return tasks
 
     async def ask_post(self) -> Answer:
         request = calls.post_conversation(

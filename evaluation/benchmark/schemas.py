@@ -312,6 +312,12 @@ def draft_judge_schema(question_ids: Sequence[str]) -> Schema:
     return Schema("draft_judge", Obj(tuple(fields)))
 
 
+def reply_judge_schema(question_ids: Sequence[str]) -> Schema:
+    """A judge's answers to the behaviour questions about a given reply (the original one or
+    the participant's edit): for judge-vs-participant agreement."""
+    return Schema("reply_judge", Obj((Field("behaviour", answers(question_ids)),)))
+
+
 def post_conversation_schema(instrument: Instrument, *, delta: bool, verbose: bool) -> Schema:
     """Absolute strategy: post-PANAS items 1..7; delta strategies: item changes -6..+6.
 

@@ -16,17 +16,26 @@ from pathlib import Path
 import pandas as pd
 
 from evaluation import conf
-from evaluation.benchmark.report import Provenance, write_report
+from evaluation.benchmark.instrument import Instrument, default_instrument
+from evaluation.benchmark.report import (
+    Provenance,
+    Reproducibility,
+    engine_version,
+    evaluate_command,
+    write_report,
+)
 from evaluation.benchmark.run_output import RunOutput, run_output_from_dict
 from evaluation.benchmark.score_folder import score_runs, write_scores
 from evaluation.benchmark.stats import (
     StatsConfig,
     compute_statistics,
     draft_judge_answers,
+    judge_reply_answers,
     participant_answers,
+    participant_reply_answers,
     score_frame,
 )
-from evaluation.engine import release_conversations
+from evaluation.engine import release_conversations, run_options
 from evaluation.models import EvaluationRun, UnitStatus
 
 
@@ -41,28 +50,84 @@ def build_report(run: EvaluationRun) -> Path:
     # its runs once, so a generator keeps one output in memory at a time.
     scored = score_runs(conversations, _outputs(run), baseline_seed=run.seed)  # type: ignore[arg-type]
     records = [item.conversation for item in conversations]
-    judge_answers = None
+    judge_answers = reply_answers = None
     if run.judges.exists():
         judge_answers = pd.concat(
             [participant_answers(records), draft_judge_answers(o for _, o in _outputs(run))],
             ignore_index=True,
         )
+        reply_answers = pd.concat(
+            [participant_reply_answers(records), judge_reply_answers(o for _, o in _outputs(run))],
+            ignore_index=True,
+        )
     primary = "default" if "default" in run.modes else run.modes[0]
+    instrument = _instrument(run)
     statistics = compute_statistics(
         score_frame(scored.conversations, records),
         StatsConfig(seed=run.seed, primary_mode=primary),
         judge_answers,
+        reply_answers,
+        {q.id: q.category for q in instrument.behaviour_questions},
     )
     root = conf.evaluations_dir()
     temporary = root / f".tmp-{run.pk}-{uuid.uuid4().hex[:8]}"
     try:
         write_scores(scored, temporary)
         write_report(
-            statistics, temporary, Provenance(run.release_hash, run.prompt_version, str(run.pk))
+            statistics,
+            temporary,
+            Provenance(run.release_hash, run.prompt_version, str(run.pk)),
+            reproducibility(run, scored.options.as_dict()),
         )
         return _move_into_place(temporary, report_folder(run))
     finally:
         shutil.rmtree(temporary, ignore_errors=True)
+
+
+def reproducibility(run: EvaluationRun, scoring_options: dict[str, bool]) -> Reproducibility:
+    """What produced the run's numbers, and the ``manage.py evaluate`` line that re-runs it."""
+    models = tuple(e.alias for e in run.models_under_test.order_by("alias"))
+    judges = tuple(e.alias for e in run.judges.order_by("alias"))
+    release = run.release
+    return Reproducibility(
+        release_name=release.name,
+        release_version=release.version,
+        release_hash=run.release_hash,
+        prompt_version=run.prompt_version,
+        engine_version=engine_version(),
+        scoring_options=scoring_options,
+        seeds={
+            "statistics and baselines": run.seed,
+            "pairwise presentation": _pairwise_seed(run),
+        },
+        judges=judges,
+        models=models,
+        modes=tuple(run.modes),
+        panas_strategy=run.panas_strategy,
+        subsample=run.subsample,
+        command=evaluate_command(
+            release=f"{release.name}@{release.version}",
+            models=models,
+            modes=run.modes,
+            judges=judges,
+            panas_strategy=run.panas_strategy,
+            subsample=run.subsample,
+            prompt_set=run.prompt_set,
+            seed=run.seed,
+        )
+        + " --out report",
+    )
+
+
+def _pairwise_seed(run: EvaluationRun) -> int:
+    options = run_options(panas_strategy=run.panas_strategy, judges=(), prompt_set=run.prompt_set)
+    return options.pairwise_seed
+
+
+def _instrument(run: EvaluationRun) -> Instrument:
+    """The release's instrument (its questions' categories), else the default one."""
+    study = run.release.studies.select_related("instrument").first()
+    return study.instrument.parsed() if study is not None else default_instrument()
 
 
 def _outputs(run: EvaluationRun) -> Iterator[tuple[str, RunOutput]]:

@@ -51,6 +51,7 @@ async def test_one_file_per_unit_in_the_section_6_shape(release_dir, tmp_path):
     assert data["run_timestamp"].endswith("Z") and data["api_cost"] > 0
     assert set(data["parse_failures"]) == {
         "draft", "draft_judge", "om_review", "hp_review", "pairwise", "post_conversation",
+        "reply_judge",
     }  # fmt: skip
 
     turn = data["turns"][0]
@@ -67,6 +68,12 @@ async def test_one_file_per_unit_in_the_section_6_shape(release_dir, tmp_path):
     }  # fmt: skip
     assert set(turn["em_draft_judge_scores_by_model"]) == {"fake/judge-a", "fake/judge-b"}
     assert set(turn["em_draft_binary_assessment"]) == set(turn["em_binary_om_assessment"])
+    # Our addition after the reference keys: each judge on the original and the edited reply.
+    judged = turn["judge_reply_assessment_by_model"]
+    assert list(turn).index("judge_reply_assessment_by_model") == len(TURN_KEYS)
+    assert set(judged) == {"fake/judge-a", "fake/judge-b"}
+    assert set(judged["fake/judge-a"]) == {"original", "human_edited"}
+    assert set(judged["fake/judge-a"]["original"]) == set(turn["em_binary_om_assessment"])
 
     post = data["post_conversation"]
     assert list(post)[: len(POST_KEYS)] == POST_KEYS

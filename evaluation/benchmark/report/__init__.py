@@ -6,6 +6,18 @@ writes ``report.json``, ``leaderboard.csv``, ``report.html`` and ``charts/*.svg`
 """
 
 from evaluation.benchmark.report.provenance import Provenance
+from evaluation.benchmark.report.reproducibility import (
+    Reproducibility,
+    engine_version,
+    evaluate_command,
+)
 from evaluation.benchmark.report.write import ReportFiles, write_report
 
-__all__ = ["Provenance", "ReportFiles", "write_report"]
+__all__ = [
+    "Provenance",
+    "ReportFiles",
+    "Reproducibility",
+    "engine_version",
+    "evaluate_command",
+    "write_report",
+]

@@ -7,8 +7,12 @@ from html import escape
 
 from evaluation.benchmark.report import formatting as fmt
 from evaluation.benchmark.report.charts import Chart
+from evaluation.benchmark.report.judges import HEADERS as AGREEMENT_HEADERS
+from evaluation.benchmark.report.judges import agreement_rows, judged_quality_statement
 from evaluation.benchmark.report.leaderboard import estimates_by_model, ordered_models
 from evaluation.benchmark.report.provenance import Provenance
+from evaluation.benchmark.report.reading import note
+from evaluation.benchmark.report.reproducibility import Reproducibility
 from evaluation.benchmark.stats.contract import TRAIT_PREFIX
 from evaluation.benchmark.stats.results import Statistics
 
@@ -26,8 +30,14 @@ tr.baseline td{background:#f7f7f7;font-style:italic}
 figure{margin:1.5rem 0} figure svg{max-width:100%;height:auto}
 figcaption{font-size:.9rem;max-width:60rem}
 .provenance{color:#444;font-size:.85rem}
+.how-to-read{font-size:.9rem;max-width:60rem;background:#f7f7f7;border-left:3px solid #999;
+padding:.4rem .7rem}
 nav ul{columns:2}
 """
+
+
+def how_to_read(key: str) -> str:
+    return f'<p class="how-to-read"><strong>How to read this.</strong> {escape(note(key))}</p>'
 
 
 def _table(
@@ -199,6 +209,30 @@ def _agreement_table(statistics: Statistics) -> str:
     return _table("Judge reliability on yes/no behaviour answers", headers, rows)
 
 
+def _participant_agreement(statistics: Statistics) -> str:
+    if not statistics.reply_agreement:
+        return (
+            "<p>No judge answered the behaviour questions about the original or the edited "
+            "replies in this run (a run without judges, or outputs written before this table "
+            "existed).</p>"
+        )
+    caption = (
+        "Judges vs participants on the behaviour questions, per judged reply and question "
+        "category (all = pooled); judge-judge agreement beside"
+    )
+    return _table(caption, AGREEMENT_HEADERS, agreement_rows(statistics))
+
+
+def _reproducibility(reproducibility: Reproducibility | None) -> str:
+    if reproducibility is None:
+        return "<p>No reproducibility record was given for this report.</p>"
+    rows = [
+        [escape(label), f"<code>{escape(value)}</code>" if label == "Re-run" else escape(value)]
+        for label, value in reproducibility.rows()
+    ]
+    return _table("What produced these numbers", ["Item", "Value"], rows)
+
+
 def _parse_table(statistics: Statistics) -> str:
     """One row per model and mode, one column per call type: rate (failures / calls)."""
     if not statistics.parse_failures:
@@ -231,7 +265,37 @@ def _methods(statistics: Statistics) -> str:
     )
 
 
-def render_html(statistics: Statistics, charts: Sequence[Chart], provenance: Provenance) -> str:
+def report_sections(
+    statistics: Statistics, provenance: Provenance, reproducibility: Reproducibility | None = None
+) -> list[tuple[str, str, str]]:
+    """(key, title, tables and their "how to read this" notes) of every section: report.html
+    adds the figures; report.json carries these for the admin's report page."""
+    judged = f"<p>{escape(judged_quality_statement(statistics, reproducibility.judges if reproducibility else ()))}</p>"
+    return [
+        ("reproducibility", "Reproducibility", _reproducibility(reproducibility) + how_to_read("reproducibility")),
+        ("leaderboard", "Leaderboard", _leaderboard(statistics, provenance) + how_to_read("leaderboard") + judged),
+        ("axes", "Axes", ""),
+        ("pairs", "Which models can be told apart", _discriminability(statistics) + how_to_read("pairs")),
+        ("ranks", "Rank independence", _rank_table(statistics) + how_to_read("ranks")),
+        ("subgroups", "Subgroups", _subgroup_table(statistics) + how_to_read("subgroups")),
+        ("modes", "Mode deltas", _mode_tables(statistics) + how_to_read("modes")),
+        ("participants", "Judges and participants", _participant_agreement(statistics) + how_to_read("participants")),
+        ("judges", "Judge reliability", _agreement_table(statistics) + how_to_read("judges")),
+        ("parse", "Parse failures", _parse_table(statistics) + how_to_read("parse")),
+        ("methods", "Methods", _methods(statistics)),
+    ]  # fmt: skip
+
+
+# Which charts go in which section, and whether before or after the tables.
+_FIGURES = {"axes": ("axis", False), "pairs": ("pairs", False), "ranks": ("rank", True), "subgroups": ("subgroups", False)}  # fmt: skip
+
+
+def render_html(
+    statistics: Statistics,
+    charts: Sequence[Chart],
+    provenance: Provenance,
+    reproducibility: Reproducibility | None = None,
+) -> str:
     by_kind: dict[str, list[Chart]] = {}
     for chart in charts:
         by_kind.setdefault(chart.name.split("_", 1)[0], []).append(chart)
@@ -240,21 +304,11 @@ def render_html(statistics: Statistics, charts: Sequence[Chart], provenance: Pro
     def figures(kind: str) -> str:
         return "".join(_figure(c, numbers[c.name], provenance) for c in by_kind.get(kind, []))
 
-    sections = [
-        ("leaderboard", "Leaderboard", _leaderboard(statistics, provenance)),
-        ("axes", "Axes", figures("axis")),
-        (
-            "pairs",
-            "Which models can be told apart",
-            _discriminability(statistics) + figures("pairs"),
-        ),
-        ("ranks", "Rank independence", figures("rank") + _rank_table(statistics)),
-        ("subgroups", "Subgroups", _subgroup_table(statistics) + figures("subgroups")),
-        ("modes", "Mode deltas", _mode_tables(statistics)),
-        ("judges", "Judge reliability", _agreement_table(statistics)),
-        ("parse", "Parse failures", _parse_table(statistics)),
-        ("methods", "Methods", _methods(statistics)),
-    ]
+    sections = []
+    for key, title, tables in report_sections(statistics, provenance, reproducibility):
+        kind, first = _FIGURES.get(key, ("", False))
+        shown = figures(kind) if kind else ""
+        sections.append((key, title, shown + tables if first else tables + shown))
     nav = "".join(f'<li><a href="#{key}">{escape(title)}</a></li>' for key, title, _ in sections)
     body = "".join(
         f'<section id="{key}"><h2>{escape(title)}</h2>{html}</section>'

@@ -8,9 +8,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from evaluation.benchmark.report.charts import all_charts
-from evaluation.benchmark.report.html import render_html
+from evaluation.benchmark.report.html import render_html, report_sections
+from evaluation.benchmark.report.judges import judged_quality_statement
 from evaluation.benchmark.report.leaderboard import leaderboard_records
 from evaluation.benchmark.report.provenance import Provenance
+from evaluation.benchmark.report.reproducibility import Reproducibility
 from evaluation.benchmark.stats.results import Statistics
 
 REPORT_VERSION = 1
@@ -25,8 +27,17 @@ class ReportFiles:
     charts: tuple[Path, ...]
 
 
-def write_report(statistics: Statistics, folder: Path | str, provenance: Provenance) -> ReportFiles:
-    """Write (or overwrite) the report files in ``folder``; the same inputs give the same bytes."""
+def write_report(
+    statistics: Statistics,
+    folder: Path | str,
+    provenance: Provenance,
+    reproducibility: Reproducibility | None = None,
+) -> ReportFiles:
+    """Write (or overwrite) the report files in ``folder``; the same inputs give the same bytes.
+
+    ``report.json`` also carries the reproducibility block, the judged-quality axis's agreement
+    with the participants, and every section's tables with their "how to read this" notes as
+    HTML (the admin's report page shows them as they are in report.html)."""
     folder = Path(folder)
     (folder / "charts").mkdir(parents=True, exist_ok=True)
     charts = all_charts(statistics, provenance)
@@ -39,7 +50,18 @@ def write_report(statistics: Statistics, folder: Path | str, provenance: Provena
     document = {
         "report_version": REPORT_VERSION,
         "provenance": asdict(provenance),
+        "reproducibility": reproducibility.to_dict() if reproducibility else None,
+        "axis_notes": {
+            "judged_response_quality": judged_quality_statement(
+                statistics, reproducibility.judges if reproducibility else ()
+            )
+        },
         "statistics": statistics.to_dict(),
+        "sections": [
+            {"id": key, "title": title, "html": html}
+            for key, title, html in report_sections(statistics, provenance, reproducibility)
+            if html
+        ],
         "charts": [
             {"file": f"charts/{c.name}.svg", "title": c.title, "caption": c.caption} for c in charts
         ],
@@ -55,5 +77,7 @@ def write_report(statistics: Statistics, folder: Path | str, provenance: Provena
         writer.writerows(records)
 
     html_path = folder / "report.html"
-    html_path.write_text(render_html(statistics, charts, provenance), encoding="utf-8")
+    html_path.write_text(
+        render_html(statistics, charts, provenance, reproducibility), encoding="utf-8"
+    )
     return ReportFiles(folder, json_path, csv_path, html_path, tuple(chart_paths))

@@ -1,7 +1,7 @@
 """Statistics of an evaluation run (issue 8, item 3): pure, no Django, reproducible.
 
 Input: a score frame (``contract``; build it with ``build.score_frame``) and optionally judge
-answers (``agreement``). Output: ``Statistics`` (``results``), JSON-ready via ``to_dict``.
+answers (``agreement``) and judge-vs-participant answers about the replies (``reply_agreement``). Output: ``Statistics`` (``results``), JSON-ready via ``to_dict``.
 
     stats = compute_statistics(score_frame(scores, conversations), StatsConfig(seed=1))
 """
@@ -21,6 +21,10 @@ from evaluation.benchmark.stats.contract import (
     SubgroupSpec,
     validate_score_frame,
 )
+from evaluation.benchmark.stats.reply_agreement import (
+    judge_reply_answers,
+    participant_reply_answers,
+)
 from evaluation.benchmark.stats.results import (
     Agreement,
     AxisEstimate,
@@ -30,6 +34,7 @@ from evaluation.benchmark.stats.results import (
     PairTest,
     ParseFailureRate,
     RankCorrelation,
+    ReplyAgreement,
     Statistics,
     SubgroupDifference,
 )
@@ -47,6 +52,7 @@ __all__ = [
     "PairTest",
     "ParseFailureRate",
     "RankCorrelation",
+    "ReplyAgreement",
     "Statistics",
     "SubgroupDifference",
     "StatsConfig",
@@ -54,7 +60,9 @@ __all__ = [
     "compute_statistics",
     "conversation_attributes",
     "draft_judge_answers",
+    "judge_reply_answers",
     "participant_answers",
+    "participant_reply_answers",
     "score_frame",
     "validate_score_frame",
 ]

@@ -44,7 +44,7 @@ def kappa_from_tables(tables: np.ndarray) -> np.ndarray:
     return np.where(np.isclose(chance, 1.0), np.nan, kappa)
 
 
-def _tables(merged: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+def conversation_tables(merged: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Per-conversation 2x2 tables of two raters' answers, and their conversation ids."""
     a_yes, b_yes = merged["answer_a"] == "yes", merged["answer_b"] == "yes"
     cells = pd.DataFrame(
@@ -69,7 +69,29 @@ def _pair_agreement(
     rng: np.random.Generator,
     confidence: float,
 ) -> Agreement:
-    tables, conversations = _tables(merged)
+    tables, conversations = conversation_tables(merged)
+    total = tables.sum(axis=0)
+    kappa, low, high = kappa_interval(
+        tables, n_resamples=n_resamples, rng=rng, confidence=confidence
+    )
+    n_items = int(total.sum())
+    return Agreement(
+        rater_a=rater_a,
+        rater_b=rater_b,
+        n_items=n_items,
+        n_conversations=len(conversations),
+        percent_agreement=number((total[0] + total[3]) / n_items) if n_items else None,
+        kappa=kappa,
+        kappa_ci_low=low,
+        kappa_ci_high=high,
+    )
+
+
+def kappa_interval(
+    tables: np.ndarray, *, n_resamples: int, rng: np.random.Generator, confidence: float
+) -> tuple[float | None, float | None, float | None]:
+    """Cohen's kappa of per-conversation (n, 4) tables pooled, with its BCa bootstrap interval
+    over conversations (the jackknife leaves one conversation's table out)."""
     total = tables.sum(axis=0)
     counts = resample_counts(len(tables), n_resamples, rng)
     replicates = Replicates(
@@ -78,17 +100,7 @@ def _pair_agreement(
         jackknife=kappa_from_tables(total - tables)[None],
     )
     low, high = bca_interval(replicates, confidence)
-    n_items = int(total.sum())
-    return Agreement(
-        rater_a=rater_a,
-        rater_b=rater_b,
-        n_items=n_items,
-        n_conversations=len(conversations),
-        percent_agreement=number((total[0] + total[3]) / n_items) if n_items else None,
-        kappa=number(replicates.estimate[0]),
-        kappa_ci_low=number(low[0]),
-        kappa_ci_high=number(high[0]),
-    )
+    return number(replicates.estimate[0]), number(low[0]), number(high[0])
 
 
 def judge_agreement(

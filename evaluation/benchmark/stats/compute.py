@@ -9,7 +9,7 @@ reproduce every number.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
@@ -30,10 +30,12 @@ from evaluation.benchmark.stats.matrix import ScoreMatrix, build_matrix
 from evaluation.benchmark.stats.modes import mode_deltas
 from evaluation.benchmark.stats.pairwise import discriminability, paired_tests
 from evaluation.benchmark.stats.ranking import concordance, rank_correlations
+from evaluation.benchmark.stats.reply_agreement import reply_agreement
 from evaluation.benchmark.stats.resampling import Replicates, resample_counts
 from evaluation.benchmark.stats.results import (
     Agreement,
     AxisEstimate,
+    ReplyAgreement,
     Statistics,
     SubgroupDifference,
 )
@@ -48,6 +50,7 @@ STREAMS: dict[str, int] = {
     "subgroups": 2,
     "agreement": 3,
     "concordance": 4,
+    "reply_agreement": 5,
 }
 
 
@@ -72,9 +75,13 @@ def compute_statistics(
     frame: pd.DataFrame,
     config: StatsConfig | None = None,
     judge_answers: pd.DataFrame | None = None,
+    reply_answers: pd.DataFrame | None = None,
+    question_categories: Mapping[str, str] | None = None,
 ) -> Statistics:
     """All statistics of a score frame (``contract``), plus judge reliability when answers
-    (``agreement`` contract) are given. Pure and deterministic for a given config."""
+    (``agreement`` contract) are given, and judge-vs-participant agreement when answers about
+    the original and edited replies are (``reply_agreement``; ``question_categories`` maps a
+    behaviour question id to its category). Pure and deterministic for a given config."""
     config = config or StatsConfig()
     subgroups = config.subgroups if config.subgroups is not None else default_subgroups(frame)
     timings: dict[str, float] = {}
@@ -168,6 +175,18 @@ def compute_statistics(
                 confidence=config.confidence,
             ),
         )
+    with_participants: tuple[ReplyAgreement, ...] = ()
+    if reply_answers is not None:
+        with_participants = timed(
+            "reply_agreement",
+            lambda: reply_agreement(
+                reply_answers,
+                question_categories or {},
+                n_resamples=config.n_resamples,
+                rng=rng_for(config.seed, STREAMS["reply_agreement"]),
+                confidence=config.confidence,
+            ),
+        )
     failures = timed("parse_failures", lambda: parse_failure_rates(frame))
     timings["total"] = sum(timings.values())
     return Statistics(
@@ -184,6 +203,7 @@ def compute_statistics(
         mode_deltas=deltas,
         agreement=agreement,
         parse_failures=failures,
+        reply_agreement=with_participants,
         timings=timings,
     )
 
@@ -206,5 +226,9 @@ def _settings(config: StatsConfig, subgroups: tuple[SubgroupSpec, ...]) -> dict[
         "bootstrap stratified by level; BCa",
         "mode_deltas": "paired bootstrap over the conversations shared by both modes; BCa",
         "agreement": "Cohen's kappa and percent agreement; BCa bootstrap over conversations",
+        "reply_agreement": "judges vs the participant on the behaviour questions about the "
+        "original reply (participant: observed) and the participant's edited reply "
+        "(participant: preferred, else observed), per question category; Cohen's kappa with a "
+        "BCa bootstrap over conversations, accuracy, and each direction of disagreement",
     }
     return settings

@@ -133,6 +133,26 @@ class Agreement:
 
 
 @dataclass(frozen=True)
+class ReplyAgreement:
+    """Two raters' yes/no behaviour answers about the same replies (judge-vs-participant when
+    ``rater_a`` is the participant, judge-judge otherwise), for one judged reply and one
+    question category (``"all"`` pools the categories)."""
+
+    reply: str  # "original" (the model's real reply) or "human_edited" (the participant's edit)
+    category: str
+    rater_a: str
+    rater_b: str
+    n_items: int
+    n_conversations: int
+    accuracy: float | None  # share of items where the two answers are equal
+    kappa: float | None
+    kappa_ci_low: float | None
+    kappa_ci_high: float | None
+    b_yes_where_a_no: float | None  # e.g. "judge yes where the participant said no"
+    b_no_where_a_yes: float | None  # and the reverse
+
+
+@dataclass(frozen=True)
 class ParseFailureRate:
     model: str
     mode: str
@@ -159,6 +179,7 @@ class Statistics:
     mode_deltas: tuple[ModeDelta, ...]
     agreement: tuple[Agreement, ...]
     parse_failures: tuple[ParseFailureRate, ...]
+    reply_agreement: tuple[ReplyAgreement, ...] = ()
     # Seconds per part; not part of the result (left out of ``to_dict``, which must reproduce).
     timings: dict[str, float] = field(default_factory=dict, compare=False)
 

@@ -1,0 +1,85 @@
+"""Judge-vs-participant agreement in the report: the table, and the sentence the judged-quality
+axis carries about how far its judges agree with the people the replies were written for."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from evaluation.benchmark.stats.agreement import PARTICIPANT
+from evaluation.benchmark.stats.reply_agreement import ALL_CATEGORIES, HUMAN_EDITED, ORIGINAL
+from evaluation.benchmark.stats.results import ReplyAgreement, Statistics
+
+REPLY_LABELS = {ORIGINAL: "original reply", HUMAN_EDITED: "participant's edited reply"}
+HEADERS: tuple[str, ...] = (
+    "Reply", "Category", "Raters", "Items", "Conversations", "Cohen's kappa (95% CI)",
+    "Accuracy", "Judge yes / participant no", "Judge no / participant yes",
+)  # fmt: skip
+
+
+def _rate(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1%}"
+
+
+def kappa_text(row: ReplyAgreement) -> str:
+    if row.kappa is None:
+        return "n/a (one answer throughout)"
+    if row.kappa_ci_low is None or row.kappa_ci_high is None:
+        return f"{row.kappa:.3f}"
+    return f"{row.kappa:.3f} [{row.kappa_ci_low:.3f}, {row.kappa_ci_high:.3f}]"
+
+
+def agreement_rows(statistics: Statistics) -> list[list[str]]:
+    """Escaped cells: per reply and category, each judge vs the participant, then judge pairs."""
+    rows = []
+    for row in statistics.reply_agreement:
+        with_participant = row.rater_a == PARTICIPANT
+        raters = (
+            f"{row.rater_b} vs participant"
+            if with_participant
+            else f"{row.rater_a} vs {row.rater_b} (judges)"
+        )
+        rows.append(
+            [
+                escape(REPLY_LABELS.get(row.reply, row.reply)),
+                escape(row.category),
+                escape(raters),
+                str(row.n_items),
+                str(row.n_conversations),
+                escape(kappa_text(row)),
+                _rate(row.accuracy),
+                _rate(row.b_yes_where_a_no) if with_participant else "—",
+                _rate(row.b_no_where_a_yes) if with_participant else "—",
+            ]
+        )
+    return rows
+
+
+def judged_quality_statement(statistics: Statistics, judges: Sequence[str] = ()) -> str:
+    """One plain sentence: how far the judged-quality axis's judges agree with the participants
+    (all categories pooled), or why that is unknown."""
+    pooled = {
+        (row.rater_b, row.reply): row
+        for row in statistics.reply_agreement
+        if row.rater_a == PARTICIPANT and row.category == ALL_CATEGORIES
+    }
+    names = list(dict.fromkeys([*judges, *(judge for judge, _ in pooled)]))
+    if not names:
+        return (
+            "Judged response quality: no judge answered the behaviour questions about the "
+            "original or the edited replies in this run, so how far its judges agree with the "
+            "participants is not known."
+        )
+    parts = []
+    for judge in names:
+        found = [
+            f"kappa {kappa_text(pooled[(judge, reply)])} with the participants on the "
+            f"{REPLY_LABELS[reply]}s ({pooled[(judge, reply)].n_items} answers)"
+            for reply in (ORIGINAL, HUMAN_EDITED)
+            if (judge, reply) in pooled
+        ]
+        parts.append(f"{judge}: " + ("; ".join(found) if found else "no shared answers"))
+    return (
+        "Judged response quality is scored by judges; how far they agree with the people the "
+        "replies were written for (Cohen's kappa, 95% CI; 0 = chance): " + " · ".join(parts) + "."
+    )

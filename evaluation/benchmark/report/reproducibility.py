@@ -1,0 +1,102 @@
+"""The reproducibility block of every report: what produced these numbers, and the one command
+that re-runs the same evaluation from the release."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+ENGINE_ROOT = Path(__file__).resolve().parents[3]
+UNKNOWN_ENGINE = "unknown (no git checkout)"
+
+
+def engine_version(root: Path = ENGINE_ROOT) -> str:
+    """``git describe --always --dirty --tags`` of the engine's checkout; a clear fallback where
+    git or the checkout is absent (an installed copy, a container without .git)."""
+    try:
+        found = subprocess.run(
+            ["git", "describe", "--always", "--dirty", "--tags"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return UNKNOWN_ENGINE
+    version = found.stdout.strip()
+    return version if found.returncode == 0 and version else UNKNOWN_ENGINE
+
+
+@dataclass(frozen=True)
+class Reproducibility:
+    release_name: str
+    release_version: str
+    release_hash: str
+    prompt_version: str
+    engine_version: str
+    scoring_options: dict[str, Any]
+    seeds: dict[str, int]  # what each seed drives
+    judges: tuple[str, ...]
+    models: tuple[str, ...]
+    modes: tuple[str, ...]
+    panas_strategy: str
+    subsample: str
+    command: str = field(default="")
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["judges"], data["models"], data["modes"] = (
+            list(self.judges),
+            list(self.models),
+            list(self.modes),
+        )
+        return data
+
+    def rows(self) -> list[tuple[str, str]]:
+        """(label, value) pairs for a table."""
+        options = ", ".join(f"{k}={v}" for k, v in sorted(self.scoring_options.items()))
+        return [
+            ("Release", f"{self.release_name}@{self.release_version}"),
+            ("Release content hash", self.release_hash),
+            ("Prompt version", self.prompt_version),
+            ("Engine version", self.engine_version),
+            ("Scoring options", options or "defaults"),
+            ("Seeds", ", ".join(f"{k} {v}" for k, v in self.seeds.items())),
+            ("Models", ", ".join(self.models)),
+            ("Modes", ", ".join(self.modes)),
+            ("PANAS strategy", self.panas_strategy),
+            ("Subsample", self.subsample or "every conversation"),
+            ("Judges", ", ".join(self.judges) or "none"),
+            ("Re-run", self.command),
+        ]
+
+
+def evaluate_command(
+    *,
+    release: str,
+    models: Sequence[str],
+    modes: Sequence[str],
+    judges: Sequence[str],
+    panas_strategy: str,
+    subsample: str,
+    prompt_set: str,
+    seed: int,
+) -> str:
+    """The ``manage.py evaluate`` command line that runs the same evaluation again."""
+    parts = ["python", "manage.py", "evaluate", "--release", release]
+    for model in models:
+        parts += ["--model", model]
+    for mode in modes:
+        parts += ["--mode", mode]
+    for judge in judges:
+        parts += ["--judge", judge]
+    parts += ["--panas-strategy", panas_strategy]
+    if subsample:
+        parts += ["--subsample", subsample]
+    parts += ["--prompt-set", prompt_set, "--seed", str(seed)]
+    return shlex.join(parts)

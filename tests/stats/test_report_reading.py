@@ -1,0 +1,71 @@
+"""Every table of the report carries a "how to read this" note, report.json carries the
+sections for the admin page and the reproducibility block, and the engine version falls back
+clearly where git is absent. Fast: a synthetic score frame, few resamples."""
+
+import json
+import subprocess
+
+import pytest
+
+from evaluation.benchmark.report import (
+    Provenance,
+    Reproducibility,
+    engine_version,
+    evaluate_command,
+    write_report,
+)
+from evaluation.benchmark.report.reading import HOW_TO_READ
+from evaluation.benchmark.report.reproducibility import UNKNOWN_ENGINE
+from evaluation.benchmark.stats import StatsConfig, compute_statistics
+from evaluation.benchmark.stats.synthetic import synthetic_scores
+
+COMMAND = evaluate_command(
+    release="demo@1.0.0", models=["m-a", "m b"], modes=["default"], judges=["j"],
+    panas_strategy="absolute", subsample="sample50", prompt_set="v1", seed=7,
+)  # fmt: skip
+BLOCK = Reproducibility(
+    release_name="demo", release_version="1.0.0", release_hash="abc123", prompt_version="v1-x",
+    engine_version="v0-1-gdeadbee", scoring_options={"compat": False, "asked_only": False},
+    seeds={"statistics and baselines": 7}, judges=("j",), models=("m-a", "m b"),
+    modes=("default",), panas_strategy="absolute", subsample="sample50", command=COMMAND,
+)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    frame = synthetic_scores(
+        n_models=4, n_conversations=40, seed=3, modes=("default", "omniscient")
+    )
+    statistics = compute_statistics(frame, StatsConfig(seed=3, n_resamples=200, n_permutations=100))
+    files = write_report(
+        statistics, tmp_path_factory.mktemp("r"), Provenance("abc123", "v1-x", "7"), BLOCK
+    )
+    return json.loads(files.json.read_text()), files.html.read_text()
+
+
+def test_the_command_reruns_the_same_evaluation():
+    assert COMMAND == (
+        "python manage.py evaluate --release demo@1.0.0 --model m-a --model 'm b' --mode default "
+        "--judge j --panas-strategy absolute --subsample sample50 --prompt-set v1 --seed 7"
+    )
+
+
+def test_every_table_section_has_its_note_and_reaches_report_json(written):
+    document, html = written
+    sections = {s["id"]: s["html"] for s in document["sections"]}
+    for key in ("reproducibility", "leaderboard", "pairs", "ranks", "subgroups", "modes", "participants", "judges", "parse"):  # fmt: skip
+        assert "How to read this." in sections[key], key
+        assert sections[key] in html  # the admin shows what report.html shows
+    assert html.count("How to read this.") == 9
+    assert document["reproducibility"]["command"] == COMMAND
+    assert "<code>python manage.py evaluate --release demo@1.0.0" in sections["reproducibility"]
+    # The judge answered nothing about the replies here: the judged-quality note says so.
+    assert document["axis_notes"]["judged_response_quality"].endswith("j: no shared answers.")
+    assert set(HOW_TO_READ) >= set(sections) - {"methods"}
+
+
+def test_engine_version_from_git_and_its_fallback(tmp_path):
+    described = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"], capture_output=True, text=True, check=False)  # fmt: skip
+    expected = described.stdout.strip() if described.returncode == 0 else UNKNOWN_ENGINE
+    assert engine_version() == expected
+    assert engine_version(tmp_path) == UNKNOWN_ENGINE  # not a checkout
