@@ -101,8 +101,17 @@ def planned_calls(conversation: Conversation, options: RunOptions) -> int:
         asked = bool(calls.applicable_question_ids(turn))
         total += asked  # HP-perspective review
         total += bool(turn.annotations.pairwise_comparisons)
-        total += asked * len(options.judges) * len(_judged_replies(turn))
-    return total
+    return total + len(options.judges) * judged_reply_calls(conversation)
+
+
+def judged_reply_calls(conversation: Conversation) -> int:
+    """Calls one judge makes on the original and edited replies of a conversation: the same
+    requests in every unit and mode, so a run makes them once (the call cache answers again)."""
+    return sum(
+        len(_judged_replies(turn))
+        for turn in conversation.turns
+        if calls.applicable_question_ids(turn)
+    )
 
 
 def _judged_replies(turn: Turn) -> dict[str, str]:
@@ -421,6 +430,7 @@ __all__ = [
     "FatalModelError",
     "RunOptions",
     "check_mode",
+    "judged_reply_calls",
     "planned_calls",
     "run_unit",
 ]

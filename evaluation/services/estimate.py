@@ -15,7 +15,7 @@ from typing import Any
 
 from annotations.models import ModelEndpoint
 from evaluation.benchmark.release import SourcedConversation
-from evaluation.benchmark.runner import RunOptions, planned_calls
+from evaluation.benchmark.runner import RunOptions, judged_reply_calls, planned_calls
 from evaluation.prices import model_price
 from evaluation.sizing import CallSize, ModeSizes, mode_sizes, sample_files
 
@@ -84,15 +84,21 @@ def estimate_cost(
         for mode in modes
     }
     per_model, per_judge = _Count(), _Count()  # for one model under test / one judge
-    for mode in modes:
+    for index, mode in enumerate(modes):
         for item in conversations:
             turns = len(item.conversation.turns)
             judge_calls = turns if judges else 0
+            # Judging the original and edited replies is the same request in every unit and
+            # mode: the first unit asks, the call cache answers the others.
+            reply_calls = judged_reply_calls(item.conversation) if judges else 0
             per_model.add(
-                planned_calls(item.conversation, options) - len(judges) * judge_calls,
+                planned_calls(item.conversation, options)
+                - len(judges) * (judge_calls + reply_calls),
                 sizes[mode].model,
             )
-            per_judge.add(judge_calls * len(models), sizes[mode].judge)
+            per_judge.add(
+                judge_calls * len(models) + (reply_calls if index == 0 else 0), sizes[mode].judge
+            )
     rows = [_row(endpoint, "model", per_model) for endpoint in models]
     rows += [_row(endpoint, "judge", per_judge) for endpoint in judges]
     costs = [row.cost_usd for row in rows]

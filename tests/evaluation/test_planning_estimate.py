@@ -5,7 +5,7 @@ import pytest
 
 from annotations.models import ModelEndpoint
 from evaluation.benchmark.release import load_conversations
-from evaluation.benchmark.runner import RunOptions, planned_calls
+from evaluation.benchmark.runner import RunOptions, judged_reply_calls, planned_calls
 from evaluation.prices import model_price
 from evaluation.services.errors import EvaluationError
 from evaluation.services.planning import plan_run
@@ -29,10 +29,17 @@ def test_units_and_calls_come_from_planned_calls(run_request, demo_release):
 def test_judges_add_one_call_per_turn_each(run_request, demo_models, demo_release):
     judge = endpoint("judge", "attune-demo/questioner")
     plan = plan_run(run_request(judges=(judge,)))
-    turns = sum(len(c.conversation.turns) for c in load_conversations(demo_release.folder))
+    conversations = [c.conversation for c in load_conversations(demo_release.folder)]
+    turns = sum(len(c.turns) for c in conversations)
+    # Plus the original and the edited reply of every asked turn, judged once per run (the
+    # same request in every unit; the call cache answers the second model's unit).
+    replies = sum(judged_reply_calls(c) for c in conversations)
+    assert turns < replies <= 2 * turns
     rows = {row.endpoint: row for row in plan.estimate.rows}
-    assert rows["judge"].role == "judge" and rows["judge"].calls == 2 * turns  # two models judged
-    assert plan.calls == plan_run(run_request()).calls + 2 * turns
+    assert rows["judge"].role == "judge"
+    assert rows["judge"].calls == 2 * turns + replies  # two models' drafts judged
+    # The plan counts answers per unit: each of the two units gets the reply answers.
+    assert plan.calls == plan_run(run_request()).calls + 2 * turns + 2 * replies
 
 
 def test_demo_models_are_free_and_priced_models_cost_money(run_request):
