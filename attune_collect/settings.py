@@ -10,10 +10,14 @@ no Redis). Production is configured with these variables:
 ``DJANGO_ALLOWED_HOSTS``       comma-separated host names (required when DEBUG is false).
 ``DJANGO_CSRF_TRUSTED_ORIGINS`` comma-separated origins, e.g. ``https://attune.example.org``.
 ``DJANGO_SECURE_SSL_REDIRECT`` ``true`` (default in production) unless a proxy redirects.
+``DJANGO_HSTS_SECONDS``        production only: HSTS max-age in seconds (one year; 0 turns it off).
 ``DATABASE_URL``               ``postgres://user:pass@host:5432/name``; default SQLite.
 ``REDIS_URL``                  ``redis://host:6379/0``: Celery broker, results and the cache.
 ``CELERY_BROKER_URL``          overrides the broker only (e.g. ``amqp://``).
 ``ATTUNE_DATA_DIR``            where SQLite, the embedded broker and releases live (``data/``).
+``ATTUNE_RELEASES_DIR``        where release folders and archives are written (``<data>/releases``).
+``ATTUNE_EVALUATIONS_DIR``     evaluation report folders and the call cache (``<data>/evaluations``).
+``ATTUNE_RELEASE_CHUNK_SIZE``  conversations per chunk of a release build (500).
 ``ATTUNE_PSEUDONYM_SALT``      secret salt for participant pseudonyms in releases (or ``_FILE``).
 ``ATTUNE_LOG_LEVEL``           ``INFO`` by default.
 ``ATTUNE_DB_POOL_SIZE``        PostgreSQL connections per process at most (20).

@@ -18,9 +18,16 @@ def conversation(study):
 
 
 @pytest.mark.parametrize("model", ANNOTATION_MODELS, ids=lambda m: m._meta.model_name)
-def test_every_changelist_renders_for_a_researcher(researcher_client, conversation, model):
+def test_every_changelist_lists_the_rows_for_a_researcher(researcher_client, conversation, model):
     url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
-    assert researcher_client.get(url).status_code == 200
+    response = researcher_client.get(url)
+    assert response.status_code == 200
+    changelist = response.context["cl"]
+    # Every row of the model is listed (a researcher with no study membership sees them all),
+    # and the page is the model's own list, not an error or an empty shell.
+    assert changelist.model is model
+    assert changelist.result_count == model._default_manager.count()
+    assert str(model._meta.verbose_name_plural).lower() in response.text.lower()
 
 
 def test_search_and_filters_work(researcher_client, conversation):

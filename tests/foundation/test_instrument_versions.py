@@ -21,6 +21,7 @@ def test_an_unused_instrument_may_still_be_edited():
     instrument = ensure_default_instrument()
     instrument.definition["description"] = "typo fixed"
     instrument.save()
+    assert Instrument.objects.get(pk=instrument.pk).definition["description"] == "typo fixed"
 
 
 def test_an_instrument_in_use_refuses_changes():
@@ -42,7 +43,16 @@ def test_a_change_becomes_a_new_version():
     )
     new = create_instrument_version(definition, actor_label="user:researcher")
     assert (new.version, Instrument.objects.count()) == (2, 2)
-    assert new.content_hash != ensure_default_instrument().content_hash
+    stored = Instrument.objects.get(pk=new.pk)
+    assert stored.definition["behaviour_questions"][0]["participant_wording"] == (
+        "Did the reply notice your feelings?"
+    )
+    assert stored.content_hash == new.content_hash != ensure_default_instrument().content_hash
+    # The version the study uses is untouched.
+    first = Instrument.objects.get(version=1)
+    assert first.definition["behaviour_questions"][0]["participant_wording"] != (
+        "Did the reply notice your feelings?"
+    )
 
 
 def test_an_invalid_definition_is_refused_and_changes_nothing():

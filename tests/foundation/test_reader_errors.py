@@ -111,6 +111,14 @@ def test_four_branch_unknown_branch():
     assert "fourBranchScores.wisdom: unknown branch" in refused(data)
 
 
-def test_error_message_is_json_serialisable():
-    # Import reports are stored in audit entries as JSON.
-    json.dumps(refused({"conversationId": 3, "turns": "x"}))
+def test_the_error_survives_a_json_round_trip_with_its_field():
+    # Import reports are stored in audit entries as JSON: the text read back from JSON must
+    # still name the field and the reason, whatever the bad value was.
+    with pytest.raises(FormatError) as caught:
+        parse_conversation({"conversationId": "c1", "turns": "x"})
+    error = caught.value
+    stored = json.loads(
+        json.dumps({"field": error.field, "reason": error.reason, "text": str(error)})
+    )
+    assert stored["field"] == "turns" and stored["reason"]
+    assert stored["text"] == f"turns: {stored['reason']}"

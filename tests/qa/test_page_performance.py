@@ -1,12 +1,10 @@
-"""With 1,000 seeded conversations the queue and the conversation page use a bounded number of queries.
+"""With hundreds of seeded conversations the queue and the conversation page use a bounded number of queries.
 
 The queries do not grow with the number of conversations (the queue pages through them) nor
 with a conversation's length (turns, answers and flags are loaded in one query each). Speed is
-measured by ``benchmarks/qa_pages.py`` (figures in docs/benchmarks.md); the timing guard here
-is only there to catch a collapse.
+measured by ``benchmarks/qa_pages.py`` (figures in docs/benchmarks.md), not here: a wall-clock
+limit in a test fails on a busy machine and proves nothing on a quiet one.
 """
-
-import time
 
 import pytest
 from django.db import connection
@@ -28,27 +26,28 @@ QUEUE_QUERIES = (
 CONVERSATION_QUERIES = 18  # measured 17, whatever the number of turns
 
 
+CONVERSATIONS = 400  # several queue pages; the bound must hold whatever the number
+
+
 @pytest.fixture
-def thousand():
-    report = seed_demo(1000, seed=1)
+def seeded():
+    report = seed_demo(CONVERSATIONS, seed=1)
     time_demo_annotations(report.study, seed=1)
     compute_flags(Conversation.objects.values_list("pk", flat=True), actor_label="test")
     return report.study
 
 
-def _timed_get(client, url, query=None):
-    started = time.perf_counter()
+def _get(client, url, query=None):
     response = client.get(url, query or {})
     assert response.status_code == 200
-    assert time.perf_counter() - started < 3  # a collapse, not a benchmark
     return response
 
 
-def test_pages_with_a_thousand_conversations(
-    researcher_client, thousand, django_assert_max_num_queries
+def test_pages_with_hundreds_of_conversations(
+    researcher_client, seeded, django_assert_max_num_queries
 ):
     assert (
-        Conversation.objects.count() == 1000
+        Conversation.objects.count() == CONVERSATIONS
         and Flag.objects.filter(flag_type="fast_annotation").exists()
     )
     queue = reverse("qa:queue")
@@ -56,7 +55,7 @@ def test_pages_with_a_thousand_conversations(
     for query in ({}, {"flag": "fast_annotation"}, {"view": "all", "page": "3"},
                   {"model": "demo-advisor", "topic": "work"}):  # fmt: skip
         with django_assert_max_num_queries(QUEUE_QUERIES):
-            _timed_get(researcher_client, queue, query)
+            _get(researcher_client, queue, query)
 
     by_length = (
         Conversation.objects.annotate(n=Count("turns")).order_by("-n", "pk").values_list("pk", "n")
@@ -68,6 +67,6 @@ def test_pages_with_a_thousand_conversations(
         url = reverse("qa:conversation", args=[pk])
         researcher_client.get(url)
         with CaptureQueriesContext(connection) as queries:
-            _timed_get(researcher_client, url)
+            _get(researcher_client, url)
         counts.append(len(queries))
     assert counts[0] == counts[1] <= CONVERSATION_QUERIES, counts
