@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from annotations.admin_setup import SetupAdminMixin
 from annotations.models import (
     AuditEntry,
     BehaviourJudgement,
@@ -58,7 +59,7 @@ class ReadOnlyInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 
 @admin.register(Instrument)
-class InstrumentAdmin(admin.ModelAdmin):
+class InstrumentAdmin(SetupAdminMixin, admin.ModelAdmin):
     list_display = ["name", "version", "content_hash_short", "study_count", "created_at"]
     search_fields = ["name", "description"]
     readonly_fields = ["content_hash", "created_at"]
@@ -74,21 +75,16 @@ class InstrumentAdmin(admin.ModelAdmin):
     def content_hash_short(self, obj: Instrument) -> str:
         return obj.content_hash[:12]
 
-    def get_readonly_fields(self, request, obj=None):
-        if obj is not None and obj.is_in_use():
-            return ["name", "version", "description", "definition", "content_hash", "created_at"]
-        return self.readonly_fields
-
 
 @admin.register(ModelEndpoint)
-class ModelEndpointAdmin(admin.ModelAdmin):
+class ModelEndpointAdmin(SetupAdminMixin, admin.ModelAdmin):
     list_display = ["alias", "litellm_model", "provider", "api_key_env", "weight", "active"]
     list_filter = ["active", "provider"]
     search_fields = ["alias", "litellm_model", "model_name"]
 
 
 @admin.register(Study)
-class StudyAdmin(admin.ModelAdmin):
+class StudyAdmin(SetupAdminMixin, admin.ModelAdmin):
     list_display = [
         "slug",
         "title",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 
@@ -10,6 +13,12 @@ from attune_collect.llm import EndpointConfig
 
 env_var_name_validator = RegexValidator(
     ENV_VAR_NAME, "Give the NAME of an environment variable (A-Z, 0-9, _), never the key itself."
+)
+
+# Parameters are recorded in configuration snapshots, audit entries and releases: a key, token
+# or header put there by mistake would leak, so such names are refused.
+SECRET_PARAM = re.compile(
+    r"^(api_key|.*secret.*|.*password.*|authorization|token|.*_token|.*headers)$", re.IGNORECASE
 )
 
 
@@ -89,6 +98,15 @@ class ModelEndpoint(models.Model):
 
     def __str__(self) -> str:
         return self.alias
+
+    def clean(self) -> None:
+        if not isinstance(self.params, dict):
+            raise ValidationError({"params": "Give the parameters as a JSON object."})
+        secret = sorted(k for k in self.params if SECRET_PARAM.match(str(k)))
+        if secret:
+            raise ValidationError({"params": f"{', '.join(secret)}: a key or header never goes in "
+                                             "the parameters; name its environment variable in "
+                                             "the key field."})  # fmt: skip
 
     def gateway_config(self) -> EndpointConfig:
         """What the LLM gateway needs to call this endpoint (the key stays in the environment)."""

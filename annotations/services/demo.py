@@ -10,6 +10,7 @@ from annotations.interchange.from_records import RecordOptions, save_records
 from annotations.models import Conversation, ModelEndpoint, Study, StudyStatus
 from annotations.seeding import DEMO_PERSONAS, TOPICS, demo_conversations
 from annotations.services.audit import record_audit
+from annotations.services.setup import save_setup
 from annotations.services.studies import get_or_create_study
 
 DEMO_STUDY_SLUG = "demo"
@@ -31,17 +32,20 @@ def ensure_demo_endpoints() -> list[ModelEndpoint]:
     """The demo personas as endpoints of the offline ``attune-demo`` litellm provider."""
     endpoints = []
     for persona in (*[p.alias for p in DEMO_PERSONAS], "improver"):
-        endpoint, _ = ModelEndpoint.objects.get_or_create(
-            provider="attune-demo",
-            model_name=persona,
-            defaults={
-                "alias": f"demo-{persona}",
-                "litellm_model": f"attune-demo/{persona}",
-                "system_prompt": DEMO_SYSTEM_PROMPT,
-                "system_prompt_version": "demo-1",
-                "params": {"temperature": 0.7, "max_tokens": 400},
-            },
-        )
+        endpoint = ModelEndpoint.objects.filter(provider="attune-demo", model_name=persona).first()
+        if endpoint is None:
+            endpoint = save_setup(
+                ModelEndpoint(
+                    provider="attune-demo",
+                    model_name=persona,
+                    alias=f"demo-{persona}",
+                    litellm_model=f"attune-demo/{persona}",
+                    system_prompt=DEMO_SYSTEM_PROMPT,
+                    system_prompt_version="demo-1",
+                    params={"temperature": 0.7, "max_tokens": 400},
+                ),
+                actor_label="system",
+            )
         endpoints.append(endpoint)
     return endpoints
 
@@ -62,11 +66,10 @@ def ensure_demo_study() -> Study:
         screenout_code="DEMO-SCREENOUT",
         is_synthetic=True,
     )
-    study.model_pool.set([e for e in endpoints if e.model_name != "improver"])
     if study.improver_endpoint_id is None:
         study.improver_endpoint = next(e for e in endpoints if e.model_name == "improver")
-        study.save(update_fields=["improver_endpoint"])
-    return study
+    pool = [e for e in endpoints if e.model_name != "improver"]
+    return save_setup(study, actor_label="system", many_to_many={"model_pool": pool})
 
 
 def seed_demo(count: int, seed: int, *, actor_label: str = "command:seed_demo") -> SeedReport:

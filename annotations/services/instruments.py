@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from annotations.models import Instrument
-from annotations.services.audit import record_audit
+from annotations.services.setup import save_setup
 from evaluation.benchmark.instrument import default_instrument_data, load_instrument
 
 
@@ -29,8 +29,4 @@ def create_instrument_version(definition: dict, *, actor_label: str) -> Instrume
         description=definition.get("description", ""),
         definition=definition,
     )
-    instrument.full_clean(exclude=["content_hash"])
-    instrument.save()
-    record_audit("annotations.instrument.create", target=instrument, actor_label=actor_label,
-                 data={"name": parsed.name, "version": parsed.version, "hash": instrument.content_hash})  # fmt: skip
-    return instrument
+    return save_setup(instrument, actor_label=actor_label)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 
 from annotations.models import Study
-from annotations.services.audit import record_audit
 from annotations.services.instruments import ensure_default_instrument
+from annotations.services.setup import save_setup
 
 
 @transaction.atomic
@@ -23,9 +23,4 @@ def get_or_create_study(
         instrument=ensure_default_instrument(),
         **fields,
     )
-    study.full_clean()
-    study.save()
-    record_audit(
-        "annotations.study.create", target=study, actor_label=actor_label, data={"slug": slug}
-    )
-    return study
+    return save_setup(study, actor_label=actor_label)

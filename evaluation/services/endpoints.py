@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from annotations.models import ModelEndpoint
-from annotations.services.audit import record_audit
+from annotations.services.setup import save_setup
 from evaluation.services.errors import EvaluationError
 
 
@@ -33,13 +33,7 @@ def endpoint_for_model(name: str, *, actor_label: str) -> ModelEndpoint:
         litellm_model=name,
         active=False,  # made for evaluations: never offered to study participants
     )
-    endpoint.full_clean()
-    endpoint.save()
-    record_audit(
-        "evaluation.endpoint.create", target=endpoint, actor_label=actor_label,
-        data={"alias": endpoint.alias, "litellm_model": name},
-    )  # fmt: skip
-    return endpoint
+    return save_setup(endpoint, actor_label=actor_label)
 
 
 def _free_alias(base: str) -> str:

@@ -68,7 +68,7 @@ def test_a_new_litellm_string_gets_an_endpoint_never_offered_to_participants(db)
     assert not endpoint.active
     assert endpoint_for_model("openai/gpt-4o-mini", actor_label="test") == endpoint
     assert endpoint_for_model("openai-gpt-4o-mini", actor_label="test") == endpoint  # its alias
-    assert AuditEntry.objects.filter(action="evaluation.endpoint.create").count() == 1
+    assert AuditEntry.objects.filter(action="annotations.modelendpoint.create").count() == 1
 
 
 def test_unknown_release_and_alias_are_clear_errors(demo_release, tmp_path):

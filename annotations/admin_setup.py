@@ -1,0 +1,77 @@
+"""The admin side of study setup: Study, ModelEndpoint and Instrument save through the one
+write path (services/setup.py) and show their audit history on their page."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin
+from django.db.models import Count
+from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+
+from annotations.models import ModelConfig
+from annotations.services.setup import frozen_fields, save_setup, setup_history
+
+
+class SetupAdminMixin:
+    """Saves go through ``save_setup`` (validate, write, audit before/after); fields that data
+    depends on are read-only; the page lists the object's audit history."""
+
+    def save_model(self, request: HttpRequest, obj, form, change: bool) -> None:
+        pass  # saved with its many-to-many fields in save_related, in one service call
+
+    def save_related(self, request: HttpRequest, form, formsets, change: bool) -> None:
+        many = {f.name: form.cleaned_data[f.name] for f in form.instance._meta.many_to_many
+                if f.name in form.cleaned_data}  # fmt: skip
+        save_setup(form.instance, actor=request.user, many_to_many=many)
+        for formset in formsets:
+            self.save_formset(request, form, formset, change=change)
+
+    def get_readonly_fields(self, request: HttpRequest, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None:
+            fields += [name for name in frozen_fields(obj) if name not in fields]
+        return [*fields, "setup_history"]
+
+    @admin.display(description="history (audit log)")
+    def setup_history(self, obj) -> str:
+        entries = setup_history(obj)
+        if not entries:
+            return "-"
+        rows = format_html_join(
+            "", "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
+            ((e.created_at.strftime("%Y-%m-%d %H:%M:%S"), e.actor_label, e.action,
+              json.dumps(e.data.get("changes", e.data), ensure_ascii=False, sort_keys=True))
+             for e in entries),
+        )  # fmt: skip
+        return format_html(
+            "<table><tr><th>when</th><th>who</th><th>what</th><th>changes (before, after)</th>"
+            "</tr>{}</table>",
+            rows,
+        )
+
+
+@admin.register(ModelConfig)
+class ModelConfigAdmin(admin.ModelAdmin):
+    """Configuration snapshots: immutable, so viewable only."""
+
+    list_display = ["config_hash", "__str__", "conversation_count", "created_at"]
+    search_fields = ["config_hash"]
+    readonly_fields = ["config_hash", "system_prompt_sha256", "definition", "created_at"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(n_conversations=Count("conversations"))
+
+    @admin.display(description="conversations", ordering="n_conversations")
+    def conversation_count(self, obj: ModelConfig) -> int:
+        return obj.n_conversations
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

@@ -1,0 +1,135 @@
+"""One write path for study setup: creating or editing a Study, ModelEndpoint or Instrument.
+
+``save_setup`` validates (``full_clean``, which runs each model's own rules), refuses changes to
+what data already depends on, writes, and records one audit entry with every changed field's
+value before and after. The admin calls it (StudyAdmin, ModelEndpointAdmin, InstrumentAdmin),
+and so do the services that create setup objects. No secret reaches the audit log: a model
+endpoint holds only the *name* of its key's variable, and an API base is recorded without
+user info or query.
+
+What stays fixed once data depends on it:
+- an instrument used by a study: everything (a change is a new version; ``Instrument.save``
+  refuses too);
+- a study with participants: its slug (recruitment links) and instrument (every answer was
+  given to that instrument);
+- an endpoint with conversations: alias, provider and model names (exports name the model a
+  conversation had). Its prompt and parameters may change: conversations keep the
+  configuration snapshot they opened with (services/model_configs.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+
+from annotations.models import AuditEntry, Instrument, ModelEndpoint, Study
+from annotations.services.audit import record_audit
+
+SetupObject = Study | ModelEndpoint | Instrument
+
+
+def frozen_fields(obj: SetupObject) -> tuple[str, ...]:
+    """Fields of the stored ``obj`` that may no longer change, because data depends on them."""
+    if obj.pk is None:
+        return ()
+    if isinstance(obj, Instrument):
+        return ("name", "version", "description", "definition") if obj.is_in_use() else ()
+    if isinstance(obj, Study):
+        return ("slug", "instrument") if obj.participants.exists() else ()
+    if isinstance(obj, ModelEndpoint):
+        in_use = obj.conversations.exists()
+        return ("alias", "provider", "model_name", "litellm_model") if in_use else ()
+    raise TypeError(f"{type(obj).__name__} is not a setup object")
+
+
+def _redact_url(value: str) -> str:
+    """An address without user info or query (either may carry a credential)."""
+    if not value:
+        return value
+    parts = urlsplit(value)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def _field_value(obj: models.Model, field: models.Field) -> Any:
+    value = field.value_from_object(obj)
+    if isinstance(field, models.URLField):
+        return _redact_url(value or "")
+    if isinstance(value, str | int | float | bool | list | dict) or value is None:
+        return value
+    return field.value_to_string(obj)
+
+
+def setup_state(obj: SetupObject) -> dict[str, Any]:
+    """The editable fields of ``obj`` as JSON values (many-to-many as sorted primary keys)."""
+    state = {
+        f.name: _field_value(obj, f)
+        for f in obj._meta.concrete_fields
+        if f.editable and not f.primary_key
+    }
+    if obj.pk is not None:
+        for field in obj._meta.many_to_many:
+            state[field.name] = sorted(getattr(obj, field.name).values_list("pk", flat=True))
+    return state
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        name: {"before": before.get(name), "after": value}
+        for name, value in after.items()
+        if before.get(name) != value
+    }
+
+
+@transaction.atomic
+def save_setup(
+    obj: SetupObject,
+    *,
+    actor: AbstractBaseUser | None = None,
+    actor_label: str | None = None,
+    many_to_many: dict[str, Iterable[models.Model]] | None = None,
+) -> SetupObject:
+    """Validate, write and audit one setup object (and its many-to-many fields, if given).
+
+    Raises ValidationError naming the field, and then nothing is written.
+    """
+    created = obj.pk is None
+    stored = None if created else type(obj).objects.get(pk=obj.pk)
+    before = {} if stored is None else setup_state(stored)
+    if stored is not None:
+        frozen = [
+            name
+            for name in frozen_fields(stored)
+            if _field_value(stored, obj._meta.get_field(name))
+            != _field_value(obj, obj._meta.get_field(name))
+        ]
+        if frozen:
+            raise ValidationError(
+                {
+                    name: "Data collected under this value depends on it; it cannot change now."
+                    for name in frozen
+                }  # fmt: skip
+            )
+    obj.full_clean(exclude=["content_hash"] if isinstance(obj, Instrument) else None)
+    obj.save()
+    for name, values in (many_to_many or {}).items():
+        getattr(obj, name).set(list(values))
+    changes = _changes(before, setup_state(obj))
+    if created or changes:
+        model = obj._meta.model_name
+        record_audit(f"annotations.{model}.{'create' if created else 'update'}", target=obj,
+                     actor=actor, actor_label=actor_label, data={"changes": changes})  # fmt: skip
+    return obj
+
+
+def setup_history(obj: SetupObject) -> list[AuditEntry]:
+    """Every audit entry about ``obj``, newest first (what the admin's history shows)."""
+    if obj.pk is None:
+        return []
+    return list(AuditEntry.objects.filter(target_type=obj._meta.label_lower, target_id=str(obj.pk)))
