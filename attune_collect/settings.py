@@ -24,6 +24,13 @@ no Redis). Production is configured with these variables:
 ``ATTUNE_IMPROVED_REPLY_TIMEOUT_S`` seconds an A/B comparison waits for the improved reply (90).
 ``ATTUNE_GC_THRESHOLD``        web process only: garbage collector thresholds, ``50000,20,20``
                                by default (``attune_collect/web_process.py``).
+``ATTUNE_SITE_URL``            the platform's address for links in emails
+                               (``http://localhost:8000``).
+``DJANGO_EMAIL_BACKEND``       Django's email backend; the console backend by default (the demo
+                               prints the risk alerts), e.g. ``...smtp.EmailBackend``.
+``EMAIL_HOST`` / ``EMAIL_PORT`` / ``EMAIL_HOST_USER`` / ``EMAIL_HOST_PASSWORD`` (or ``_FILE``) /
+``EMAIL_USE_TLS``              the SMTP server (smtp backend); ``EMAIL_FILE_PATH`` (filebased).
+``DEFAULT_FROM_EMAIL``         the sender of the alerts (``attune@localhost``).
 =============================  =================================================================
 
 Model provider keys are never settings: a model endpoint names the environment variable that
@@ -300,3 +307,23 @@ ATTUNE_RELEASE_CHUNK_SIZE = env_int("ATTUNE_RELEASE_CHUNK_SIZE", 500, minimum=1)
 # How long a turn's A/B comparison waits for the improved reply before it is skipped
 # (annotations/services/annotation_flow.py).
 ATTUNE_IMPROVED_REPLY_TIMEOUT_S = env_int("ATTUNE_IMPROVED_REPLY_TIMEOUT_S", 90, minimum=1)
+
+# Email: the risk alerts to a study's safety contacts (annotations/qa/services/risk_alerts.py).
+# Django 6.1's MAILERS (EMAIL_BACKEND and EMAIL_HOST are deprecated); the options each backend
+# takes differ, so only the chosen backend's are passed.
+ATTUNE_SITE_URL = env_str("ATTUNE_SITE_URL", "http://localhost:8000").rstrip("/")
+_email_backend = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+_email_options: dict[str, object] = {}
+if _email_backend.endswith("smtp.EmailBackend"):
+    _email_options = {
+        "host": env_str("EMAIL_HOST", "localhost"),
+        "port": env_int("EMAIL_PORT", 25, minimum=1),
+        "username": env_str("EMAIL_HOST_USER", ""),
+        "password": env_secret("EMAIL_HOST_PASSWORD") or "",
+        "use_tls": env_bool("EMAIL_USE_TLS", False),
+        "timeout": 20,
+    }
+elif _email_backend.endswith("filebased.EmailBackend"):
+    _email_options = {"file_path": env_str("EMAIL_FILE_PATH", str(DATA_DIR / "emails"))}
+MAILERS = {"default": {"BACKEND": _email_backend, "OPTIONS": _email_options}}
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "attune@localhost")

@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import models
 
 from annotations.models.endpoint import ModelEndpoint
 from annotations.models.instrument import Instrument
+
+
+def contact_addresses(text: str) -> list[str]:
+    """The addresses of a ``safety_contacts`` text: one per line or separated by commas."""
+    return [part.strip() for part in text.replace("\n", ",").split(",") if part.strip()]
+
+
+def validate_contact_addresses(text: str) -> None:
+    bad = []
+    for address in contact_addresses(text):
+        try:
+            validate_email(address)
+        except ValidationError:
+            bad.append(address)
+    if bad:
+        raise ValidationError(f"Not an email address: {', '.join(bad)}.")
 
 
 class StudyStatus(models.TextChoices):
@@ -38,7 +56,18 @@ class Study(models.Model):
     screenout_code = models.CharField(max_length=64, blank=True)
     target_participants = models.PositiveIntegerField(default=100)
     conversations_per_participant = models.PositiveSmallIntegerField(default=1)
-    support_resources = models.TextField(blank=True, help_text="Shown when a message signals risk.")
+    support_resources = models.TextField(
+        blank=True,
+        help_text="Shown to a participant whose message signals risk (who to call, where to go); "
+        "left empty, the instrument's default text is shown.",
+    )
+    safety_contacts = models.TextField(
+        blank=True,
+        validators=[validate_contact_addresses],
+        help_text="Email addresses told within a minute when a participant's message signals "
+        "risk (a link to the conversation in QA, never the message), one per line or "
+        "separated by commas.",
+    )
     is_synthetic = models.BooleanField(
         default=False, help_text="Generated demo data, never real participants."
     )

@@ -64,6 +64,7 @@ def ensure_demo_study() -> Study:
         ],
         completion_code="DEMO-COMPLETE",
         screenout_code="DEMO-SCREENOUT",
+        safety_contacts="researcher@localhost",  # the demo prints the alert (console backend)
         is_synthetic=True,
     )
     if study.improver_endpoint_id is None:

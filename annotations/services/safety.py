@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.db import transaction
+
 from annotations.models import SignalKind, SignalSource, Study, Turn, TurnSignal
 from annotations.qa.flags.lexicons import IDENTITY_PATTERN, RISK_PATTERN, matches
 from annotations.services.audit import record_audit
@@ -53,8 +55,18 @@ def detect(turn: Turn, kind: str, source: str, text: str, *, actor_label: str) -
 def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotice | None:
     if detect(turn, SignalKind.RISK, SignalSource.USER_MESSAGE, turn.user_message,
               actor_label=actor_label):  # fmt: skip
+        enqueue_risk_alert(turn.pk)
         return SupportNotice(resources=support_resources(study))
     return None
+
+
+def enqueue_risk_alert(turn_id: int) -> None:
+    """After the message is stored: the QA risk flag and the email to the study's contacts
+    (``annotations.qa.services.risk_alerts``), in the background. robust: a broker hiccup is
+    logged, never an error for the participant, whose message is already stored."""
+    from annotations.qa.tasks import risk_alert_task
+
+    transaction.on_commit(lambda: risk_alert_task.delay(turn_id), robust=True)
 
 
 def check_reply(turn: Turn, text: str, source: str) -> bool:

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 RISKY = "Honestly I want to end it all, I can't go on."
 
 
-def test_a_risk_phrase_shows_support_and_the_chat_goes_on(chat_study, live_participant):
+def test_a_risk_phrase_shows_support_and_the_chat_goes_on(chat_study, live_participant, sent_tasks):
     client = live_participant(chat_study)
     client.onboard()
     result = client.send(RISKY)
@@ -22,6 +22,7 @@ def test_a_risk_phrase_shows_support_and_the_chat_goes_on(chat_study, live_parti
     assert signal.evidence == {"phrases": ["end it all", "can't go on"]}
     assert AuditEntry.objects.filter(action="annotations.safety.risk").exists()
     assert client.session()["support"] == {"resources": chat_study.support_resources}
+    assert sent_tasks["qa.risk_alert"] == [signal.turn_id]  # flag and email, in the background
 
 
 def test_without_study_resources_the_instruments_are_shown(make_chat_study, live_participant):
@@ -32,12 +33,13 @@ def test_without_study_resources_the_instruments_are_shown(make_chat_study, live
     assert support == {"resources": default_instrument().support_resources}
 
 
-def test_an_ordinary_message_raises_nothing(chat_study, live_participant):
+def test_an_ordinary_message_raises_nothing(chat_study, live_participant, sent_tasks):
     client = live_participant(chat_study)
     client.onboard()
     assert client.send("Work has been stressful lately.").data("turn")["support"] is None
     assert not TurnSignal.objects.exists()
     assert client.session()["support"] is None
+    assert "qa.risk_alert" not in sent_tasks
 
 
 def test_a_reply_naming_its_vendor_is_flagged(upstream_study, live_participant, openai_server):

@@ -71,19 +71,21 @@ def test_agreeing_reviews_decide_and_unanimous_verdicts_apply(double, reviewer, 
 
 
 def test_disagreement_goes_to_adjudication(double, reviewer, second_reviewer, researcher):
-    submit_review(double, reviewer, ReviewInput("approve"))
+    ids = flag_ids(double)
+    risk_dismissed = {ids["risk_signal"]: "dismissed"}
+    submit_review(double, reviewer, ReviewInput("approve", flag_verdicts=risk_dismissed))
     qa = submit_review(double, second_reviewer, ReviewInput("exclude", "safety"))
     assert qa.status == ReviewStatus.DISAGREEMENT
     with pytest.raises(QAError, match="takes no review now"):
         submit_review(double, make_staff("qa_reviewer"), ReviewInput("approve"))
-    ids = flag_ids(double)
     qa = adjudicate(
         double,
         researcher,
-        ReviewInput("approve", flag_verdicts={ids["identity_leak"]: "dismissed"}),
+        ReviewInput("approve", flag_verdicts={ids["identity_leak"]: "dismissed", **risk_dismissed}),
     )
     assert qa.status == ReviewStatus.APPROVED and qa.decided_by == researcher
     assert Flag.objects.get(pk=ids["identity_leak"]).status == FlagStatus.DISMISSED
+    assert Flag.objects.get(pk=ids["risk_signal"]).status == FlagStatus.DISMISSED
 
 
 def test_same_decision_different_reasons_is_a_disagreement(double, reviewer, second_reviewer):
@@ -118,11 +120,17 @@ def test_the_second_reviewer_cannot_see_the_first_decision(
 
 
 def test_an_adjudicator_sees_both_reviews(client, double, reviewer, second_reviewer, researcher):
-    submit_review(double, reviewer, ReviewInput("approve", note="NOTE-A"))
+    risk = flag_ids(double)["risk_signal"]
+    submit_review(
+        double, reviewer, ReviewInput("approve", note="NOTE-A", flag_verdicts={risk: "dismissed"})
+    )
     submit_review(double, second_reviewer, ReviewInput("exclude", "safety", note="NOTE-B"))
     client.force_login(researcher)
     page = client.get(reverse("qa:conversation", args=[double.pk])).text
     assert "NOTE-A" in page and "NOTE-B" in page and 'id="qa-adjudication-form"' in page
-    response = client.post(reverse("qa:adjudicate", args=[double.pk]), {"decision": "approve"})
+    response = client.post(
+        reverse("qa:adjudicate", args=[double.pk]),
+        {"decision": "approve", f"flag-{risk}": "dismissed"},
+    )
     assert response.status_code == 302
     assert ConversationReview.objects.get(conversation=double).status == ReviewStatus.APPROVED

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotations.models import Conversation
-from annotations.qa.flags import MANUAL, flag_types
+from annotations.qa.flags import MANUAL, FlagType, flag_types
 from annotations.qa.flags.base import Detection
 from annotations.qa.flags.loading import load_snapshots
 from annotations.qa.models import (
@@ -39,22 +39,33 @@ class FlagReport:
 
 
 def compute_flags(
-    conversation_ids: Iterable[int], *, actor_label: str, chunk_size: int = CHUNK_SIZE
+    conversation_ids: Iterable[int],
+    *,
+    actor_label: str,
+    chunk_size: int = CHUNK_SIZE,
+    only: Iterable[str] | None = None,
 ) -> FlagReport:
-    """Run every registered check on these conversations; safe to run again at any time.
+    """Run every registered check (or the ``only`` ones) on these conversations; safe to run
+    again at any time.
 
     A check that fires creates its flag (or refreshes an open one's evidence); a check that no
     longer fires retires its open flag. Flags a reviewer resolved are left as they are.
+    ``only`` serves the risk alert, which raises the risk flag while the chat still runs
+    (the other checks wait for the finished conversation).
     """
     ids = sorted(set(conversation_ids))
+    keys = set(only) if only is not None else None
+    checks = [t for t in flag_types() if keys is None or t.key in keys]
     report = FlagReport()
     for start in range(0, len(ids), chunk_size):
         with transaction.atomic():
-            _compute_chunk(ids[start : start + chunk_size], actor_label, report)
+            _compute_chunk(ids[start : start + chunk_size], checks, actor_label, report)
     return report
 
 
-def _compute_chunk(ids: list[int], actor_label: str, report: FlagReport) -> None:
+def _compute_chunk(
+    ids: list[int], checks: list[FlagType], actor_label: str, report: FlagReport
+) -> None:
     loaded = load_snapshots(ids)
     open_reviews([item.conversation for item in loaded])
     existing = {
@@ -63,7 +74,7 @@ def _compute_chunk(ids: list[int], actor_label: str, report: FlagReport) -> None
     }
     for item in loaded:
         report.conversations += 1
-        for flag_type in flag_types():
+        for flag_type in checks:
             detection = flag_type.detect(item.snapshot, item.thresholds)
             flag = existing.get((item.conversation.pk, flag_type.key))
             if detection is not None and flag is None:
@@ -75,9 +86,10 @@ def _compute_chunk(ids: list[int], actor_label: str, report: FlagReport) -> None
                 _set_status(flag, FlagStatus.DISMISSED, None, RETIRED_NOTE,
                             action="qa.flag.retire", actor_label=actor_label)  # fmt: skip
                 report.retired += 1
-    ConversationReview.objects.filter(conversation_id__in=ids).update(
-        flags_computed_at=timezone.now()
-    )
+    if len(checks) == len(flag_types()):  # a partial run (the risk alert) is not "computed"
+        ConversationReview.objects.filter(conversation_id__in=ids).update(
+            flags_computed_at=timezone.now()
+        )
 
 
 def _create(

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotations.models import ALLOWED_TRANSITIONS, Conversation, ConversationState
+from annotations.qa.flags import flag_label
 from annotations.qa.models import (
     ConversationReview,
     Decision,
@@ -31,6 +32,7 @@ from annotations.qa.models import (
     Review,
     ReviewStage,
     ReviewStatus,
+    Severity,
 )
 from annotations.qa.services import QAError
 from annotations.qa.services.flagging import set_flag_status
@@ -68,6 +70,7 @@ def submit_review(
         raise QAError(
             f"This conversation is {qa.get_status_display().lower()}: it takes no review now."
         )
+    _refuse_approval_over_open_critical_flags(conversation, data)
     review = _write_review(conversation, reviewer, stage, data, blind=qa.double_review)
 
     if stage == ReviewStage.FIRST:
@@ -78,8 +81,10 @@ def submit_review(
         return qa
     first = earlier[0]
     if qa.double_review:
-        agree = first.decision == review.decision != Decision.SECOND_REVIEW and (
-            first.exclusion_reason == review.exclusion_reason
+        agree = (
+            first.decision == review.decision != Decision.SECOND_REVIEW
+            and first.exclusion_reason == review.exclusion_reason
+            and (review.decision != Decision.APPROVE or _same_critical_verdicts(first, review))
         )
         verdicts_from = [first, review]
     else:  # an escalated single review: the second reviewer decides unless they escalate too
@@ -103,6 +108,7 @@ def adjudicate(
             f"This conversation is {qa.get_status_display().lower()}: there is nothing to adjudicate."
         )
     _validate(conversation, data, allow_second_review=False)
+    _refuse_approval_over_open_critical_flags(conversation, data)
     review = _write_review(conversation, adjudicator, ReviewStage.ADJUDICATION, data, blind=False)
     earlier = list(conversation.qa_reviews.exclude(stage=ReviewStage.ADJUDICATION))
     _finalise(qa, conversation, review, adjudicator, verdicts_from=earlier, decisive=review)
@@ -142,6 +148,39 @@ def _validate(conversation: Conversation, data: ReviewInput, *, allow_second_rev
             raise QAError(f"Flag {flag_id} is not an open flag of this conversation.")
         if verdict not in VERDICTS:
             raise QAError(f"A flag verdict is confirmed or dismissed, not {verdict!r}.")
+
+
+def _refuse_approval_over_open_critical_flags(
+    conversation: Conversation, data: ReviewInput
+) -> None:
+    """A critical flag (a participant at risk) needs a human verdict before the conversation
+    can be approved: confirmed or dismissed earlier, or in this very review. Checked after
+    the conversation's status, so a decided conversation still says it takes no review."""
+    if data.decision != Decision.APPROVE:
+        return
+    unjudged = [f for f in _open_critical_flags(conversation) if f.pk not in data.flag_verdicts]
+    if unjudged:
+        labels = ", ".join(sorted({flag_label(f.flag_type) for f in unjudged}))
+        raise QAError(
+            f"This conversation has an open critical flag ({labels}): confirm or dismiss it "
+            "before approving."
+        )
+
+
+def _open_critical_flags(conversation: Conversation):
+    return Flag.objects.filter(
+        conversation=conversation, status=FlagStatus.OPEN, severity=Severity.CRITICAL
+    )
+
+
+def _same_critical_verdicts(first: Review, second: Review) -> bool:
+    """Two approvals agree only if they judged every open critical flag the same way;
+    otherwise the flag would stay open on an approved conversation."""
+    critical = set(_open_critical_flags(first.conversation).values_list("pk", flat=True))
+    by_review: dict[int, dict[int, str]] = defaultdict(dict)
+    for verdict in FlagVerdict.objects.filter(review__in=[first, second], flag_id__in=critical):
+        by_review[verdict.review_id][verdict.flag_id] = verdict.verdict
+    return by_review[first.pk] == by_review[second.pk]
 
 
 def _write_review(

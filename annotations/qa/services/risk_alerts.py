@@ -1,0 +1,65 @@
+"""The risk alert: when a participant's message signals risk, the conversation gets its QA risk
+flag at once (not when the chat ends) and the study's safety contacts get an email within a
+minute, with a link to the conversation in QA and never the message text (an email is copied,
+forwarded and kept in places the study's data must not go).
+
+Runs in the background (``qa.risk_alert``), queued after the message is stored; the chat never
+waits for it. Idempotent per turn: a retried task sends no second email.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.urls import reverse
+
+from annotations.models import AuditEntry, SignalKind, Turn, TurnSignal
+from annotations.models.study import contact_addresses
+from annotations.qa.services.flagging import compute_flags
+from annotations.services.audit import record_audit
+
+log = logging.getLogger(__name__)
+
+RISK_FLAG = "risk_signal"
+NOTIFIED = "qa.risk_alert.sent"
+ACTOR = "system:qa.risk_alert"
+
+
+def conversation_link(conversation_id: int) -> str:
+    return f"{settings.ATTUNE_SITE_URL}{reverse('qa:conversation', args=[conversation_id])}"
+
+
+def run_risk_alert(turn_id: int) -> int:
+    """Raise the conversation's risk flag and tell the study's contacts; the emails sent."""
+    turn = Turn.objects.select_related("conversation__study").get(pk=turn_id)
+    if not TurnSignal.objects.filter(turn=turn, kind=SignalKind.RISK).exists():
+        return 0
+    compute_flags([turn.conversation_id], actor_label=ACTOR, only=[RISK_FLAG])
+    if AuditEntry.objects.filter(action=NOTIFIED, target_type="annotations.turn",
+                                 target_id=str(turn.pk)).exists():  # fmt: skip
+        return 0
+    study = turn.conversation.study
+    recipients = contact_addresses(study.safety_contacts)
+    if not recipients:
+        log.warning("Risk signal in study %s: no safety contacts to tell.", study.slug)
+        record_audit("qa.risk_alert.no_contacts", target=turn, actor_label=ACTOR)
+        return 0
+    link = conversation_link(turn.conversation_id)
+    send_mail(
+        subject=f"[Attune] A participant may need support: {study.title}",
+        message=(
+            f'A participant\'s message in the study "{study.title}" ({study.slug}) matched the '
+            f"risk check (message {turn.number} of conversation "
+            f"{turn.conversation.external_id or turn.conversation_id}).\n\n"
+            "The participant was shown the study's support resources and can go on chatting.\n"
+            f"Please look at the conversation in QA now:\n{link}\n\n"
+            "The message itself is not in this email: read it in QA.\n"
+        ),
+        from_email=None,
+        recipient_list=recipients,
+    )
+    record_audit(NOTIFIED, target=turn, actor_label=ACTOR,
+                 data={"recipients": len(recipients), "link": link})  # fmt: skip
+    return len(recipients)
