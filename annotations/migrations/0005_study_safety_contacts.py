@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('annotations', '0003_model_config'),
+        ('annotations', '0004_endpoint_tokens_per_minute_force_litellm'),
     ]
 
     operations = [
