@@ -5,6 +5,7 @@ clearly where git is absent. Fast: a synthetic score frame, few resamples."""
 import json
 import subprocess
 
+import pandas as pd
 import pytest
 
 from evaluation.benchmark.report import (
@@ -14,6 +15,7 @@ from evaluation.benchmark.report import (
     evaluate_command,
     write_report,
 )
+from evaluation.benchmark.report.judges import judged_quality_statement
 from evaluation.benchmark.report.reading import HOW_TO_READ
 from evaluation.benchmark.report.reproducibility import UNKNOWN_ENGINE
 from evaluation.benchmark.stats import StatsConfig, compute_statistics
@@ -69,3 +71,27 @@ def test_engine_version_from_git_and_its_fallback(tmp_path):
     expected = described.stdout.strip() if described.returncode == 0 else UNKNOWN_ENGINE
     assert engine_version() == expected
     assert engine_version(tmp_path) == UNKNOWN_ENGINE  # not a checkout
+
+
+def test_the_judged_quality_axis_states_its_agreement_with_the_participants():
+    frame = synthetic_scores(n_models=3, n_conversations=10, seed=4)
+    answers = pd.DataFrame(
+        [
+            (f"conv-{c:04d}", 1, "B1", "original", rater, answer)
+            for c in range(10)
+            for rater, answer in (
+                ("participant", "yes" if c < 5 else "no"),
+                ("j", "yes" if c < 6 else "no"),
+            )
+        ],
+        columns=["conversation_id", "turn_number", "question_id", "target", "rater", "answer"],
+    )
+    config = StatsConfig(seed=4, n_resamples=200, n_permutations=50)
+    statistics = compute_statistics(frame, config, reply_answers=answers)
+    # yy 5, ny 1, nn 4: po 0.9; participant yes 0.5, judge yes 0.6; pe 0.5 -> kappa 0.8.
+    text = judged_quality_statement(statistics, ("j",))
+    assert text.startswith("Judged response quality is scored by judges")
+    assert (
+        "j: kappa 0.800 [" in text
+        and "with the participants on the original replies (10 answers)" in text
+    )

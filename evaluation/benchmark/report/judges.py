@@ -11,6 +11,7 @@ from evaluation.benchmark.stats.reply_agreement import ALL_CATEGORIES, HUMAN_EDI
 from evaluation.benchmark.stats.results import ReplyAgreement, Statistics
 
 REPLY_LABELS = {ORIGINAL: "original reply", HUMAN_EDITED: "participant's edited reply"}
+PLURAL_LABELS = {ORIGINAL: "original replies", HUMAN_EDITED: "participants' edited replies"}
 HEADERS: tuple[str, ...] = (
     "Reply", "Category", "Raters", "Items", "Conversations", "Cohen's kappa (95% CI)",
     "Accuracy", "Judge yes / participant no", "Judge no / participant yes",
@@ -74,7 +75,7 @@ def judged_quality_statement(statistics: Statistics, judges: Sequence[str] = ())
     for judge in names:
         found = [
             f"kappa {kappa_text(pooled[(judge, reply)])} with the participants on the "
-            f"{REPLY_LABELS[reply]}s ({pooled[(judge, reply)].n_items} answers)"
+            f"{PLURAL_LABELS[reply]} ({pooled[(judge, reply)].n_items} answers)"
             for reply in (ORIGINAL, HUMAN_EDITED)
             if (judge, reply) in pooled
         ]
