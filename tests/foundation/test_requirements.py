@@ -53,25 +53,33 @@ def _distributions() -> dict[str, list[str]]:
 
 def third_party_imports(*roots: str) -> dict[str, set[str]]:
     """top-level module -> files importing it, leaving out the stdlib and the repo's own modules."""
-    own = {p.stem for p in ROOT.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()}
-    own |= {p.stem for p in (ROOT / "benchmarks").glob("*.py")}  # scripts import their siblings
-    own |= {"tests", "benchmarks"}
     found: dict[str, set[str]] = {}
     for root in roots:
-        path = ROOT / root
-        for file in [path] if path.is_file() else path.rglob("*.py"):
-            for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.Import):
-                    modules = [alias.name for alias in node.names]
-                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                    modules = [node.module]
-                else:
-                    continue
-                for module in modules:
-                    top = module.split(".")[0]
-                    if top not in sys.stdlib_module_names and top not in own | {"__future__"}:
-                        found.setdefault(top, set()).add(str(file.relative_to(ROOT)))
+        for module, files in _imports_under(root).items():
+            found.setdefault(module, set()).update(files)
     return found
+
+
+@cache
+def _imports_under(root: str) -> dict[str, frozenset[str]]:
+    own = {p.stem for p in ROOT.iterdir() if p.suffix == ".py" or (p / "__init__.py").exists()}
+    own |= {p.stem for p in (ROOT / "benchmarks").glob("*.py")}  # scripts import their siblings
+    own |= {"tests", "benchmarks", "__future__"}
+    found: dict[str, set[str]] = {}
+    path = ROOT / root
+    for file in [path] if path.is_file() else path.rglob("*.py"):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                modules = [node.module]
+            else:
+                continue
+            for module in modules:
+                top = module.split(".")[0]
+                if top not in sys.stdlib_module_names and top not in own:
+                    found.setdefault(top, set()).add(str(file.relative_to(ROOT)))
+    return {module: frozenset(files) for module, files in found.items()}
 
 
 def _unpinned(imports: dict[str, set[str]], pinned: dict[str, str]) -> list[str]:
