@@ -22,6 +22,7 @@ USED_WITHOUT_IMPORT = {
     "pytest-django": "a pytest plugin",
     "pytest-asyncio": "a pytest plugin",
     "pytest-playwright": "a pytest plugin",
+    "pytest-xdist": "a pytest plugin (the suite runs on two processes)",
     "ruff": "the linter and formatter, a command",
 }
 

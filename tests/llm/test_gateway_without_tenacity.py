@@ -12,6 +12,12 @@ MESSAGES = [{"role": "user", "content": "hi"}]
 
 
 @pytest.fixture
+def transport() -> str:
+    """Only litellm could want tenacity: every endpoint here goes through it (force_litellm)."""
+    return "litellm"
+
+
+@pytest.fixture
 def without_tenacity(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in [m for m in sys.modules if m == "tenacity" or m.startswith("tenacity.")]:
         monkeypatch.delitem(sys.modules, name)
