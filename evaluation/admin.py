@@ -17,6 +17,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from annotations.qa.access import has_perm_in_all, has_study_perm, limit_to_all_studies
 from evaluation.forms import StartRunForm
 from evaluation.models import EvaluationRun, EvaluationUnit
 from evaluation.progress import format_duration, time_left_s
@@ -39,7 +40,7 @@ _RUN_FIELDS = [
 @admin.register(EvaluationRun)
 class EvaluationRunAdmin(admin.ModelAdmin):
     list_display = ["__str__", "status", "progress", "calls", "cost", "created_at", "report_link"]
-    list_filter = ["status", "release"]
+    list_filter = ["status", ("release", admin.RelatedOnlyFieldListFilter)]
     readonly_fields = _RUN_FIELDS
     fields = _RUN_FIELDS
     change_form_template = "admin/evaluation/evaluationrun/change_form.html"
@@ -47,8 +48,16 @@ class EvaluationRunAdmin(admin.ModelAdmin):
 
     # -- permissions: runs change only through the services ------------------------------------
 
+    # A user limited to some studies sees only runs over releases made of those studies.
+
+    def get_queryset(self, request: HttpRequest):
+        return limit_to_all_studies(
+            super().get_queryset(request), request.user, "evaluation.view_evaluationrun",
+            "release__studies",
+        )  # fmt: skip
+
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm(START)
+        return has_study_perm(request.user, START)
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
@@ -57,7 +66,7 @@ class EvaluationRunAdmin(admin.ModelAdmin):
         return False
 
     def has_start_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm(START)
+        return has_study_perm(request.user, START)
 
     # -- list columns --------------------------------------------------------------------------
 
@@ -112,7 +121,7 @@ class EvaluationRunAdmin(admin.ModelAdmin):
         the run is created. ``_edit`` goes back to the form with the choices kept."""
         if not self.has_add_permission(request):
             raise PermissionDenied
-        form = StartRunForm(request.POST or None)
+        form = StartRunForm(request.POST or None, user=request.user)
         context = {**self.admin_site.each_context(request), "opts": self.opts, "form": form}
         if request.method == "POST" and "_edit" not in request.POST and form.is_valid():
             try:
@@ -140,10 +149,11 @@ class EvaluationRunAdmin(admin.ModelAdmin):
             extra.update(
                 run=run,
                 time_left=format_duration(time_left_s(run)),
-                can_start=request.user.has_perm(START),
+                can_start=_run_allows(request, run, START),
                 can_cancel=run.status in ("queued", "running"),
                 can_resume=can_resume(run),
-                can_view_report=request.user.has_perm(VIEW_REPORT) and run.status == "completed",
+                can_view_report=_run_allows(request, run, VIEW_REPORT)
+                and run.status == "completed",
                 units_url=reverse("admin:evaluation_evaluationunit_changelist")
                 + f"?run__id__exact={run.pk}",
             )
@@ -162,15 +172,21 @@ class EvaluationRunAdmin(admin.ModelAdmin):
 
     def _control(self, request: HttpRequest, pk: int, service, done: str) -> HttpResponse:
         self._post_only(request)
-        if not request.user.has_perm(START):
+        if not has_study_perm(request.user, START):
             raise PermissionDenied("you may not start, cancel or resume evaluation runs")
-        _apply(request, get_object_or_404(EvaluationRun, pk=pk), service, done)
+        run = get_object_or_404(self.get_queryset(request), pk=pk)
+        if not _run_allows(request, run, START):
+            raise PermissionDenied("you may not control runs over these studies")
+        _apply(request, run, service, done)
         return HttpResponseRedirect(reverse("admin:evaluation_evaluationrun_change", args=[pk]))
 
     def _report_run(self, request: HttpRequest, pk: int) -> EvaluationRun:
-        if not request.user.has_perm(VIEW_REPORT):
+        if not has_study_perm(request.user, VIEW_REPORT):
             raise PermissionDenied("you may not view evaluation reports")
-        return get_object_or_404(EvaluationRun, pk=pk)
+        run = get_object_or_404(self.get_queryset(request), pk=pk)
+        if not _run_allows(request, run, VIEW_REPORT):
+            raise PermissionDenied("you may not view reports over these studies")
+        return run
 
     def report_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         run = self._report_run(request, pk)
@@ -214,7 +230,16 @@ class EvaluationRunAdmin(admin.ModelAdmin):
 
     def _each(self, request: HttpRequest, queryset, service, done: str) -> None:
         for run in queryset:
+            if not _run_allows(request, run, START):
+                messages.error(request, f"you may not control {run}")
+                continue
             _apply(request, run, service, done)
+
+
+def _run_allows(request: HttpRequest, run: EvaluationRun, perm: str) -> bool:
+    """``perm`` in every study of the run's release (the QA pages' study scope)."""
+    study_ids = run.release.studies.values_list("pk", flat=True)
+    return has_perm_in_all(request.user, perm, list(study_ids))
 
 
 def _apply(request: HttpRequest, run: EvaluationRun, service, done: str) -> None:
@@ -233,10 +258,16 @@ class EvaluationUnitAdmin(admin.ModelAdmin):
 
     list_display = ["pk", "run", "endpoint", "conversation_id", "mode", "status", "attempts",
                     "calls_made", "calls_cached", "duration_s", "worker", "error"]  # fmt: skip
-    list_filter = ["status", "mode", "run"]
+    list_filter = ["status", "mode", ("run", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["run__release", "endpoint"]
     search_fields = ["conversation_id", "worker", "error"]
     exclude = ["output"]  # big; it is part of the report's scores
+
+    def get_queryset(self, request: HttpRequest):
+        return limit_to_all_studies(
+            super().get_queryset(request), request.user, "evaluation.view_evaluationunit",
+            "run__release__studies",
+        )  # fmt: skip
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

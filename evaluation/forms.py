@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from annotations.models import ModelEndpoint
+from annotations.qa.access import limit_to_all_studies
 from annotations.releases.models import Release, ReleaseState
 from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET
 from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
@@ -42,9 +43,14 @@ class StartRunForm(forms.Form):
     prompt_set = forms.ChoiceField(choices=(), initial=DEFAULT_PROMPT_SET)
     seed = forms.IntegerField(initial=DEFAULT_SEED, help_text="Statistics and baselines.")
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, user=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["prompt_set"].choices = [(name, name) for name in prompt_sets()]
+        if user is not None:  # only releases made of the user's studies (access.py)
+            field = self.fields["release"]
+            field.queryset = limit_to_all_studies(
+                field.queryset, user, "evaluation.start_evaluation", "studies"
+            )
 
     def to_request(self) -> RunRequest:
         data = self.cleaned_data

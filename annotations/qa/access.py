@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from annotations.models import Study
 from annotations.qa.models import StudyMembership
 
 _CACHE_ATTRIBUTE = "_qa_study_scope"
@@ -76,6 +77,15 @@ def has_study_perm(user, perm: str, study_id: int | None = None) -> bool:
     return user.is_active and user.has_perm(perm) and study_scope(user).allows(perm, study_id)
 
 
+def has_perm_in_all(user, perm: str, study_ids) -> bool:
+    """``perm`` in every one of ``study_ids``: a row that spans studies (a release, a run over
+    it) is open to a limited user only when it holds nothing of a study outside the scope."""
+    if not (user.is_active and user.has_perm(perm)):
+        return False
+    scope = study_scope(user)
+    return all(scope.allows(perm, study_id) for study_id in study_ids)
+
+
 def authorise(request: HttpRequest, perm: str, study_id: int | None = None) -> StudyScope:
     """Raise PermissionDenied unless the user holds ``perm`` (in that study, if one is given)."""
     if not has_study_perm(request.user, perm, study_id):
@@ -89,3 +99,12 @@ def limit_to_studies(queryset: QuerySet, user, perm: str, lookup: str = "study")
     if allowed is None:
         return queryset
     return queryset.filter(**{f"{lookup}__in": allowed})
+
+
+def limit_to_all_studies(queryset: QuerySet, user, perm: str, lookup: str) -> QuerySet:
+    """Keep the rows whose every study (``lookup`` is many-valued, e.g. ``studies``) is one
+    where ``user`` holds ``perm``; rows of no study at all are kept."""
+    allowed = study_scope(user).studies_allowing(perm)
+    if allowed is None:
+        return queryset
+    return queryset.exclude(**{f"{lookup}__in": Study.objects.exclude(pk__in=allowed)})

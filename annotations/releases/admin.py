@@ -12,6 +12,13 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from annotations.models import Study
+from annotations.qa.access import (
+    has_perm_in_all,
+    has_study_perm,
+    limit_to_all_studies,
+    limit_to_studies,
+)
 from annotations.releases.models import Release, ReleaseState
 from annotations.releases.services import compare_releases, create_release, enqueue_build
 
@@ -45,8 +52,23 @@ class ReleaseAdmin(admin.ModelAdmin):
         # After creation nothing is edited here: builds go through the service, frozen rows never change.
         return [] if obj is None else _BUILD_FIELDS + _RECORD_FIELDS
 
+    # -- study scope: a user limited to some studies sees, builds and downloads only releases
+    # -- made of those studies (access.py, as on the QA pages) ---------------------------------
+
+    def get_queryset(self, request: HttpRequest):
+        return limit_to_all_studies(
+            super().get_queryset(request), request.user, "releases.view_release", "studies"
+        )
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "studies":
+            kwargs["queryset"] = limit_to_studies(
+                Study.objects.all(), request.user, "releases.build_release", "pk"
+            )
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("releases.build_release")
+        return has_study_perm(request.user, "releases.build_release")
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         if obj is not None and obj.state == ReleaseState.FROZEN:
@@ -56,10 +78,13 @@ class ReleaseAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change) -> None:
         if change:
             raise PermissionDenied("releases are not edited; build a new version")
+        studies = list(form.cleaned_data["studies"])
+        if not has_perm_in_all(request.user, "releases.build_release", [s.pk for s in studies]):
+            raise PermissionDenied("you may not build releases of these studies")
         try:
             release = create_release(
                 **{f: form.cleaned_data[f] for f in _BUILD_FIELDS if f != "studies"},
-                studies=list(form.cleaned_data["studies"]), actor=request.user,
+                studies=studies, actor=request.user,
             )  # fmt: skip
         except ValidationError as exc:
             raise PermissionDenied(exc.messages[0]) from None
@@ -93,6 +118,9 @@ class ReleaseAdmin(admin.ModelAdmin):
     @admin.action(description="Retry the build of the selected releases", permissions=["build"])
     def retry_build(self, request, queryset) -> None:
         for release in queryset:
+            if not _release_allows(request, release, "releases.build_release"):
+                messages.error(request, f"you may not build {release}")
+                continue
             if release.state == ReleaseState.FROZEN:
                 messages.warning(request, f"{release} is frozen and is never rebuilt")
                 continue
@@ -100,7 +128,7 @@ class ReleaseAdmin(admin.ModelAdmin):
             messages.info(request, f"{release} queued again")
 
     def has_build_permission(self, request: HttpRequest) -> bool:
-        return request.user.has_perm("releases.build_release")
+        return has_study_perm(request.user, "releases.build_release")
 
     @admin.action(description="Compare two selected frozen releases")
     def compare_selected(self, request, queryset) -> HttpResponse | None:
@@ -126,9 +154,11 @@ class ReleaseAdmin(admin.ModelAdmin):
         ]
 
     def download_view(self, request: HttpRequest, pk: int) -> FileResponse:
-        if not request.user.has_perm("releases.download_release"):
+        if not has_study_perm(request.user, "releases.download_release"):
             raise PermissionDenied("you may not download releases")
-        release = get_object_or_404(Release, pk=pk, state=ReleaseState.FROZEN)
+        release = get_object_or_404(self.get_queryset(request), pk=pk, state=ReleaseState.FROZEN)
+        if not _release_allows(request, release, "releases.download_release"):
+            raise PermissionDenied("you may not download this release")
         archive = Path(release.folder).parent / f"{release.name}-{release.version}.tar.gz"
         if not archive.is_file():
             raise Http404("the archive is missing on this server")
@@ -137,8 +167,9 @@ class ReleaseAdmin(admin.ModelAdmin):
     def diff_view(self, request: HttpRequest, old: int, new: int) -> HttpResponse:
         if not self.has_view_permission(request):
             raise PermissionDenied
+        releases = self.get_queryset(request)
         return self._diff_response(
-            request, get_object_or_404(Release, pk=old), get_object_or_404(Release, pk=new)
+            request, get_object_or_404(releases, pk=old), get_object_or_404(releases, pk=new)
         )
 
     def _diff_response(self, request: HttpRequest, old: Release, new: Release) -> HttpResponse:
@@ -157,3 +188,8 @@ class ReleaseAdmin(admin.ModelAdmin):
             "title": f"{old} → {new}",
         }
         return TemplateResponse(request, "admin/releases/release/diff.html", context)
+
+
+def _release_allows(request: HttpRequest, release: Release, perm: str) -> bool:
+    study_ids = release.studies.values_list("pk", flat=True)
+    return has_perm_in_all(request.user, perm, list(study_ids))
