@@ -23,7 +23,7 @@ from annotations.models.participant import Participant
 from annotations.models.rotation import QuestionRotation
 from annotations.models.session import ParticipantSession
 from annotations.models.signal import SignalKind, SignalSource, TurnSignal
-from annotations.models.study import Study, StudyStatus
+from annotations.models.study import ReturningLinkPolicy, Study, StudyStatus, WithdrawalPolicy
 from annotations.models.survey import ConversationWideAnswers, PanasPhase, PanasResponse
 
 __all__ = [
@@ -51,6 +51,8 @@ __all__ = [
     "SignalSource",
     "Study",
     "StudyStatus",
+    "ReturningLinkPolicy",
+    "WithdrawalPolicy",
     "Turn",
     "TurnAnnotation",
     "TurnSignal",

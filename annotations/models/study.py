@@ -33,6 +33,19 @@ class StudyStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
+class ReturningLinkPolicy(models.TextChoices):
+    """What a study link does when its PROLIFIC_PID already started but nothing proves it is the
+    same person (no token of theirs, another SESSION_ID): Prolific ids are not secrets."""
+
+    BLOCK = "block", "Refuse, asking them to continue in the browser they started in"
+    SCREEN_OUT = "screen_out", "Send them back to Prolific with the screen-out code"
+
+
+class WithdrawalPolicy(models.TextChoices):
+    EXCLUDE = "exclude", "Keep the data, left out of every release"
+    ERASE = "erase", "Erase what they wrote and answered"
+
+
 class Study(models.Model):
     slug = models.SlugField(max_length=80, unique=True)
     title = models.CharField(max_length=200)
@@ -71,6 +84,14 @@ class Study(models.Model):
     is_synthetic = models.BooleanField(
         default=False, help_text="Generated demo data, never real participants."
     )
+    returning_link_policy = models.CharField(
+        max_length=16, choices=ReturningLinkPolicy.choices, default=ReturningLinkPolicy.BLOCK,
+        help_text="A link whose PROLIFIC_PID already started, from another browser and session.",
+    )  # fmt: skip
+    withdrawal_policy = models.CharField(
+        max_length=16, choices=WithdrawalPolicy.choices, default=WithdrawalPolicy.EXCLUDE,
+        help_text="What happens to a participant's data when they withdraw.",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -26,6 +26,7 @@ STATUS_OF_CODE = {
     "study_closed": status.HTTP_403_FORBIDDEN,
     "study_paused": status.HTTP_403_FORBIDDEN,
     "study_full": status.HTTP_403_FORBIDDEN,
+    "already_started": status.HTTP_403_FORBIDDEN,
     "not_found": status.HTTP_404_NOT_FOUND,
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
     "study_unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,

@@ -14,8 +14,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from annotations.models import ImprovedStatus, Turn, TurnAnnotation, TurnStatus
+from annotations.participant_api.json_limits import json_size_at_most
 from annotations.services import annotation_flow, safety
 from annotations.services.chat import MAX_MESSAGE_CHARS
+from annotations.services.drafts import MAX_DRAFT_BYTES
 from annotations.services.progress import Step
 from annotations.services.study_instrument import instrument_of
 from evaluation.benchmark.instrument import CUSTOM_PAIRWISE_PREFIX
@@ -24,6 +26,9 @@ from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
 # --- requests -----------------------------------------------------------------------------------
 
 _NAMES = {"max_length": 200}
+# Free JSON fields have a size of their own (the request body as a whole has Django's limit).
+MAX_PROFILE_RESPONSES_BYTES = 16 * 1024
+MAX_TIMINGS_BYTES = 4 * 1024
 
 
 class StartInput(serializers.Serializer):
@@ -52,7 +57,8 @@ class ProfileInput(serializers.Serializer):
     diagnosis = serializers.CharField(required=False, allow_null=True, allow_blank=True, **_NAMES,
                                       help_text="Optional self-reported diagnosis.")  # fmt: skip
     responses = serializers.DictField(required=False, default=dict,
-                                      help_text="Free questionnaire answers.")  # fmt: skip
+                                      validators=[json_size_at_most(MAX_PROFILE_RESPONSES_BYTES)],
+                                      help_text="Free questionnaire answers (at most 16 KiB of JSON).")  # fmt: skip
 
 
 class PanasInput(serializers.Serializer):
@@ -107,7 +113,8 @@ class AnnotationInput(serializers.Serializer):
                                      required=False, default=dict,
                                      help_text="Question id -> 'A', 'B' or null (no preference).")  # fmt: skip
     timings = serializers.DictField(child=serializers.FloatField(min_value=0), required=False,
-                                    default=dict, help_text="Seconds spent per step.")  # fmt: skip
+                                    default=dict, validators=[json_size_at_most(MAX_TIMINGS_BYTES)],
+                                    help_text="Seconds spent per step (at most 4 KiB of JSON).")  # fmt: skip
 
 
 class PostSurveyInput(serializers.Serializer):
@@ -124,7 +131,8 @@ class PostSurveyInput(serializers.Serializer):
 
 
 class DraftInput(serializers.Serializer):
-    data = serializers.JSONField(help_text="Anything the app wants back later (at most 64 KiB).")
+    data = serializers.JSONField(validators=[json_size_at_most(MAX_DRAFT_BYTES)],
+                                 help_text="Anything the app wants back later (at most 64 KiB).")  # fmt: skip
 
 
 class WithdrawInput(serializers.Serializer):

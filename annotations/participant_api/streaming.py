@@ -77,7 +77,7 @@ async def retry_turn(request: HttpRequest, number: int) -> HttpResponse:
 def _accept(participant: Participant, request: HttpRequest) -> chat.ChatPlan:
     try:
         payload = json.loads(request.body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # a body nested past the parser's limit is not JSON
         raise FlowError("invalid", "The request body is not JSON.") from None
     serializer = io.MessageInput(data=payload)
     if not serializer.is_valid():

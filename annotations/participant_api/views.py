@@ -11,7 +11,6 @@ from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,9 +22,11 @@ from annotations.participant_api.auth import (
     IsParticipant,
     ParticipantPrincipal,
     ParticipantTokenAuthentication,
+    token_from_header,
 )
 from annotations.participant_api.db import release_connection, write
 from annotations.participant_api.errors import participant_exception_handler
+from annotations.participant_api.json_limits import BoundedJSONParser, check_body
 from annotations.participant_api.throttling import ParticipantRateThrottle, StartRateThrottle
 from annotations.services import (
     annotation_flow,
@@ -54,7 +55,7 @@ SESSION_RESPONSES = {200: io.SessionOutput, **ERRORS}
 class _ParticipantAPIView(APIView):
     """JSON only, one error shape, throttled; subclasses pick authentication."""
 
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
     def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Response:
         try:
@@ -66,6 +67,7 @@ class _ParticipantAPIView(APIView):
         return participant_exception_handler
 
     def parsed(self, serializer_class: type[serializers.Serializer]) -> dict[str, Any]:
+        check_body(self.request.data)
         serializer = serializer_class(data=self.request.data)
         serializer.is_valid(raise_exception=True)
         return dict(serializer.validated_data)
@@ -78,11 +80,18 @@ class _ParticipantAPIView(APIView):
 
 
 class ParticipantView(_ParticipantAPIView):
-    """A call made with a participant session token."""
+    """A call made with a participant session token. Once the participant has withdrawn, the
+    token reads nothing: only the views marked ``open_after_withdrawal`` answer."""
 
     authentication_classes = [ParticipantTokenAuthentication]
     permission_classes = [IsParticipant]
     throttle_classes = [ParticipantRateThrottle]
+    open_after_withdrawal = False
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        if self.participant.withdrawn and not self.open_after_withdrawal:
+            raise FlowError("withdrawn", "You have withdrawn from this study.")
 
     @property
     def participant(self) -> Participant:
@@ -101,11 +110,17 @@ class StartView(_ParticipantAPIView):
         request=io.StartInput,
         responses={
             201: io.StartOutput,
-            200: OpenApiResponse(io.StartOutput, description="the same PROLIFIC_PID resumed"),
+            200: OpenApiResponse(
+                io.StartOutput,
+                description="resumed: the same PROLIFIC_PID with its SESSION_ID or the "
+                "participant's own token (Authorization: Participant <token>)",
+            ),
             403: OpenApiResponse(
                 io.ErrorOutput,
-                description="study_closed, study_paused or study_full (with screenout_code)",
-            ),  # fmt: skip
+                description="study_closed, study_paused, study_full (with screenout_code); "
+                "already_started or screened_out (with screenout_code): the PROLIFIC_PID "
+                "already started and neither its token nor its SESSION_ID came with the link",
+            ),
             404: OpenApiResponse(io.ErrorOutput, description="no study with this slug"),
             **{k: v for k, v in ERRORS.items() if k in (400, 429)},
         },
@@ -113,19 +128,25 @@ class StartView(_ParticipantAPIView):
     )
     def post(self, request: Request, slug: str) -> Response:
         data = self.parsed(io.StartInput)
-        result = write(participants.start_participant, slug, **data)
+        # The browser's own token, if it sends one, proves it is the same participant.
+        token = token_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
+        result = write(participants.start_participant, slug, **data, token=token)
         body = {"token": result.token, "session": progress.progress_of(result.participant)}
         return Response(io.StartOutput(body).data,
                         status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK)  # fmt: skip
 
 
 class SessionView(ParticipantView):
+    open_after_withdrawal = True  # the step only ("withdrawn"): no conversation, no turns
+
     @extend_schema(operation_id="study_session", responses=SESSION_RESPONSES)
     def get(self, request: Request) -> Response:
         return self.session_response(self.participant)
 
 
 class InstrumentView(ParticipantView):
+    open_after_withdrawal = True  # the study's wording, nothing of the participant
+
     @extend_schema(operation_id="study_instrument", responses={200: io.InstrumentOutput, **ERRORS})
     def get(self, request: Request) -> Response:
         return Response(io.InstrumentOutput(instrument_of(self.participant.study)).data)
@@ -135,10 +156,14 @@ def step_view(
     operation_id: str,
     step: Callable[..., object],
     request_body: type[serializers.Serializer] | None = None,
+    *,
+    open_after_withdrawal_: bool = False,
 ) -> type[ParticipantView]:
     """A study step: POST the step's input, the service does the step, the answer is the session."""
 
     class StepView(ParticipantView):
+        open_after_withdrawal = open_after_withdrawal_
+
         @extend_schema(operation_id=operation_id, request=request_body, responses=SESSION_RESPONSES)
         def post(self, request: Request) -> Response:
             write(step, self.participant, **(self.parsed(request_body) if request_body else {}))
@@ -158,7 +183,7 @@ PostSurveyView = step_view("study_post_survey", surveys.submit_post_survey, io.P
 # The input only confirms; withdrawal itself takes nothing but the participant.
 WithdrawView = step_view(
     "study_withdraw", lambda participant, confirm: participants.withdraw(participant),
-    io.WithdrawInput,
+    io.WithdrawInput, open_after_withdrawal_=True,  # withdrawing twice is not an error
 )  # fmt: skip
 
 

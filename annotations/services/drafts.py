@@ -20,8 +20,8 @@ MAX_DRAFTS = 50
 
 
 def save_draft(participant: Participant, key: str, data: Any) -> ParticipantDraft:
-    """Store (or replace) the draft under ``key``. Allowed even after withdrawal: typing is
-    never refused, only submitting."""
+    """Store (or replace) the draft under ``key`` (the API refuses it after withdrawal: the
+    withdrawal deletes the participant's drafts)."""
     if not DRAFT_KEY.match(key):
         raise invalid("key", "use 1 to 64 lower-case letters, digits, ':', '_' or '-'")
     if len(json.dumps(data, ensure_ascii=False).encode()) > MAX_DRAFT_BYTES:

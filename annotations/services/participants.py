@@ -19,6 +19,7 @@ from annotations.models import (
     Conversation,
     ConversationState,
     Participant,
+    ReturningLinkPolicy,
     Study,
     StudyStatus,
 )
@@ -27,7 +28,8 @@ from annotations.services.audit import record_audit
 from annotations.services.conversation_states import move
 from annotations.services.drafts import clear_drafts
 from annotations.services.errors import FlowError, invalid
-from annotations.services.participant_sessions import issue_token
+from annotations.services.participant_sessions import issue_token, participant_for_token
+from annotations.services.withdrawal import apply_withdrawal_policy
 
 PROFILE_SCHEMA_VERSION = "attune-profile-1"
 MINIMUM_AGE = 18  # Prolific's own rule; younger people are screened out, not refused
@@ -83,10 +85,19 @@ def is_full(study: Study) -> bool:
 
 
 def start_participant(
-    slug: str, *, prolific_pid: str, study_id: str = "", session_id: str = ""
+    slug: str,
+    *,
+    prolific_pid: str,
+    study_id: str = "",
+    session_id: str = "",
+    token: str | None = None,
 ) -> StartResult:
     """Start a participant from a study link, or resume the record of the same PROLIFIC_PID.
 
+    A PROLIFIC_PID is not a secret, so it alone never resumes: the caller must also hold a
+    token of that participant (``token``, the browser's own) or bring the SESSION_ID they
+    started with. Otherwise the study's ``returning_link_policy`` refuses (``already_started``)
+    or screens out (``screened_out`` with the code), and nothing of the record is shown.
     Resuming issues a new session token; earlier tokens stay valid (a second device).
     """
     study = Study.objects.filter(slug=slug).first()
@@ -96,6 +107,8 @@ def start_participant(
         if (value or name == "prolific_pid") and not _PROLIFIC_ID.match(value or ""):
             raise invalid(name, "must be 1 to 64 letters, digits, '-' or '_'")
     existing = Participant.objects.filter(study=study, prolific_pid=prolific_pid).first()
+    if existing is not None and not _proves_same_person(existing, session_id, token):
+        _refuse_returning_link(study)
     _check_open(study, returning=existing is not None)
     with transaction.atomic():
         participant, created = Participant.objects.get_or_create(
@@ -111,6 +124,27 @@ def start_participant(
             data={"session_id": session_id, "study_id": study_id},
         )
     return StartResult(participant=participant, token=token, created=created)
+
+
+def _proves_same_person(participant: Participant, session_id: str, token: str | None) -> bool:
+    if token and (holder := participant_for_token(token)) is not None:
+        return holder.pk == participant.pk
+    started_with = participant.prolific_session_id
+    return bool(started_with) and secrets.compare_digest(started_with, session_id or "")
+
+
+def _refuse_returning_link(study: Study) -> None:
+    if study.returning_link_policy == ReturningLinkPolicy.SCREEN_OUT:
+        raise FlowError(
+            "screened_out",
+            "This study link was already used. Thank you for your interest.",
+            data={"screenout_code": study.screenout_code},
+        )
+    raise FlowError(
+        "already_started",
+        "This study was already started with your Prolific ID. Please continue in the browser "
+        "where you started, or open the study again from Prolific.",
+    )
 
 
 def start_preview(study: Study, *, actor: AbstractBaseUser) -> StartResult:
@@ -259,20 +293,25 @@ _OPEN_STATES = (
 
 @transaction.atomic
 def withdraw(participant: Participant) -> None:
-    """Mark the participant withdrawn: every later release leaves their data out.
-
-    Nothing is deleted here (a deletion request is a separate, audited admin task); open
-    conversations become abandoned so no one waits for them.
+    """Mark the participant withdrawn: every later release leaves their data out, open
+    conversations become abandoned so no one waits for them, and the study's withdrawal policy
+    (keep out of releases, or erase the content: ``withdrawal.py``) is applied and recorded in
+    the audit entry. Their tokens then read nothing but the ``withdrawn`` step.
     """
-    participant = Participant.objects.select_for_update().get(pk=participant.pk)
+    participant = (
+        Participant.objects.select_for_update().select_related("study").get(pk=participant.pk)
+    )
     if participant.withdrawn:
         return
     participant.withdrawn = True
     participant.withdrawn_at = timezone.now()
     participant.save(update_fields=["withdrawn", "withdrawn_at"])
     actor = actor_for(participant)
-    record_audit("annotations.participant.withdraw", target=participant, actor_label=actor)
     for conversation in Conversation.objects.filter(
         participant=participant, state__in=_OPEN_STATES
     ):
         move(conversation, ConversationState.ABANDONED, actor_label=actor)
+    applied = apply_withdrawal_policy(participant)
+    record_audit(
+        "annotations.participant.withdraw", target=participant, actor_label=actor, data=applied
+    )

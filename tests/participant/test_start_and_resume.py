@@ -29,7 +29,7 @@ def test_the_same_pid_resumes_the_same_record(participant_client):
     first = participant_client()
     first.onboard()
     again = participant_client(pid=first.pid)
-    reply = again.start(session_id="SESSION2")
+    reply = again.start(session_id="SESSION1")  # another tab of the same Prolific session
     assert reply.status == 200  # resumed, not created
     assert reply.body["session"]["step"] == "chat"
     assert Participant.objects.filter(prolific_pid=first.pid).count() == 1
