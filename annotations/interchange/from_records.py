@@ -43,8 +43,66 @@ class RecordOptions:
     is_synthetic: bool = False
 
 
+def _max_length(model, field: str) -> int:
+    return model._meta.get_field(field).max_length
+
+
+def _column_values(record: records.Conversation):
+    """(where, text, model, column) for every string of the record stored in a sized column."""
+    meta, profile = record.metadata, record.participant_profile
+    yield "conversationId", record.conversation_id, Conversation, "external_id"
+    yield "metadata.model", meta.model, ModelEndpoint, "model_name"
+    yield "metadata.provider", meta.provider, ModelEndpoint, "provider"
+    yield "metadata.provider/model", f"{meta.provider}/{meta.model}", ModelEndpoint, "litellm_model"
+    yield "metadata.model_version", meta.model_version, Conversation, "model_version"
+    yield "metadata.category", meta.category, Conversation, "topic_category"
+    yield "metadata.subtopic", meta.subtopic, Conversation, "topic_subtopic"
+    yield "metadata.timestamp", meta.timestamp, Conversation, "source_timestamp"
+    if profile is not None:
+        yield (
+            "participant_profile.participant_id",
+            profile.participant_id,
+            Participant,
+            "external_id",
+        )
+        yield ("participant_profile.schema_version", profile.schema_version, Participant,
+               "profile_schema_version")  # fmt: skip
+    wide = record.conversation_wide
+    if wide is not None:
+        yield (
+            "conversationWideQuestions.q2",
+            wide.emotion_clarity,
+            ConversationWideAnswers,
+            "emotion_clarity",
+        )
+        yield "conversationWideQuestions.q3", wide.model_fit, ConversationWideAnswers, "model_fit"
+    for turn in record.turns:
+        where = f"turns[turnNumber={turn.turn_number}]"
+        for tag in turn.mood_tags:
+            yield f"{where}.moodShiftTags.emotion", tag.emotion, MoodTag, "emotion"
+        for judgement in turn.annotations.binary_judgements:
+            yield (
+                f"{where}.binaryJudgements.questionId",
+                judgement.question_id,
+                BehaviourJudgement,
+                "question_id",
+            )
+        for comparison in turn.annotations.pairwise_comparisons:
+            yield (
+                f"{where}.pairwiseComparisons.questionId",
+                comparison.question_id,
+                PairwiseChoice,
+                "question_id",
+            )
+
+
 def validate_record(record: records.Conversation, instrument: InstrumentDefinition) -> None:
-    """Checks the reader cannot do alone: question ids must exist in the study's instrument."""
+    """Checks the reader cannot do alone: every string fits its column (SQLite would store a
+    longer one, PostgreSQL refuses it), and question ids exist in the study's instrument."""
+    for where, text, model, column in _column_values(record):
+        limit = _max_length(model, column)
+        if text is not None and len(text) > limit:
+            raise RecordRejected(f"{where}: {len(text)} characters; at most {limit}")
     behaviour_ids = set(instrument.behaviour_ids)
     for turn in record.turns:
         where = f"turns[turnNumber={turn.turn_number}].annotations"

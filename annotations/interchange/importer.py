@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 from annotations.interchange.from_records import (
     RecordOptions,
@@ -38,46 +39,88 @@ def import_folder(
 ) -> ImportReport:
     """Validate every ``conversation_*.json`` file, then import the good ones in bulk.
 
-    Each file is all or nothing: a file that fails validation writes no row. A conversation
-    already in the study (same conversationId) is left alone, so a second run imports nothing.
+    Each file is all or nothing: a file that fails validation writes no row. Only regular files
+    directly in the folder are read (a symbolic link, a directory, a FIFO or a device is named
+    and skipped, never opened or followed), each with the reader's limits (size, nesting,
+    number length, NUL characters) and with every string fitting its column.
+
+    Commit policy: valid files are saved in batches of ``BATCH_SIZE``, each batch in one
+    transaction; should a batch still fail in the database, its files are saved one by one
+    (each in its own transaction) and those that fail are named and skipped. So every file is
+    imported completely or not at all, and what was imported stays imported. The audit entry
+    is written in every case, also when the import stops on an unexpected error (``error``).
+    A conversation already in the study (same conversationId) is left alone, so a second run
+    imports nothing.
     """
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder} is not a folder")
     study = get_or_create_study(study_slug, actor_label=actor_label)
+    report = ImportReport()
+    error = ""
+    try:
+        pending = _validated(folder, study, report)
+        for start in range(0, len(pending), BATCH_SIZE):
+            _save_batch(study, pending[start : start + BATCH_SIZE], report)
+    except BaseException as exc:
+        error = f"{type(exc).__name__}: {exc}"
+        raise
+    finally:
+        record_audit(
+            "annotations.import.folder", target=study, actor_label=actor_label,
+            data={"folder": folder.name, "imported": len(report.imported),
+                  "already_present": len(report.already_present), "rejected": report.rejected,
+                  **({"error": error} if error else {})},
+        )  # fmt: skip
+    return report
+
+
+def _validated(folder: Path, study, report: ImportReport) -> list[tuple[str, records.Conversation]]:
     instrument = study.instrument.parsed()
     existing = set(Conversation.objects.filter(study=study).values_list("external_id", flat=True))
-    report = ImportReport()
-    pending: list[records.Conversation] = []
+    pending: list[tuple[str, records.Conversation]] = []
     seen_in_folder: dict[str, str] = {}
     for path in iter_conversation_files(folder):
         try:
+            _refuse_unless_regular(path)
             record = read_conversation_file(path)
             validate_record(record, instrument)
         except (FormatError, RecordRejected) as exc:
             report.rejected.append((path.name, str(exc)))
             continue
         if record.conversation_id in seen_in_folder:
+            also = seen_in_folder[record.conversation_id]
             report.rejected.append(
-                (
-                    path.name,
-                    f"conversationId {record.conversation_id!r} also in {seen_in_folder[record.conversation_id]}",
-                )
+                (path.name, f"conversationId {record.conversation_id!r} also in {also}")
             )
             continue
         seen_in_folder[record.conversation_id] = path.name
         if record.conversation_id in existing:
             report.already_present.append(record.conversation_id)
             continue
-        pending.append(record)
-    for start in range(0, len(pending), BATCH_SIZE):
-        batch = pending[start : start + BATCH_SIZE]
+        pending.append((path.name, record))
+    return pending
+
+
+def _refuse_unless_regular(path: Path) -> None:
+    """Name what is not a regular file without opening it (a FIFO would block a read)."""
+    mode = path.lstat().st_mode
+    if stat.S_ISLNK(mode):
+        raise FormatError("", "is a symbolic link; only regular files inside the folder are read")
+    if not stat.S_ISREG(mode):
+        raise FormatError("", "is not a regular file")
+
+
+def _save_batch(study, batch: list[tuple[str, records.Conversation]], report: ImportReport) -> None:
+    try:
         with transaction.atomic():
-            save_records(study, batch, RecordOptions())
-            report.imported += [record.conversation_id for record in batch]
-    record_audit(
-        "annotations.import.folder", target=study, actor_label=actor_label,
-        data={"folder": folder.name, "imported": len(report.imported),
-              "already_present": len(report.already_present), "rejected": report.rejected},
-    )  # fmt: skip
-    return report
+            save_records(study, [record for _, record in batch], RecordOptions())
+    except DatabaseError as exc:
+        if len(batch) == 1:
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            report.rejected.append((batch[0][0], f"the database refused it ({reason})"))
+            return
+        for item in batch:  # find the file the database refuses; keep the others
+            _save_batch(study, [item], report)
+        return
+    report.imported += [record.conversation_id for _, record in batch]

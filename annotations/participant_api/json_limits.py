@@ -16,34 +16,18 @@ from rest_framework import serializers
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from annotations.services.errors import FlowError, invalid
+from annotations.services.errors import invalid
+from evaluation.benchmark.json_tree import json_tree_problem
 
 MAX_DEPTH = 20
-NUL = "\x00"
 
 
 def check_body(data: Any) -> None:
     """Raise ``invalid`` naming the first field holding a NUL, or nested too deeply."""
-    # An explicit stack, not recursion: a hostile body must not exhaust the interpreter's.
-    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
-    while stack:
-        value, path, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise invalid(path or "body", f"is nested more than {MAX_DEPTH} levels deep")
-        if isinstance(value, str):
-            if NUL in value:
-                raise _nul(path)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                if NUL in str(key):
-                    raise _nul(path or "body", "a key")
-                stack.append((item, f"{path}.{key}" if path else str(key), depth + 1))
-        elif isinstance(value, list):
-            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
-
-
-def _nul(field: str, what: str = "it") -> FlowError:
-    return invalid(field, f"{what} contains the NUL character (\\u0000), which is not allowed")
+    problem = json_tree_problem(data, MAX_DEPTH)
+    if problem is not None:
+        field, message = problem
+        raise invalid(field or "body", message)
 
 
 def json_size_at_most(max_bytes: int):

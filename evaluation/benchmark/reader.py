@@ -8,10 +8,13 @@ message names the offending field, so an importer can report each bad file and s
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from evaluation.benchmark.json_tree import json_tree_problem
 from evaluation.benchmark.records import (
     BinaryJudgement,
     Conversation,
@@ -75,18 +78,78 @@ _CW_KEYS = ("q1_lookingFor", "Q1", "q2_emotionClarity", "Q2", "q3_modelFit", "Q3
             "q3_followUp_whatFeltOff", "fourBranchScores")  # fmt: skip
 
 
-def read_conversation_file(path: str | Path) -> Conversation:
-    """Parse one file. Raises ``FormatError`` (invalid JSON included) naming the problem."""
-    raw = Path(path).read_bytes()
+# Limits every file is read with (a conversation of the reference set is a few tens of KiB).
+MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_DEPTH = 32
+MAX_NUMBER_CHARS = 40  # 5,000-digit integers would pass json and stall int(); no field needs more
+
+
+def read_conversation_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> Conversation:
+    """Parse one file. Raises ``FormatError`` (invalid JSON included) naming the problem.
+
+    Only a regular file is read, never through a symbolic link (``O_NOFOLLOW``) and never
+    a FIFO or device (``O_NONBLOCK``, then ``fstat``), and only up to ``max_bytes``.
+    """
+    raw = _read_regular_file(Path(path), max_bytes)
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(
+            raw.decode("utf-8"),
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_refuse_constant,
+        )
     except UnicodeDecodeError as exc:
         raise FormatError("", f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except json.JSONDecodeError as exc:
         raise FormatError(
             "", f"invalid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from exc
+    except RecursionError:
+        raise FormatError("", f"nested more than {MAX_DEPTH} levels deep") from None
+    check_json_tree(data)
     return parse_conversation(data)
+
+
+def _read_regular_file(path: Path, max_bytes: int) -> bytes:
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise FormatError("", f"cannot be opened as a regular file ({exc.strerror})") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise FormatError("", "is not a regular file")
+        if info.st_size > max_bytes:
+            raise FormatError("", f"is {info.st_size} bytes; at most {max_bytes} are read")
+        raw = handle.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        raise FormatError("", f"is more than {max_bytes} bytes; at most {max_bytes} are read")
+    return raw
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise FormatError("", f"a number of {len(text)} digits (at most {MAX_NUMBER_CHARS})")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise FormatError("", f"a number of {len(text)} characters (at most {MAX_NUMBER_CHARS})")
+    return float(text)
+
+
+def _refuse_constant(name: str) -> None:
+    raise FormatError("", f"{name} is not a JSON number")
+
+
+def check_json_tree(data: Any) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and any NUL character (no database column stores
+    one), naming where."""
+    problem = json_tree_problem(data, MAX_DEPTH)
+    if problem is not None:
+        raise FormatError(*problem)
 
 
 def iter_conversation_files(folder: str | Path) -> Iterator[Path]:
