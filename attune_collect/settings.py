@@ -22,6 +22,7 @@ no Redis). Production is configured with these variables:
 ``ATTUNE_LOG_LEVEL``           ``INFO`` by default.
 ``ATTUNE_DB_POOL_SIZE``        PostgreSQL connections per process at most (20).
 ``ATTUNE_IMPROVED_REPLY_TIMEOUT_S`` seconds an A/B comparison waits for the improved reply (90).
+``ATTUNE_CHAT_TURN_LEASE_S``   seconds a streaming turn's lease lasts unless renewed (30).
 ``ATTUNE_GC_THRESHOLD``        web process only: garbage collector thresholds, ``50000,20,20``
                                by default (``attune_collect/web_process.py``).
 ``ATTUNE_SITE_URL``            the platform's address for links in emails
@@ -327,3 +328,6 @@ elif _email_backend.endswith("filebased.EmailBackend"):
     _email_options = {"file_path": env_str("EMAIL_FILE_PATH", str(DATA_DIR / "emails"))}
 MAILERS = {"default": {"BACKEND": _email_backend, "OPTIONS": _email_options}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "attune@localhost")
+# The lease of the stream that owns a turn, renewed every third of it while the stream lives
+# (Retry-After waits included); a retry is refused until it lapses (annotations/services/chat.py).
+ATTUNE_CHAT_TURN_LEASE_S = env_int("ATTUNE_CHAT_TURN_LEASE_S", 30, minimum=1)

@@ -121,6 +121,10 @@ class Turn(models.Model):
     finish_reason = models.CharField(max_length=40, blank=True)
     error = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    # One stream owns a streaming turn: the claim counts the streams started for it, and the
+    # owner renews the lease while it streams (annotations/services/chat.py).
+    stream_claim = models.PositiveIntegerField(default=0)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
     other = models.JSONField(
         default=dict, blank=True, help_text="Unmodelled turn keys of imported records."
     )

@@ -49,6 +49,7 @@ from attune_collect.llm import GatewayError, StreamDone, TokenDelta, default_gat
 from attune_collect.llm._litellm import load_litellm  # the gateway imports it lazily
 
 from .sse import sse_event, sse_response
+from .turn_lease import lease_kept
 
 logger = logging.getLogger(__name__)
 DISCONNECTED = "the participant's connection closed before the reply was complete"
@@ -127,19 +128,21 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncIterator[bytes]:
     if gateway.needs_litellm(plan.endpoint):
         await _litellm_imported()
     try:
-        async for event in gateway.stream(plan.endpoint, plan.messages):
-            if isinstance(event, TokenDelta):
-                yield sse_event("delta", {"text": event.text})
-            elif isinstance(event, StreamDone):
-                completion = event.completion
+        async with lease_kept(plan):  # this stream owns the turn while it lives
+            async for event in gateway.stream(plan.endpoint, plan.messages):
+                if isinstance(event, TokenDelta):
+                    yield sse_event("delta", {"text": event.text})
+                elif isinstance(event, StreamDone):
+                    completion = event.completion
     except GatewayError as error:
         yield await _failed(plan, error.message, attempts=error.attempts, reason=error.kind)
         return
     except asyncio.CancelledError:
         # The participant left mid-reply: leave a retryable turn, then let the cancel go on.
         await run_in_db_thread(
-            write, chat.record_failure, plan.turn_id, DISCONNECTED, kind="disconnected"
-        )
+            write, chat.record_failure, plan.turn_id, DISCONNECTED, claim=plan.claim,
+            kind="disconnected",
+        )  # fmt: skip
         raise
     except Exception:
         logger.exception("streaming turn %s failed unexpectedly", plan.turn_id)
@@ -168,8 +171,9 @@ async def _litellm_imported() -> None:
 
 async def _failed(plan: chat.ChatPlan, message: str, *, attempts: int, reason: str) -> bytes:
     await run_in_db_thread(
-        write, chat.record_failure, plan.turn_id, message, attempts=attempts, kind=reason
-    )
+        write, chat.record_failure, plan.turn_id, message, claim=plan.claim, attempts=attempts,
+        kind=reason,
+    )  # fmt: skip
     # The stored message may name the endpoint: the participant gets only the reason's kind.
     return sse_event("error", {
         "turn": {"number": plan.turn_number, "status": "failed"},

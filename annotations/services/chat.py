@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -36,9 +37,18 @@ from attune_collect.llm import Completion, EndpointConfig
 
 MAX_MESSAGE_CHARS = 4000
 MESSAGE_DRAFT_KEY = "message"
-# A streaming turn older than this is taken as lost (a server restart mid-stream) and may be
-# retried; on top of the endpoint's own worst case of timeouts and retries.
-STALE_MARGIN = timedelta(seconds=30)
+# One stream owns a streaming turn. Each stream started for a turn takes a new claim
+# (``Turn.stream_claim``) and a lease the stream renews while it lives, through upstream
+# Retry-After waits and slow tokens alike (participant_api/turn_lease.py). A retry is refused
+# while the lease holds; once it lapses (the owner's process died) a retry takes over. A
+# failure is recorded only by the current owner, and a complete reply is stored whichever
+# stream brings it first: a reply that reached the participant is never thrown away.
+DEFAULT_TURN_LEASE_S = 30.0
+TURN_LEASE_SETTING = "ATTUNE_CHAT_TURN_LEASE_S"
+
+
+def turn_lease() -> timedelta:
+    return timedelta(seconds=float(getattr(settings, TURN_LEASE_SETTING, DEFAULT_TURN_LEASE_S)))
 
 
 @dataclass(frozen=True)
@@ -47,6 +57,7 @@ class ChatPlan:
 
     turn_id: int
     turn_number: int
+    claim: int  # the stream's claim on the turn (renews the lease, records a failure)
     user_message: str
     endpoint: EndpointConfig
     messages: list[dict[str, str]]
@@ -86,13 +97,16 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
         raise invalid("text", f"at most {MAX_MESSAGE_CHARS} characters ({len(text)} given)")
     last = turns[-1] if turns else None
     _check_turn_order(conversation, last)
+    now = timezone.now()
     turn = Turn.objects.create(
         conversation=conversation,
         number=last.number + 1 if last else 1,
         user_message=text,
         status=TurnStatus.STREAMING,
         idempotency_key=idempotency_key,
-        started_at=timezone.now(),
+        started_at=now,
+        stream_claim=1,
+        lease_expires_at=now + turn_lease(),
     )
     actor = actor_for(participant)
     record_audit("annotations.turn.message", target=turn, actor_label=actor,
@@ -137,22 +151,32 @@ def _resume(conversation: Conversation, turn: Turn, participant: Participant) ->
     support = safety.notice_for_turn(turn, conversation.study)
     if turn.status == TurnStatus.DONE:
         return _plan(conversation, turn, support, replay=turn.model_reply)
-    if turn.status == TurnStatus.STREAMING and not _is_stale(turn, conversation):
+    now = timezone.now()
+    if turn.status == TurnStatus.STREAMING and _owner_lives(turn, now):
         raise FlowError("turn_in_progress", "The reply to this message is still on its way.",
                         data={"turn": turn.number})  # fmt: skip
     turn.status = TurnStatus.STREAMING
     turn.error = ""
-    turn.started_at = timezone.now()
-    turn.save(update_fields=["status", "error", "started_at"])
+    turn.started_at = now
+    turn.stream_claim += 1
+    turn.lease_expires_at = now + turn_lease()
+    turn.save(update_fields=["status", "error", "started_at", "stream_claim", "lease_expires_at"])
     record_audit("annotations.turn.retry", target=turn, actor_label=actor_for(participant),
                  data={"number": turn.number})  # fmt: skip
     return _plan(conversation, turn, support)
 
 
-def _is_stale(turn: Turn, conversation: Conversation) -> bool:
-    config = conversation.model_endpoint.gateway_config()
-    worst_case = timedelta(seconds=config.timeout_s * (config.max_retries + 1)) + STALE_MARGIN
-    return turn.started_at is None or timezone.now() - turn.started_at > worst_case
+def _owner_lives(turn: Turn, now) -> bool:
+    return turn.lease_expires_at is not None and turn.lease_expires_at > now
+
+
+def renew_lease(turn_id: int, claim: int) -> bool:
+    """Extend the lease of the stream holding ``claim``; False once it no longer owns the turn
+    (settled, or taken over after its lease lapsed)."""
+    renewed = Turn.objects.filter(
+        pk=turn_id, status=TurnStatus.STREAMING, stream_claim=claim
+    ).update(lease_expires_at=timezone.now() + turn_lease())
+    return renewed == 1
 
 
 def _plan(
@@ -165,6 +189,7 @@ def _plan(
     return ChatPlan(
         turn_id=turn.pk,
         turn_number=turn.number,
+        claim=turn.stream_claim,
         user_message=turn.user_message,
         endpoint=gateway_config_of(conversation),
         messages=[] if replay is not None else model_messages(conversation, turn, earlier),
@@ -198,14 +223,16 @@ def model_messages(
 def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     """Store a finished reply with its metadata and open the annotation step.
 
-    Returns None if the turn is no longer waiting for this reply (nothing is overwritten).
+    The participant has seen this reply, so it is stored whichever stream brings it, unless
+    the turn already has one (then None: nothing is overwritten). A turn another stream
+    marked failed meanwhile is answered by it too.
     """
     turn = (
         Turn.objects.select_for_update(of=("self",))  # not the study: every reply would queue
         .select_related("conversation__study")
         .get(pk=turn_id)
     )
-    if turn.status != TurnStatus.STREAMING:
+    if turn.status == TurnStatus.DONE:
         return None
     conversation = turn.conversation
     turn.model_reply = completion.text
@@ -218,9 +245,12 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     turn.cost_usd = round(completion.cost_usd, 6)
     turn.finish_reason = completion.finish_reason or ""
     turn.attempts += completion.attempts
+    turn.error = ""
+    turn.lease_expires_at = None
     turn.save(update_fields=["model_reply", "status", "finished_at", "latency_ms",
                              "time_to_first_token_ms", "prompt_tokens", "completion_tokens",
-                             "cost_usd", "finish_reason", "attempts"])  # fmt: skip
+                             "cost_usd", "finish_reason", "attempts", "error",
+                             "lease_expires_at"])  # fmt: skip
     if not conversation.model_version:
         conversation.model_version = completion.model[:120]
         conversation.save(update_fields=["model_version", "updated_at"])
@@ -232,16 +262,23 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
 
 
 @transaction.atomic
-def record_failure(turn_id: int, message: str, *, attempts: int = 0, kind: str = "") -> Turn:
-    """Mark a turn failed (retryable): the message stays, the participant can ask again."""
+def record_failure(
+    turn_id: int, message: str, *, claim: int, attempts: int = 0, kind: str = ""
+) -> Turn:
+    """Mark a turn failed (retryable): the message stays, the participant can ask again.
+
+    Only the stream that owns the turn (``claim``) may: a stream whose turn was taken over
+    must not fail the turn another stream is answering.
+    """
     turn = Turn.objects.select_for_update().get(pk=turn_id)
-    if turn.status != TurnStatus.STREAMING:
+    if turn.status != TurnStatus.STREAMING or turn.stream_claim != claim:
         return turn
     turn.status = TurnStatus.FAILED
     turn.error = message[:2000]
     turn.finished_at = timezone.now()
     turn.attempts += attempts
-    turn.save(update_fields=["status", "error", "finished_at", "attempts"])
+    turn.lease_expires_at = None
+    turn.save(update_fields=["status", "error", "finished_at", "attempts", "lease_expires_at"])
     record_audit("annotations.turn.fail", target=turn, actor_label="system",
                  data={"number": turn.number, "kind": kind, "attempts": attempts})  # fmt: skip
     return turn

@@ -41,7 +41,9 @@ def test_a_nul_is_refused_naming_the_field(client, path, method, body, field):
 
 
 def test_annotation_timings_keys_are_checked_too(client):
-    reply = client.post("turns/1/annotation", {"timings": {"t\x00": 1.0}, "mood_tags": [], "behaviour": {}})
+    reply = client.post(
+        "turns/1/annotation", {"timings": {"t\x00": 1.0}, "mood_tags": [], "behaviour": {}}
+    )
     assert reply.status == 400 and reply.error["field"] == "timings"
 
 
@@ -53,7 +55,9 @@ def test_profile_responses_have_a_size_limit(client):
 
 def test_timings_have_a_size_limit(client):
     timings = {f"step{i}": 1.0 for i in range(1000)}
-    reply = client.post("turns/1/annotation", {"timings": timings, "mood_tags": [], "behaviour": {}})
+    reply = client.post(
+        "turns/1/annotation", {"timings": timings, "mood_tags": [], "behaviour": {}}
+    )
     assert reply.status == 400 and reply.error["field"] == "timings"
 
 

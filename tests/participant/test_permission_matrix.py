@@ -152,7 +152,7 @@ class TestAParticipantTokenReachesOnlyItsOwnData:
         bob.onboard()
         participant = Participant.objects.get(prolific_pid=alice.pid)
         plan = chat.accept_message(participant, "Alice's worry", unique("key-abcdefgh"))
-        chat.record_failure(plan.turn_id, "upstream error")
+        chat.record_failure(plan.turn_id, "upstream error", claim=plan.claim)
         refused = bob.retry(1)
         assert refused.status == 404 and refused.body["error"]["code"] == "not_found"
         turn = Turn.objects.get(pk=plan.turn_id)
