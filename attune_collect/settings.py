@@ -23,6 +23,9 @@ no Redis). Production is configured with these variables:
 ``ATTUNE_DB_POOL_SIZE``        PostgreSQL connections per process at most (20).
 ``ATTUNE_IMPROVED_REPLY_TIMEOUT_S`` seconds an A/B comparison waits for the improved reply (90).
 ``ATTUNE_CHAT_TURN_LEASE_S``   seconds a streaming turn's lease lasts unless renewed (30).
+``ATTUNE_UNCLAIMED_REQUEUE_S`` seconds before queued work nobody claimed is sent again (120).
+``ATTUNE_RELEASE_BUILD_LEASE_S`` seconds a release build's claim lasts unless renewed (300).
+``ATTUNE_BROKER_VISIBILITY_TIMEOUT_S`` Redis broker: redelivery of unacknowledged messages (6 h).
 ``ATTUNE_GC_THRESHOLD``        web process only: garbage collector thresholds, ``50000,20,20``
                                by default (``attune_collect/web_process.py``).
 ``ATTUNE_SITE_URL``            the platform's address for links in emails
@@ -214,9 +217,24 @@ else:
 # Progress and results live in our own tables; the Redis result backend is only a convenience.
 CELERY_RESULT_BACKEND = REDIS_URL or None
 CELERY_TASK_IGNORE_RESULT = not REDIS_URL
+# Killed workers (docs/architecture.md, "Killed workers"): a message is acknowledged only when
+# its task ends, a worker takes one message per free process and reserves none ahead on Redis
+# (a reserved message of a killed worker would wait for Redis's visibility timeout), and the
+# timeout is longer than any task, so a live worker's task is never delivered twice. Recovery
+# from a killed worker is the sweep's job (evaluation/worker_step.py), within minutes.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_DISABLE_PREFETCH = CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+if CELERY_WORKER_DISABLE_PREFETCH:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env_int("ATTUNE_BROKER_VISIBILITY_TIMEOUT_S", 6 * 3600, minimum=60)
+    }
+# Queued work nobody claimed within this many seconds (its message lost with a killed worker)
+# is sent again by the sweep: evaluation units of a run with no activity, release builds.
+ATTUNE_UNCLAIMED_REQUEUE_S = env_int("ATTUNE_UNCLAIMED_REQUEUE_S", 120, minimum=1)
+# A release build's claim lasts this long unless the builder renews it (at every chunk).
+ATTUNE_RELEASE_BUILD_LEASE_S = env_int("ATTUNE_RELEASE_BUILD_LEASE_S", 300, minimum=1)
 CELERY_TASK_ALWAYS_EAGER = False  # a task never runs inside the web request
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -31,6 +31,14 @@ def unit_lease_s() -> float:
     return float(getattr(settings, "ATTUNE_EVALUATION_UNIT_LEASE_S", 120.0))
 
 
+def unclaimed_requeue_s() -> float:
+    return float(getattr(settings, "ATTUNE_UNCLAIMED_REQUEUE_S", 120.0))
+
+
+def release_build_lease_s() -> float:
+    return float(getattr(settings, "ATTUNE_RELEASE_BUILD_LEASE_S", 300.0))
+
+
 def heartbeat_interval_s() -> float:
     """Progress and lease renewal: often enough that a lease never lapses under a live worker."""
     return max(0.2, min(2.0, unit_lease_s() / 4))

@@ -1,11 +1,13 @@
-"""A bootstep every Celery worker runs: a periodic sweep for units whose worker is gone.
+"""A bootstep every Celery worker runs: a periodic sweep for work whose worker is gone.
 
 A worker killed in the middle of a unit leaves it "running" under a lease nobody renews, and
 its Celery message unacknowledged (a Redis broker gives it back only after its visibility
 timeout, an hour by default). So every live worker looks, every half lease, for running runs
 with a lapsed unit and puts such units back in the queue (``services.units.sweep_running_runs``);
 the unit's answered calls then replay from the shared call cache. It also finishes a run whose
-last finalization request was lost.
+last finalization request was lost, sends again the queued units of a run where nothing moved
+for ``ATTUNE_UNCLAIMED_REQUEUE_S`` (their messages were lost with a killed worker), and does
+the same for release builds (``releases.services.sweep_release_builds``).
 
 The timer runs between tasks (in the worker's event loop) or in a timer thread (brokers without
 an event loop, such as the embedded filesystem broker); either way only short queries run here.
@@ -24,18 +26,21 @@ logger = logging.getLogger(__name__)
 
 
 def sweep_interval_s() -> float:
-    return max(1.0, min(60.0, conf.unit_lease_s() / 2))
+    bounds = (conf.unit_lease_s(), conf.unclaimed_requeue_s(), conf.release_build_lease_s())
+    return max(1.0, min(60.0, min(bounds) / 2))
 
 
 def sweep() -> None:
+    from annotations.releases.services import sweep_release_builds
     from evaluation.services.units import sweep_running_runs
 
-    try:
-        sweep_running_runs()
-    except Exception:  # a database hiccup must not stop the timer: the next sweep tries again
-        logger.warning("sweeping evaluation runs failed", exc_info=True)
-    finally:
-        close_old_connections()
+    for what, step in (("evaluation runs", sweep_running_runs),
+                       ("release builds", sweep_release_builds)):  # fmt: skip
+        try:
+            step()
+        except Exception:  # a database hiccup must not stop the timer: the next sweep tries again
+            logger.warning("sweeping %s failed", what, exc_info=True)
+    close_old_connections()
 
 
 class LapsedUnitSweeper(bootsteps.StartStopStep):

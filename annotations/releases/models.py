@@ -82,6 +82,10 @@ class Release(models.Model):
     archive_bytes = models.PositiveBigIntegerField(default=0)
     folder = models.CharField(max_length=500, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    # A build is claimed like an evaluation unit: ``attempts`` is the claim, the lease is
+    # renewed at every chunk; the workers' sweep sends a lapsed or unclaimed build again.
+    queued_at = models.DateTimeField(null=True, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )

@@ -17,6 +17,7 @@ import stat
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -127,9 +128,43 @@ def enqueue_build(
 
     if release.state == ReleaseState.FROZEN:
         raise ReleaseFrozenError(f"{release} is frozen; build a new version instead")
-    Release.objects.filter(pk=release.pk).update(state=ReleaseState.DRAFT, error="")
+    Release.objects.filter(pk=release.pk).update(
+        state=ReleaseState.DRAFT, error="", queued_at=timezone.now(), lease_expires_at=None
+    )
     record_audit("releases.enqueue", target=release, actor=actor, actor_label=actor_label)
     transaction.on_commit(lambda: build_release_task.delay(release.pk))
+
+
+def build_lease() -> timedelta:
+    return timedelta(seconds=float(getattr(settings, "ATTUNE_RELEASE_BUILD_LEASE_S", 300)))
+
+
+def unclaimed_bound() -> timedelta:
+    return timedelta(seconds=float(getattr(settings, "ATTUNE_UNCLAIMED_REQUEUE_S", 120)))
+
+
+def sweep_release_builds() -> list[int]:
+    """Send again the builds a killed worker held (building under a lapsed lease) and those
+    queued but claimed by nobody past the bound (their message was lost with a worker).
+    A build sent twice is harmless: only one claim wins (``build_release``)."""
+    from annotations.releases.tasks import build_release_task
+
+    now = timezone.now()
+    stuck = Release.objects.filter(
+        Q(state=ReleaseState.BUILDING, lease_expires_at__lt=now)
+        | Q(state=ReleaseState.DRAFT, queued_at__lt=now - unclaimed_bound())
+    )
+    sent = []
+    for release in stuck:
+        changed = Release.objects.filter(
+            pk=release.pk, state=release.state, attempts=release.attempts
+        ).update(state=ReleaseState.DRAFT, queued_at=now, lease_expires_at=None)
+        if changed:
+            record_audit("releases.build.requeued", target=release, actor_label="worker",
+                         data={"was": release.state, "attempts": release.attempts})  # fmt: skip
+            transaction.on_commit(lambda pk=release.pk: build_release_task.delay(pk))
+            sent.append(release.pk)
+    return sent
 
 
 def latest_frozen(name: str) -> Release | None:
@@ -185,9 +220,12 @@ def build_release(release_id: int) -> Release:
         release = Release.objects.select_for_update().get(pk=release_id)
         if release.state == ReleaseState.FROZEN:
             return release
+        now = timezone.now()
+        if release.state == ReleaseState.BUILDING and (release.lease_expires_at or now) > now:
+            return release  # a live worker holds the build: this message is a duplicate
         Release.objects.filter(pk=release.pk).update(
             state=ReleaseState.BUILDING, attempts=release.attempts + 1, error="",
-            build_started_at=timezone.now(), progress_done=0,
+            build_started_at=now, progress_done=0, lease_expires_at=now + build_lease(),
         )  # fmt: skip
     release.refresh_from_db()
     root = releases_root() / release.name
@@ -201,11 +239,21 @@ def build_release(release_id: int) -> Release:
         message = (
             exc.messages[0] if isinstance(exc, ValidationError) else f"{type(exc).__name__}: {exc}"
         )
-        Release.objects.filter(pk=release.pk).update(state=ReleaseState.FAILED, error=message)
+        # Under our claim only: a build another worker took over is theirs to finish.
+        Release.objects.filter(pk=release.pk, attempts=release.attempts).exclude(
+            state=ReleaseState.FROZEN
+        ).update(state=ReleaseState.FAILED, error=message, lease_expires_at=None)
         record_audit(
             "releases.build.failed", target=release, actor_label="worker", data={"error": message}
         )
         raise
+
+
+def _renew(release: Release, **progress: int) -> None:
+    """Record progress and extend the build's lease, under this worker's claim only."""
+    Release.objects.filter(
+        pk=release.pk, state=ReleaseState.BUILDING, attempts=release.attempts
+    ).update(lease_expires_at=timezone.now() + build_lease(), **progress)
 
 
 def _build_into(release: Release, root: Path, temporary: Path) -> Release:
@@ -219,8 +267,9 @@ def _build_into(release: Release, root: Path, temporary: Path) -> Release:
         for ids in iter_id_chunks(queryset, chunk_size()):
             writer.add_chunk(_release_items(release, ids))
             done += len(ids)
-            Release.objects.filter(pk=release.pk).update(progress_done=done)
+            _renew(release, progress_done=done)
         info = _release_info(release, studies, instrument, left_out)
+        _renew(release)
         result = writer.close(info, list(release.subsample_sizes), release.subsample_seed)
     except BaseException:
         writer.abort()
@@ -242,6 +291,7 @@ def _build_into(release: Release, root: Path, temporary: Path) -> Release:
         _make_writable(final)
         shutil.rmtree(final)
     os.rename(temporary, final)
+    _renew(release)
     archive = write_archive(final, root / f"{release.name}-{release.version}.tar.gz")
     _make_read_only(final)
     os.chmod(archive, stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
@@ -255,9 +305,13 @@ def _build_into(release: Release, root: Path, temporary: Path) -> Release:
             if e["path"].startswith("tables/")
         },
     }
+    claim = release.attempts
     with transaction.atomic():
         release = Release.objects.select_for_update().get(pk=release.pk)
+        if release.attempts != claim:  # our lease lapsed and another worker took the build
+            raise ReleaseError(f"{release}: the build was taken over by another worker")
         release.state = ReleaseState.FROZEN
+        release.lease_expires_at = None
         release.counts = result.counts
         release.manifest = manifest_summary
         release.content_hash = result.content_hash

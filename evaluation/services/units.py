@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from annotations.models import AuditEntry
 from annotations.services.audit import record_audit
 from evaluation import conf
 from evaluation.background import CallCounts, CallTally, Interrupted, run_with_heartbeat
@@ -251,7 +252,7 @@ def sweep_run(run_id: int) -> None:
     run = EvaluationRun.objects.filter(pk=run_id).first()
     if run is None or run.status != RunStatus.RUNNING:
         return
-    requeued = requeue_lapsed_units(run)
+    requeued = requeue_lapsed_units(run) + unclaimed_units(run)
     dispatch.enqueue_units(run, requeued)
     run.refresh_from_db()
     if run.status == RunStatus.RUNNING and run.units_finished >= run.units_total:
@@ -265,6 +266,7 @@ def sweep_running_runs() -> int:
         EvaluationRun.objects.filter(status=RunStatus.RUNNING)
         .filter(
             Q(units__status=UnitStatus.RUNNING, units__lease_until__lt=now)
+            | Q(units__status=UnitStatus.QUEUED, started_at__lt=now - unclaimed_bound())
             | Q(units_total=F("units_done") + F("units_failed"))
         )
         .values_list("pk", flat=True)
@@ -274,6 +276,36 @@ def sweep_running_runs() -> int:
     for run_id in swept:
         sweep_run(run_id)
     return len(swept)
+
+
+UNCLAIMED = "evaluation.units.unclaimed"
+
+
+def unclaimed_bound() -> timedelta:
+    return timedelta(seconds=conf.unclaimed_requeue_s())
+
+
+def unclaimed_units(run: EvaluationRun) -> list[int]:
+    """Queued units of a run where nothing moved for the bound: no live lease, no unit started
+    or finished, no earlier re-send. Their messages were most likely taken by a worker that was
+    killed before it could start them (Redis returns such a message only after its visibility
+    timeout), so they are sent again; a duplicate message is harmless (claims are conditional).
+    """
+    now = timezone.now()
+    since = now - unclaimed_bound()
+    if run.started_at is None or run.started_at > since:
+        return []
+    if run.units.filter(status=UnitStatus.RUNNING, lease_until__gte=now).exists():
+        return []
+    if run.units.filter(Q(started_at__gt=since) | Q(finished_at__gt=since)).exists():
+        return []
+    if AuditEntry.objects.filter(action=UNCLAIMED, target_type=run._meta.label_lower,
+                                 target_id=str(run.pk), created_at__gt=since).exists():  # fmt: skip
+        return []
+    queued = list(run.units.filter(status=UnitStatus.QUEUED).values_list("pk", flat=True))
+    if queued:
+        record_audit(UNCLAIMED, target=run, actor_label="worker", data={"units": len(queued)})
+    return queued
 
 
 def requeue_lapsed_units(run: EvaluationRun) -> list[int]:

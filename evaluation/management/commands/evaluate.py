@@ -17,6 +17,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.releases.models import Release, ReleaseState
+from attune_collect.stall import StallWatch
+from evaluation import conf
 from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET
 from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
 from evaluation.models import DEFAULT_SEED, EvaluationRun, RunStatus, UnitStatus
@@ -105,14 +107,27 @@ class Command(BaseCommand):
     def _show(self, run: EvaluationRun) -> None:
         self.stdout.write(progress_line(run))
 
+    def _report_stall(self, run: EvaluationRun, watch: StallWatch) -> None:
+        queued = run.units.filter(status=UnitStatus.QUEUED).count()
+        running = run.units.filter(status=UnitStatus.RUNNING).count()
+        quiet = watch.stalled_for((run.units_finished, run.calls_made, run.calls_cached, running))
+        if quiet is not None:
+            self.stderr.write(
+                f"stalled: no progress for {quiet:.0f} s ({queued} units queued, {running} "
+                "running). A killed worker's units are sent again by the workers' sweep; check "
+                "that a worker runs (`manage.py check_worker`)."
+            )
+
     def _wait(self, run: EvaluationRun, worker_timeout: float) -> EvaluationRun:
         """Poll the run; look after lapsed units (a killed worker) while waiting."""
         deadline = time.monotonic() + worker_timeout
         last = ""
+        watch = StallWatch(conf.unclaimed_requeue_s())
         while True:
             run.refresh_from_db()
             if not run.is_active:
                 return run
+            self._report_stall(run, watch)
             taken = run.units.exclude(status=UnitStatus.QUEUED).exists()
             if not taken and run.units_finished == 0 and time.monotonic() > deadline:
                 cancel_run(run, actor_label=ACTOR)

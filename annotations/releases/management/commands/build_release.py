@@ -5,9 +5,11 @@ from __future__ import annotations
 import sys
 import time
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count, Q
+from django.utils import timezone
 
 from annotations.models import Study
 from annotations.releases.models import AnnotationLayer, QaRule, Release, ReleaseState
@@ -17,6 +19,7 @@ from annotations.releases.services import (
     create_release,
     enqueue_build,
 )
+from attune_collect.stall import StallWatch
 
 ACTOR = "command:build_release"
 
@@ -165,6 +168,7 @@ class Command(BaseCommand):
     def _wait(self, release: Release, worker_timeout: float, timeout: float) -> Release:
         started = time.monotonic()
         last_line = ""
+        watch = StallWatch(float(getattr(settings, "ATTUNE_UNCLAIMED_REQUEUE_S", 120)))
         while True:
             release.refresh_from_db()
             elapsed = time.monotonic() - started
@@ -182,9 +186,25 @@ class Command(BaseCommand):
                 raise CommandError(
                     f"the build did not finish within {timeout:g} s (still {release.state})"
                 )
+            if (quiet := watch.stalled_for((release.state, release.progress_done))) is not None:
+                self.stderr.write(stall_message(release, quiet))
             line = f"{release.get_state_display()}: {release.progress_done}/{release.progress_total} conversations ({release.progress_percent}%)"
             if line != last_line:
                 self.stdout.write(line)
                 last_line = line
             sys.stdout.flush()
             time.sleep(0.5)
+
+
+def stall_message(release: Release, quiet: float) -> str:
+    lapsed = release.lease_expires_at is not None and release.lease_expires_at < timezone.now()
+    why = (
+        "its worker stopped renewing the build's claim (killed?)"
+        if lapsed
+        else "no worker moved it"
+    )
+    return (
+        f"stalled: {release} has not moved for {quiet:.0f} s ({release.get_state_display()}, "
+        f"{release.progress_done}/{release.progress_total}): {why}. The workers' sweep sends it "
+        "again; check that a worker runs (`manage.py check_worker`)."
+    )
