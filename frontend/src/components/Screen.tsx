@@ -9,9 +9,11 @@ interface ScreenProps {
   children: ReactNode;
   /** Shown under the heading in smaller type. */
   lead?: ReactNode;
+  /** The screen shows the support notice itself, where the participant is (the chat). */
+  ownSupportNotice?: boolean;
 }
 
-export function Screen({ title, lead, children }: ScreenProps) {
+export function Screen({ title, lead, children, ownSupportNotice = false }: ScreenProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   // Once the backend has flagged a risk, the support resources head every page that follows.
   const support = useOptionalStudy()?.session.support ?? null;
@@ -25,7 +27,7 @@ export function Screen({ title, lead, children }: ScreenProps) {
         {title}
       </h1>
       {lead ? <div className="lead">{lead}</div> : null}
-      {support ? <SupportNotice resources={support.resources} /> : null}
+      {support && !ownSupportNotice ? <SupportNotice resources={support.resources} /> : null}
       {children}
     </section>
   );

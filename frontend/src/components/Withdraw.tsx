@@ -1,6 +1,6 @@
 // Withdrawal, reachable from every page of a session: one button, then a confirmation that
 // says what withdrawing means. No reason is asked for.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useStudy } from "../StudyContext";
 import { useAction } from "../useAction";
 import { ErrorNotice } from "./ErrorNotice";
@@ -12,8 +12,12 @@ export function Withdraw() {
   const heading = useRef<HTMLHeadingElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const wasOpen = useRef(false);
+  const titleId = useId(); // the chat's support notice holds a second one
   useEffect(() => {
-    if (open) heading.current?.focus();
+    if (open) {
+      heading.current?.focus();
+      heading.current?.scrollIntoView?.({ block: "center" }); // the whole confirmation in view
+    }
     else if (wasOpen.current) opener.current?.focus(); // back where the participant was
     wasOpen.current = open;
   }, [open]);
@@ -31,8 +35,8 @@ export function Withdraw() {
     );
   }
   return (
-    <div className="withdraw-confirm" role="group" aria-labelledby="withdraw-title">
-      <h2 id="withdraw-title" tabIndex={-1} ref={heading}>
+    <div className="withdraw-confirm" role="group" aria-labelledby={titleId}>
+      <h2 id={titleId} tabIndex={-1} ref={heading}>
         Withdraw from the study?
       </h2>
       <p>You can stop at any time without giving a reason. Your answers will then not be used in the study's data.</p>

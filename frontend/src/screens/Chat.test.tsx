@@ -39,7 +39,12 @@ describe("Chat", () => {
     });
     renderInStudy(<Chat />, harness);
     expect(screen.getByRole("progressbar", { name: "1 of 2 replies answered" })).toHaveAttribute("value", "1");
-    expect(screen.getByRole("region", { name: "Support is available" })).toHaveTextContent("Samaritans: 116 123");
+    const notice = screen.getByRole("alert", { name: "Support is available" });
+    expect(notice).toHaveTextContent("Samaritans: 116 123");
+    // Under the conversation, not at the top of the page, and kept in view by the stylesheet.
+    const conversation = screen.getByRole("list", { name: "Conversation" });
+    expect(conversation.compareDocumentPosition(notice) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(notice).toHaveClass("support-banner");
     expect(screen.queryByRole("button", { name: "Finish the chat" })).not.toBeInTheDocument();
   });
 

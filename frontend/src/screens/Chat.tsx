@@ -11,7 +11,7 @@ import { TurnView } from "../chat/TurnView";
 import { useChatStream } from "../chat/useChatStream";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { Screen } from "../components/Screen";
-import { SupportNotice } from "../components/SupportNotice";
+import { SupportBanner } from "../safety/SupportBanner";
 import { useStudy } from "../StudyContext";
 
 const WAITING_POLL_MS = 3000;
@@ -61,13 +61,11 @@ export function Chat() {
     ? [session.conversation.topic_category, session.conversation.topic_subtopic].filter(Boolean).join(" · ")
     : "";
   const liveIsNew = live !== null && (live.number === null || !turns.some((t) => t.number === live.number));
-  // The session's notice is shown by Screen; this one bridges the moment before the
-  // session is read again after the stream that raised it.
-  const liveSupport = session.support ? null : support;
+  // The notice from the stream's turn event, then from the session once it is read again.
+  const supportText = session.support?.resources ?? support;
 
   return (
-    <Screen title="Chat" lead={topic ? <p>Topic: {topic}</p> : null}>
-      {liveSupport ? <SupportNotice resources={liveSupport} /> : null}
+    <Screen title="Chat" lead={topic ? <p>Topic: {topic}</p> : null} ownSupportNotice>
       <TurnProgress answered={chat.answered} minTurns={study.min_turns} maxTurns={study.max_turns} />
       {turns.length === 0 && !live ? (
         <p className="empty-chat">Write your first message below. Say as much or as little as you like.</p>
@@ -85,6 +83,7 @@ export function Chat() {
           {liveIsNew ? <TurnView turn={null} live={live} busy onRetry={() => undefined} /> : null}
         </ol>
       )}
+      {supportText ? <SupportBanner resources={supportText} /> : null}
       <p className="visually-hidden" role="status">
         {live ? (live.text ? "The assistant is replying." : "Sending your message.") : toAnnotate ? "Reply received." : ""}
       </p>
