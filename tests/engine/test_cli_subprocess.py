@@ -59,7 +59,11 @@ def test_run_then_score(release_dir, tmp_path):
         "per_turn.parquet",
         "per_conversation.parquet",
     }
-    assert set(json.loads((scores / "scores.json").read_text())) == {"conversations", "aggregates"}
+    assert set(json.loads((scores / "scores.json").read_text())) == {
+        "scoring_options",
+        "conversations",
+        "aggregates",
+    }
 
 
 def test_bad_arguments_exit_with_two(tmp_path):
