@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from evaluation.benchmark import records
 from evaluation.benchmark.instrument import Instrument
+from evaluation.benchmark.profile import Profile, traits_of
 from evaluation.benchmark.vocabulary import PANAS_NEGATIVE, PANAS_POSITIVE
 
 
@@ -128,7 +129,7 @@ def _conversation(
             subtopic=subtopic,
             other={"synthetic": True, "generator": "attune seed_demo", "seed": seed},
         ),  # fmt: skip
-        participant_profile=_profile(rng, seed, index),
+        participant_profile=_profile(rng, seed, index, instrument),
         pre_panas=pre,
         post_panas=post,
         conversation_wide=_wide(instrument, rng, persona),
@@ -229,16 +230,53 @@ def _panas(rng: random.Random, distress: float) -> records.Panas:
     return records.Panas(items=items, total_positive=positive, total_negative=negative)
 
 
-def _profile(rng: random.Random, seed: int, index: int) -> records.ParticipantProfile:
-    traits = (rng.choice(_DIAGNOSES),) if rng.random() < 0.25 else ()
+# The demo's diagnosed conditions as the default questionnaire's option ids, by the group the
+# paper reports them in (the draws of the main stream stay as they were).
+_CONDITIONS = {"diagnosis:anxiety_depression": ("anxiety", "depression"),
+               "diagnosis:asd_adhd": ("adhd", "autism")}  # fmt: skip
+_OTHER_TEXT = {"country": "Norway", "first_language": "Norwegian", "gender": "Agender",
+               "diagnoses": "OCD"}  # fmt: skip
+
+
+def _profile(
+    rng: random.Random, seed: int, index: int, instrument: Instrument
+) -> records.ParticipantProfile:
+    group = rng.choice(_DIAGNOSES) if rng.random() < 0.25 else None
+    age = rng.randint(18, 70)
+    goals = tuple(rng.sample(("feel calmer", "get advice", "be heard", "understand myself"), 2))
+    responses: dict = {"chat_experience": rng.choice(("never", "sometimes", "often"))}
+    traits: tuple[str, ...] = (group,) if group else ()
+    if instrument.profile is not None:  # answers of the questionnaire, from a stream of their own
+        responses |= _questionnaire(
+            instrument.profile, random.Random(f"{seed}-{index}"), age, group
+        )
+        traits = tuple(traits_of(instrument.profile, responses))
     return records.ParticipantProfile(
         participant_id=f"demo-participant-{seed}-{index:05d}",
         schema_version="1",
-        age=rng.randint(18, 70),
+        age=age,
         traits=traits,
-        goals=tuple(rng.sample(("feel calmer", "get advice", "be heard", "understand myself"), 2)),
-        responses={"chat_experience": rng.choice(("never", "sometimes", "often"))},
+        goals=goals,
+        responses=responses,
     )
+
+
+def _questionnaire(profile: Profile, rng: random.Random, age: int, group: str | None) -> dict:
+    answers: dict = {}
+    for question in profile.questions:
+        if question.kind == "number":
+            answers[f"{question.id}_band"] = question.band_of(age)
+        elif question.trait_prefix:
+            if group is not None:
+                answers[question.id] = sorted(rng.sample(_CONDITIONS[group], rng.randint(1, 2)))
+            else:
+                answers[question.id] = ["prefer_not_to_say" if rng.random() < 0.15 else "none"]
+        else:
+            option = rng.choice(question.options)
+            answers[question.id] = option.id
+            if option.other:
+                answers[f"{question.id}_other"] = _OTHER_TEXT.get(question.id, "Something else")
+    return answers
 
 
 def _wide(

@@ -14,6 +14,7 @@ from annotations.interchange.from_records import (
     save_records,
     validate_record,
 )
+from annotations.interchange.profile_mapping import map_profile_answers
 from annotations.models import Conversation
 from annotations.services.audit import record_audit
 from annotations.services.studies import get_or_create_study
@@ -85,6 +86,7 @@ def _validated(folder: Path, study, report: ImportReport) -> list[tuple[str, rec
             _refuse_unless_regular(path)
             record = read_conversation_file(path)
             validate_record(record, instrument)
+            record = map_profile_answers(record, instrument)
         except (FormatError, RecordRejected) as exc:
             report.rejected.append((path.name, str(exc)))
             continue

@@ -48,6 +48,14 @@ class ConsentInput(serializers.Serializer):
 
 class ProfileInput(serializers.Serializer):
     age = serializers.IntegerField(min_value=0, max_value=200)
+    age_confirmed = serializers.BooleanField(default=True, help_text="false: an age under the "
+                                             "minimum is refused with needs_confirmation instead "
+                                             "of ending the study.")  # fmt: skip
+    answers = serializers.DictField(required=False, default=dict,
+                                    help_text="Question id -> option id (a list for multi-choice).")  # fmt: skip
+    other_text = serializers.DictField(child=serializers.CharField(allow_blank=True, max_length=400),
+                                       required=False, default=dict,
+                                       help_text="Question id -> text of its 'other' option.")  # fmt: skip
     traits = serializers.ListField(
         child=serializers.CharField(**_NAMES), max_length=20, default=list
     )
@@ -358,6 +366,21 @@ class ChoiceQuestionOutput(serializers.Serializer):
     options = OptionOutput(many=True)
 
 
+class ProfileOptionOutput(OptionOutput):
+    other = serializers.BooleanField(help_text="Asks for a text box.")
+    exclusive = serializers.BooleanField(help_text="Cannot be combined with other options.")
+
+
+class ProfileQuestionOutput(serializers.Serializer):
+    id = serializers.CharField()
+    kind = serializers.CharField(help_text="number, single or multi")
+    prompt = serializers.CharField()
+    required = serializers.BooleanField()
+    min = serializers.IntegerField(allow_null=True)
+    max = serializers.IntegerField(allow_null=True)
+    options = ProfileOptionOutput(many=True)
+
+
 class FollowUpOutput(serializers.Serializer):
     prompt = serializers.CharField()
     shown_when = serializers.ListField(child=serializers.CharField())
@@ -379,3 +402,10 @@ class InstrumentOutput(serializers.Serializer):
     q3_model_fit = ChoiceQuestionOutput()
     q3_follow_up = FollowUpOutput()
     four_branches = BranchOutput(many=True)
+    profile = serializers.SerializerMethodField()
+
+    @extend_schema_field(ProfileQuestionOutput(many=True))
+    def get_profile(self, instrument: Any) -> list[dict[str, Any]]:
+        """The profile questionnaire (empty when the instrument has none)."""
+        questions = instrument.profile.questions if instrument.profile else ()
+        return ProfileQuestionOutput(questions, many=True).data

@@ -29,7 +29,9 @@ from annotations.services.conversation_states import move
 from annotations.services.drafts import clear_drafts
 from annotations.services.errors import FlowError, invalid
 from annotations.services.participant_sessions import issue_token, participant_for_token
+from annotations.services.study_instrument import instrument_of
 from annotations.services.withdrawal import apply_withdrawal_policy
+from evaluation.benchmark.profile import ProfileError, clean_answers, traits_of
 
 PROFILE_SCHEMA_VERSION = "attune-profile-1"
 MINIMUM_AGE = 18  # Prolific's own rule; younger people are screened out, not refused
@@ -236,25 +238,49 @@ def submit_profile(
     participant: Participant,
     *,
     age: int,
-    traits: list[str],
-    goals: list[str],
+    age_confirmed: bool = True,
+    answers: dict[str, Any] | None = None,
+    other_text: dict[str, str] | None = None,
+    traits: list[str] | None = None,
+    goals: list[str] | None = None,
     diagnosis: str | None = None,
     responses: dict[str, Any] | None = None,
 ) -> None:
-    """The profile (age, traits incl. an optional self-reported diagnosis, goals)."""
+    """The profile: age and the instrument's questionnaire, stored as option ids.
+
+    ``answers`` maps a question id to an option id (or a list for a multi-choice question),
+    ``other_text`` a question id to the text of its "other" option. Traits come from the
+    questionnaire's trait questions (``diagnosis:<option id>``). An age under the minimum
+    screens out only when ``age_confirmed`` (the app asks "Is that right?" first).
+    """
     require_active(participant)
     conversation = current_conversation(participant, lock=True)
     if conversation is None or conversation.state != ConversationState.CONSENTED:
         raise FlowError("wrong_step", "The profile is not open now.")
     if age > MAXIMUM_AGE:
         raise invalid("age", f"must be at most {MAXIMUM_AGE}")
-    traits = _text_list("traits", traits)
-    goals = _text_list("goals", goals)
+    if age < MINIMUM_AGE and not age_confirmed:
+        raise FlowError("invalid", f"You entered {age}. Is that right?", field="age",
+                        data={"needs_confirmation": True})  # fmt: skip
+    traits = _text_list("traits", traits or [])
+    goals = _text_list("goals", goals or [])
     if diagnosis:
         traits.append(f"diagnosis:{_short_text('diagnosis', diagnosis)}")
-    responses = responses or {}
+    responses = dict(responses or {})
     if len(responses) > MAX_RESPONSES:
         raise invalid("responses", f"at most {MAX_RESPONSES} answers")
+    questionnaire = instrument_of(participant.study).profile
+    if questionnaire is not None:
+        try:
+            chosen = clean_answers(questionnaire, answers or {}, other_text or {})
+        except ProfileError as error:
+            raise invalid(error.field, str(error).split(": ", 1)[-1]) from None
+        age_question = next((q for q in questionnaire.questions if q.kind == "number"), None)
+        band = age_question.band_of(age) if age_question else None
+        responses |= chosen | ({f"{age_question.id}_band": band} if band else {})
+        traits += [t for t in traits_of(questionnaire, chosen) if t not in traits]
+    elif answers or other_text:
+        raise invalid("answers", "this study's instrument has no profile questionnaire")
     if age < MINIMUM_AGE:
         screen_out(participant, ScreenoutReason.UNDER_AGE)
         return

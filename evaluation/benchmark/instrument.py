@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from evaluation.benchmark.canonical import canonical_sha256
+from evaluation.benchmark.profile import Profile, ProfileError, load_profile
 
 # The format's fixed vocabulary lives in one place; re-exported here for instrument users.
 from evaluation.benchmark.vocabulary import (  # noqa: F401
@@ -205,6 +206,7 @@ class Instrument:
     q3_follow_up: FollowUpQuestion
     four_branches: tuple[Branch, ...]
     support_resources: str = ""
+    profile: Profile | None = None  # the profile questionnaire (evaluation/benchmark/profile.py)
     # Lookup tables built once; excluded from equality so two equal definitions compare equal.
     _panas_by_lower: dict[str, PanasItem] = field(init=False, repr=False, compare=False, hash=False)
     _behaviour_by_id: dict[str, BehaviourQuestion] = field(
@@ -302,7 +304,7 @@ class Instrument:
             },
             "four_branches": [b.to_dict() for b in self.four_branches],
             "support_resources": self.support_resources,
-        }
+        } | ({"profile": self.profile.to_dict()} if self.profile else {})
 
     def canonical_hash(self) -> str:
         """sha256 hex of the canonical definition; identifies exactly what people were asked.
@@ -552,7 +554,7 @@ def load_instrument(data: dict) -> Instrument:
             "conversation_wide",
             "four_branches",
         ),
-        ("description", "support_resources"),
+        ("description", "support_resources", "profile"),
     )
     version = _integer(root["version"], "version")
     if version < 1:
@@ -592,7 +594,17 @@ def load_instrument(data: dict) -> Instrument:
         support_resources=_text(
             root.get("support_resources", ""), "support_resources", allow_empty=True
         ),
+        profile=_parse_profile(root.get("profile")),
     )
+
+
+def _parse_profile(value: Any) -> Profile | None:
+    if value is None:
+        return None
+    try:
+        return load_profile(value)
+    except ProfileError as error:
+        raise InstrumentError(error.field, str(error).split(": ", 1)[-1]) from None
 
 
 @functools.cache

@@ -63,7 +63,7 @@ def build_report(run: EvaluationRun) -> Path:
     primary = "default" if "default" in run.modes else run.modes[0]
     instrument = _instrument(run)
     statistics = compute_statistics(
-        score_frame(scored.conversations, records),
+        score_frame(scored.conversations, records, profile=instrument.profile),
         StatsConfig(seed=run.seed, primary_mode=primary),
         judge_answers,
         reply_answers,

@@ -56,9 +56,13 @@ def test_plausible_variety():
     assert min(turns_per_conversation.values()) >= 3 and max(turns_per_conversation.values()) <= 12
     models = Counter(Conversation.objects.values_list("model_endpoint__model_name", flat=True))
     assert set(models) == {"listener", "advisor", "questioner"}
+    no_condition = {"diagnosis:none", "diagnosis:prefer_not_to_say"}
     with_diagnosis = [
-        p for p in Participant.objects.all() if any(t.startswith("diagnosis:") for t in p.traits)
-    ]
+        p for p in Participant.objects.all()
+        if any(t.startswith("diagnosis:") and t not in no_condition for t in p.traits)
+    ]  # fmt: skip
+    # Profile answers are option ids of the instrument's questionnaire.
+    assert all(p.responses.get("diagnoses") for p in Participant.objects.all())
     assert 0.1 < len(with_diagnosis) / 120 < 0.4
     assert Turn.objects.filter(
         annotation__mood_tags__isnull=True

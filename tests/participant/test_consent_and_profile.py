@@ -51,7 +51,10 @@ def test_the_profile_is_stored_with_the_diagnosis_as_a_trait(participant_client)
     participant = Participant.objects.get(prolific_pid=client.pid)
     assert participant.age == 41
     assert participant.traits == ["shy", "diagnosis:depression"]
-    assert participant.goals == ["feel calmer"] and participant.responses == {"hobby": "chess"}
+    assert participant.goals == ["feel calmer"] and participant.responses == {
+        "hobby": "chess",
+        "age_band": "35_44",
+    }
 
 
 def test_a_participant_under_18_is_screened_out(participant_client):

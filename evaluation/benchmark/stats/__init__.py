@@ -7,11 +7,12 @@ answers (``agreement``) and judge-vs-participant answers about the replies (``re
 """
 
 from evaluation.benchmark.stats.build import (
-    DEFAULT_TRAIT_GROUPS,
+    TraitGroups,
     conversation_attributes,
     draft_judge_answers,
     participant_answers,
     score_frame,
+    trait_groups_from_profile,
 )
 from evaluation.benchmark.stats.compute import StatsConfig, compute_statistics
 from evaluation.benchmark.stats.contract import (
@@ -42,7 +43,8 @@ from evaluation.benchmark.stats.results import (
 __all__ = [
     "AXES",
     "AXIS_LABELS",
-    "DEFAULT_TRAIT_GROUPS",
+    "TraitGroups",
+    "trait_groups_from_profile",
     "RANKED_AXES",
     "Agreement",
     "AxisEstimate",

@@ -8,9 +8,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 import pandas as pd
 
+from evaluation.benchmark.instrument import default_instrument
+from evaluation.benchmark.profile import Profile
 from evaluation.benchmark.records import Conversation
 from evaluation.benchmark.run_output import RunOutput
 from evaluation.benchmark.scoring import (
@@ -29,30 +32,85 @@ from evaluation.benchmark.stats.contract import (
     TRAIT_REFERENCE,
 )
 
-# The self-reported diagnoses of the participant profile (``traits``), grouped as the paper
-# reports them; "any diagnosis" pools them. A caller with other traits passes its own groups.
-DEFAULT_TRAIT_GROUPS: dict[str, tuple[str, ...]] = {
-    "anxiety/depression": ("diagnosis:anxiety_depression",),
-    "ASD/ADHD": ("diagnosis:asd_adhd",),
-    "any diagnosis": ("diagnosis:anxiety_depression", "diagnosis:asd_adhd"),
-}
 HUMAN_EDITED = "human_edited"
+ANY_CONDITION = "any diagnosis"
+# A condition gets a group of its own only with at least this many participants; fewer give
+# intervals too wide to read (they still count towards "any diagnosis").
+MIN_TRAIT_PARTICIPANTS = 10
 
 
-def _trait_value(traits: set[str], group: str, members: set[str], every: set[str]) -> str | None:
+@dataclass(frozen=True)
+class TraitGroups:
+    """The ``trait:<group>`` columns: each group's member traits, and traits that are a level of
+    their own (``withheld``: "prefer not to say"), never pooled with the reference "none"."""
+
+    groups: Mapping[str, frozenset[str]]
+    withheld: Mapping[str, str] = field(default_factory=dict)  # trait -> its level's name
+
+
+def trait_groups_from_profile(
+    profile: Profile | None,
+    conversations: Iterable[Conversation],
+    min_participants: int = MIN_TRAIT_PARTICIPANTS,
+) -> TraitGroups:
+    """Trait groups from the instrument's trait questions, never from a list in code: for each
+    question with a ``trait_prefix``, "any diagnosis" (every condition: the options that are not
+    the reference or withheld, plus prefixed traits of imported records kept as text), and
+    each condition that at least ``min_participants`` participants report."""
+    groups: dict[str, frozenset[str]] = {}
+    withheld: dict[str, str] = {}
+    if profile is None:
+        return TraitGroups(groups)
+    seen: dict[str, set[str]] = {}
+    for conversation in conversations:
+        person = conversation.participant_profile
+        if person is None:
+            continue
+        who = person.participant_id or conversation.conversation_id
+        for trait in person.traits:
+            seen.setdefault(trait.casefold(), set()).add(who)
+    for question in profile.trait_questions:
+        prefix = f"{question.trait_prefix}:".casefold()
+        special = {f"{prefix}{o.id}".casefold(): o for o in question.options if o.role}
+        withheld |= {t: o.label for t, o in special.items() if o.role == "withheld"}
+        conditions = [f"{prefix}{o.id}".casefold() for o in question.options if not o.role]
+        conditions += sorted(t for t in seen if t.startswith(prefix) and t not in special
+                             and t not in conditions)  # fmt: skip
+        pooled = ANY_CONDITION if len(profile.trait_questions) == 1 else f"any {question.id}"
+        groups[pooled] = frozenset(conditions)
+        for trait in conditions:
+            if len(seen.get(trait, ())) >= min_participants:
+                groups[trait[len(prefix) :]] = frozenset({trait})
+    return TraitGroups(groups, withheld)
+
+
+def _trait_value(
+    traits: set[str],
+    group: str,
+    members: frozenset[str],
+    every: set[str],
+    withheld: Mapping[str, str],
+) -> str | None:
     if traits & members:
         return group
-    return TRAIT_REFERENCE if not traits & every else None
+    if traits & every:
+        return None  # another condition: neither this group nor its reference
+    level = next((withheld[t] for t in sorted(traits) if t in withheld), None)
+    return level or TRAIT_REFERENCE
 
 
 def conversation_attributes(
     conversations: Iterable[Conversation],
-    trait_groups: Mapping[str, Iterable[str]] = DEFAULT_TRAIT_GROUPS,
+    trait_groups: Mapping[str, Iterable[str]] | TraitGroups,
 ) -> pd.DataFrame:
     """One row per conversation: ``conversation_id``, ``topic``, ``original_model`` and a
     ``trait:<group>`` column per trait group (the contract's values; traits match ignoring case).
     A conversation without a participant profile has no trait values."""
-    groups = {name: {t.casefold() for t in members} for name, members in trait_groups.items()}
+    if not isinstance(trait_groups, TraitGroups):
+        trait_groups = TraitGroups({n: frozenset(m) for n, m in trait_groups.items()})
+    groups = {name: frozenset(t.casefold() for t in members)
+              for name, members in trait_groups.groups.items()}  # fmt: skip
+    withheld = {t.casefold(): level for t, level in trait_groups.withheld.items()}
     every = set().union(*groups.values()) if groups else set()
     rows = []
     for conversation in conversations:
@@ -64,7 +122,7 @@ def conversation_attributes(
             ORIGINAL_MODEL_COLUMN: conversation.metadata.model,
         }
         for name, members in groups.items():
-            value = _trait_value(traits, name, members, every) if profile else None
+            value = _trait_value(traits, name, members, every, withheld) if profile else None
             row[f"{TRAIT_PREFIX}{name}"] = value
         rows.append(row)
     columns = ["conversation_id", TOPIC_COLUMN, ORIGINAL_MODEL_COLUMN]
@@ -75,12 +133,19 @@ def conversation_attributes(
 def score_frame(
     scores: Iterable[ConversationScores],
     conversations: Iterable[Conversation],
-    trait_groups: Mapping[str, Iterable[str]] = DEFAULT_TRAIT_GROUPS,
+    trait_groups: Mapping[str, Iterable[str]] | TraitGroups | None = None,
+    profile: Profile | None = None,
 ) -> pd.DataFrame:
     """The contract's score frame: ids, axes, parse-failure counts and the grouping columns.
 
+    Trait groups come from ``profile`` (the instrument's questionnaire; the default
+    instrument's when neither it nor explicit ``trait_groups`` is given).
     A scored conversation missing from ``conversations`` keeps missing grouping values.
     """
+    conversations = list(conversations)
+    if trait_groups is None:
+        profile = profile or default_instrument().profile
+        trait_groups = trait_groups_from_profile(profile, conversations)
     scored = per_conversation_frame(scores).rename(
         columns={"em_model": "model", "composite_score": "composite"}
     )
