@@ -52,6 +52,7 @@ class ProfileInput(serializers.Serializer):
                                              "minimum is refused with needs_confirmation instead "
                                              "of ending the study.")  # fmt: skip
     answers = serializers.DictField(required=False, default=dict,
+                                    validators=[json_size_at_most(MAX_PROFILE_RESPONSES_BYTES)],
                                     help_text="Question id -> option id (a list for multi-choice).")  # fmt: skip
     other_text = serializers.DictField(child=serializers.CharField(allow_blank=True, max_length=400),
                                        required=False, default=dict,
