@@ -2,12 +2,14 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "attune_collect.settings")
+django.setup(set_prefix=False)
 
-application = get_asgi_application()
+from attune_collect.asgi_handler import AttuneASGIHandler  # noqa: E402 - needs Django set up
+from attune_collect.web_process import prepare_web_process  # noqa: E402
 
-from attune_collect.web_process import prepare_web_process  # noqa: E402 - needs Django set up
+application = AttuneASGIHandler()
 
 prepare_web_process()

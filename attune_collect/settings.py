@@ -26,6 +26,7 @@ no Redis). Production is configured with these variables:
 ``ATTUNE_UNCLAIMED_REQUEUE_S`` seconds before queued work nobody claimed is sent again (120).
 ``ATTUNE_RELEASE_BUILD_LEASE_S`` seconds a release build's claim lasts unless renewed (300).
 ``ATTUNE_BROKER_VISIBILITY_TIMEOUT_S`` Redis broker: redelivery of unacknowledged messages (6 h).
+``ATTUNE_SSE_KEEPALIVE_S``     seconds of model silence before a chat stream sends an SSE comment (15).
 ``ATTUNE_GC_THRESHOLD``        web process only: garbage collector thresholds, ``50000,20,20``
                                by default (``attune_collect/web_process.py``).
 ``ATTUNE_SITE_URL``            the platform's address for links in emails
@@ -349,3 +350,6 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "attune@localhost")
 # The lease of the stream that owns a turn, renewed every third of it while the stream lives
 # (Retry-After waits included); a retry is refused until it lapses (annotations/services/chat.py).
 ATTUNE_CHAT_TURN_LEASE_S = env_int("ATTUNE_CHAT_TURN_LEASE_S", 30, minimum=1)
+# An open chat stream sends an SSE comment after this many seconds without a token, so a proxy
+# with a 60 s read timeout never cuts a slow first token (annotations/participant_api/keepalive.py).
+ATTUNE_SSE_KEEPALIVE_S = env_int("ATTUNE_SSE_KEEPALIVE_S", 15, minimum=1)

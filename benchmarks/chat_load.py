@@ -3,7 +3,7 @@ same upstream called directly, in one run.
 
     .venv/bin/python benchmarks/chat_load.py [--participants 200] [--turns 2]
         [--latency-ms 2000] [--tokens 60] [--token-delay-ms 300] [--database-url URL]
-        [--workers 1]
+        [--workers 1] [--transports direct litellm]
 
 Processes (all on 127.0.0.1): the local OpenAI-compatible test server (fixed latency before the
 first token, fixed delay between tokens: by default a 20 s reply, so that 200 participants
@@ -15,8 +15,14 @@ the next, as the participant app does. Starts are spread over one reply's durati
 is steady rather than one burst. The direct phase runs the same number of concurrent streams
 with the same request straight to the test server.
 
-Prints p50/p95 time to first token (TTFT) and total time for both paths, their ratios, the
-TTFT overhead in milliseconds, the most streams open at once and every error.
+The platform runs once per gateway transport, in the same run and the same server process,
+each phase with participants of its own: the endpoint called directly (the default for an
+OpenAI-compatible endpoint) and the same endpoint with ``force_litellm`` set (switched in the
+database between the phases; the chat reads it on every message).
+
+Prints p50/p95 time to first token (TTFT) and total time for every phase, their ratios to the
+direct phase, the TTFT overhead in milliseconds, the most streams open at once, every error,
+the platform's CPU per message in each platform phase and their ratio, and the load average.
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 KEY_ENV = "ATTUNE_BENCH_LLM_KEY"
 REQUEST_TIMEOUT_S = 60.0  # one stream; a request that takes longer counts as an error
-STARTUP_TIMEOUT_S = 60.0
+STARTUP_TIMEOUT_S = 180.0  # a busy 2-core machine needs it (litellm import)
 UPSTREAM_LIFETIME_S = 3600.0  # the upstream server stops by itself if this script dies
 # The platform runs as deployed (settings.py's production profile: DEBUG off, so no query log,
 # no static-file lookups on disk per request), with throwaway secrets; plain HTTP on loopback
@@ -188,6 +194,10 @@ def cpu_used(processes: dict[str, int | None], phase: Phase) -> Iterator[None]:
     phase.cpu = {name: now(pid) - before[name] for name, pid in processes.items()}
 
 
+def _load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -234,6 +244,16 @@ def create_postgres_database(database_url: str) -> None:
         ).fetchone()
         if not exists:
             db.execute(f'CREATE DATABASE "{config["NAME"]}"')
+
+
+def force_litellm(flag: bool) -> None:
+    """Send the benchmark's endpoint through litellm (True) or the direct transport (False)."""
+    from django.db import connection
+
+    from annotations.models import ModelEndpoint
+
+    ModelEndpoint.objects.filter(alias="bench-upstream").update(force_litellm=flag)
+    connection.close()
 
 
 def create_participants(upstream_url: str, count: int, turns: int) -> tuple[str, list[str]]:
@@ -369,31 +389,46 @@ async def run_phase(phase: Phase, base_url: str, participants: int, turns: int, 
     phase.seconds = time.perf_counter() - started
 
 
-def report(direct: Phase, platform: Phase, args: argparse.Namespace, database: str) -> None:
+def report(direct: Phase, platforms: list[Phase], args: argparse.Namespace, database: str) -> None:
     print(f"\ndatabase: {database}; uvicorn workers: {args.workers}"
           f"{'; synchronous WhiteNoise' if args.sync_whitenoise else ''}; "
           f"participants: {args.participants}; turns each: {args.turns}; "
           f"upstream: {args.latency_ms} ms to the first token, {args.tokens} tokens "
           f"{args.token_delay_ms} ms apart")  # fmt: skip
-    print(f"{'':10} {'streams':>8} {'errors':>7} {'max open':>9} {'TTFT p50':>9} {'TTFT p95':>9} "
+    print(f"{'':18} {'streams':>8} {'errors':>7} {'max open':>9} {'TTFT p50':>9} {'TTFT p95':>9} "
           f"{'total p50':>10} {'total p95':>10}")  # fmt: skip
-    for phase in (direct, platform):
-        print(f"{phase.name:10} {len(phase.samples):8d} {len(phase.errors):7d} {phase.max_open_streams:9d} "
+    for phase in (direct, *platforms):
+        print(f"{phase.name:18} {len(phase.samples):8d} {len(phase.errors):7d} {phase.max_open_streams:9d} "
               f"{phase.percentile('ttft_s', 50) * 1000:7.1f}ms {phase.percentile('ttft_s', 95) * 1000:7.1f}ms "
               f"{phase.percentile('total_s', 50) * 1000:8.1f}ms {phase.percentile('total_s', 95) * 1000:8.1f}ms")  # fmt: skip
-    for name, attribute in (("TTFT", "ttft_s"), ("total", "total_s")):
-        ratios = [
-            platform.percentile(attribute, q) / direct.percentile(attribute, q) for q in (50, 95)
-        ]
-        overhead = [
-            (platform.percentile(attribute, q) - direct.percentile(attribute, q)) * 1000
-            for q in (50, 95)
-        ]
-        print(f"platform/direct {name}: p50 x{ratios[0]:.3f} (+{overhead[0]:.1f} ms), "
-              f"p95 x{ratios[1]:.3f} (+{overhead[1]:.1f} ms)")  # fmt: skip
-    for phase in (direct, platform):
+    for platform in platforms:
+        for name, attribute in (("TTFT", "ttft_s"), ("total", "total_s")):
+            ratios = [
+                platform.percentile(attribute, q) / direct.percentile(attribute, q)
+                for q in (50, 95)
+            ]
+            overhead = [
+                (platform.percentile(attribute, q) - direct.percentile(attribute, q)) * 1000
+                for q in (50, 95)
+            ]
+            print(f"{platform.name}/direct {name}: p50 x{ratios[0]:.3f} (+{overhead[0]:.1f} ms), "
+                  f"p95 x{ratios[1]:.3f} (+{overhead[1]:.1f} ms)")  # fmt: skip
+    for phase in (direct, *platforms):
         for error in sorted(set(phase.errors))[:10]:
             print(f"  {phase.name} error ({phase.errors.count(error)}x): {error}")
+    per_message = {}
+    for platform in platforms:
+        server_cpu = platform.cpu["platform"]
+        per_message[platform.name] = server_cpu / max(len(platform.samples), 1) * 1000
+        print(f"{platform.name}: platform server {server_cpu:.1f} s CPU in {platform.seconds:.1f} s "
+              f"({per_message[platform.name]:.1f} ms per message, "
+              f"{server_cpu / platform.seconds:.0%} of one core)")  # fmt: skip
+    if len(per_message) == 2:
+        (first, first_ms), (second, second_ms) = per_message.items()
+        print(f"platform CPU per message, {first} / {second}: {first_ms / second_ms:.2f}")
+    for phase in (direct, *platforms):
+        print(f"CPU during the {phase.name} phase: "
+              + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in phase.cpu.items()))  # fmt: skip
 
 
 def main() -> None:
@@ -413,6 +448,13 @@ def main() -> None:
         "--database-url", help="scratch PostgreSQL database (created if missing, flushed)"
     )
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
+    parser.add_argument(
+        "--transports",
+        nargs="+",
+        choices=("direct", "litellm"),
+        default=["direct", "litellm"],
+        help="the gateway transports to run the platform with, one phase each, in this order",
+    )
     parser.add_argument(
         "--sync-whitenoise",
         action="store_true",
@@ -473,7 +515,10 @@ def main() -> None:
         # Warm-up participants: enough that every uvicorn worker most likely serves a few (the
         # kernel spreads connections); a fresh worker's first streams open its upstream client.
         warm_count = WARM_UP_PER_WORKER * args.workers
-        slug, tokens = create_participants(upstream_url, args.participants + warm_count, args.turns)
+        per_phase = args.participants + warm_count
+        slug, tokens = create_participants(
+            upstream_url, per_phase * len(args.transports), args.turns
+        )
         print(
             f"set up {len(tokens)} participants in {time.perf_counter() - started:.1f} s ({database})"
         )
@@ -488,16 +533,11 @@ def main() -> None:
 
         reply_s = (args.latency_ms + args.tokens * args.token_delay_ms) / 1000
         deadline = args.turns * (reply_s + REQUEST_TIMEOUT_S) + 120
-        warm = Phase("warm-up")  # opens database and upstream connections in the server
-        asyncio.run(run_phase(warm, platform_url, warm_count, 1, 0.0, platform_turn,
-                              tokens[-warm_count:], deadline))  # fmt: skip
         asyncio.run(
             run_phase(Phase("warm-up"), upstream_url, 5, 1, 0.0, direct_turn, None, deadline)
         )
-        if warm.errors:
-            raise SystemExit(f"warm-up failed: {warm.errors[0]}")
-
-        direct, platform = Phase("direct"), Phase("platform")
+        print(f"load average before the phases: {_load()}", flush=True)
+        direct = Phase("direct")
         # CPU seconds of each process during each phase: the three share the machine's cores.
         processes = {"client": None, "upstream": upstream.pid, "platform": server.pid}
         if database == "postgresql":
@@ -505,17 +545,25 @@ def main() -> None:
         with cpu_used(processes, direct):
             asyncio.run(run_phase(direct, upstream_url, args.participants, args.turns, reply_s,
                                   direct_turn, None, deadline))  # fmt: skip
-        with cpu_used(processes, platform):
-            asyncio.run(run_phase(platform, platform_url, args.participants, args.turns, reply_s,
-                                  platform_turn, tokens[: args.participants], deadline))  # fmt: skip
-        report(direct, platform, args, database)
-        server_cpu = platform.cpu["platform"]
-        print(f"platform server: {server_cpu:.1f} s CPU in {platform.seconds:.1f} s "
-              f"({server_cpu / max(len(platform.samples), 1) * 1000:.1f} ms per message, "
-              f"{server_cpu / platform.seconds:.0%} of one core); load average {os.getloadavg()[0]:.2f}")  # fmt: skip
-        for phase in (direct, platform):
-            print(f"CPU during the {phase.name} phase: "
-                  + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in phase.cpu.items()))  # fmt: skip
+        platforms = []
+        for index, transport in enumerate(args.transports):
+            force_litellm(transport == "litellm")
+            mine = tokens[index * per_phase : (index + 1) * per_phase]
+            # Warm-up: opens database and upstream connections (and litellm's client) in every
+            # worker before the measured phase.
+            warm = Phase("warm-up")
+            asyncio.run(run_phase(warm, platform_url, warm_count, 1, 0.0, platform_turn,
+                                  mine[args.participants:], deadline))  # fmt: skip
+            if warm.errors:
+                raise SystemExit(f"warm-up ({transport}) failed: {warm.errors[0]}")
+            phase = Phase(f"platform-{transport}")
+            with cpu_used(processes, phase):
+                asyncio.run(run_phase(phase, platform_url, args.participants, args.turns, reply_s,
+                                      platform_turn, mine[: args.participants], deadline))  # fmt: skip
+            print(f"{phase.name} done, load average {_load()}", flush=True)
+            platforms.append(phase)
+        report(direct, platforms, args, database)
+        print(f"load average after the run: {_load()}")
     finally:
         for process in (server, upstream):
             if process is not None:

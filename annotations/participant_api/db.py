@@ -1,20 +1,18 @@
-"""Database access from the participant API without holding a connection per open request.
+"""Database access from the participant API without a thread and a connection per request.
 
-Under uvicorn, Django runs a request's synchronous code in a thread of its own that ends with
-the request. Two consequences shape this module:
-
-* Synchronous views (the DRF endpoints) close their connection when done (``release_connection``):
-  a connection kept for reuse (CONN_MAX_AGE) would be left behind with the dead thread.
-* The streaming chat does its short database steps before and after each stream on a small,
-  fixed pool of threads (``run_in_db_thread``). Each pool thread keeps its connection between
-  steps, so 200 open streams use at most ``DB_THREADS`` connections per web process and pay no
-  connection set-up on the way to the first token.
+Under uvicorn, Django runs a synchronous view in a thread of its own that ends with the request,
+so its database connection could never be reused. The participant API therefore runs all its
+synchronous work on a small, fixed pool of threads (``run_in_db_thread``): the streaming chat's
+short steps before and after each stream, and the DRF endpoints themselves (``on_db_pool``).
+Each pool thread keeps its connection between steps, so hundreds of participants use at most
+``DB_THREADS`` connections per web process and pay no connection set-up per request.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -55,13 +53,6 @@ def write[T](function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         return function(*args, **kwargs)
 
 
-def release_connection() -> None:
-    from django.db import connection
-
-    if not connection.in_atomic_block:  # inside a test's transaction, never a request's own
-        connection.close()
-
-
 def _pooled[T](function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     from django.db import connection
 
@@ -77,6 +68,42 @@ async def run_in_db_thread[T](function: Callable[..., T], *args: Any, **kwargs: 
     return await sync_to_async(_pooled, thread_sensitive=False, executor=_executor)(
         function, *args, **kwargs
     )
+
+
+def on_db_pool(view: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    """A synchronous view as an async one whose body runs on the pool, response rendered there.
+
+    Under ASGI (uvicorn) the view runs on a pool thread. A request from Django's synchronous
+    test client runs on the caller's thread instead, as Django would run the view, so it shares
+    the test's transaction. The response is rendered on the thread and handed back as a plain
+    ``HttpResponse``: Django would otherwise render a DRF response in a thread of its own again.
+    """
+    from django.core.handlers.asgi import ASGIRequest
+
+    def rendered(request: Any, *args: Any, **kwargs: Any) -> Any:
+        return _plain(view(request, *args, **kwargs))
+
+    @functools.wraps(view)
+    async def pooled(request: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(request, ASGIRequest):
+            return await run_in_db_thread(rendered, request, *args, **kwargs)
+        return await sync_to_async(rendered, thread_sensitive=True)(request, *args, **kwargs)
+
+    return pooled
+
+
+def _plain(response: Any) -> Any:
+    from django.http import HttpResponse
+
+    render = getattr(response, "render", None)
+    if render is None:
+        return response
+    render()
+    plain = HttpResponse(response.content, status=response.status_code)
+    for header, value in response.items():
+        plain[header] = value
+    plain.cookies = response.cookies
+    return plain
 
 
 def close_pool_connections(timeout: float = 10.0) -> None:

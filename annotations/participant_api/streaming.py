@@ -48,6 +48,7 @@ from annotations.services.participant_sessions import participant_for_token
 from attune_collect.llm import GatewayError, StreamDone, TokenDelta, default_gateway
 from attune_collect.llm._litellm import load_litellm  # the gateway imports it lazily
 
+from .keepalive import KEEPALIVE_COMMENT, keepalive_interval_s, with_keepalive
 from .sse import sse_event, sse_response
 from .turn_lease import lease_kept
 
@@ -127,10 +128,13 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncIterator[bytes]:
     gateway = default_gateway()
     if gateway.needs_litellm(plan.endpoint):
         await _litellm_imported()
+    events = with_keepalive(gateway.stream(plan.endpoint, plan.messages), keepalive_interval_s())
     try:
         async with lease_kept(plan):  # this stream owns the turn while it lives
-            async for event in gateway.stream(plan.endpoint, plan.messages):
-                if isinstance(event, TokenDelta):
+            async for event in events:
+                if event is None:  # the model is silent: keep proxies from closing the stream
+                    yield KEEPALIVE_COMMENT
+                elif isinstance(event, TokenDelta):
                     yield sse_event("delta", {"text": event.text})
                 elif isinstance(event, StreamDone):
                     completion = event.completion

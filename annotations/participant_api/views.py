@@ -24,7 +24,7 @@ from annotations.participant_api.auth import (
     ParticipantTokenAuthentication,
     token_from_header,
 )
-from annotations.participant_api.db import release_connection, write
+from annotations.participant_api.db import on_db_pool, write
 from annotations.participant_api.errors import participant_exception_handler
 from annotations.participant_api.json_limits import BoundedJSONParser, check_body
 from annotations.participant_api.throttling import ParticipantRateThrottle, StartRateThrottle
@@ -53,15 +53,14 @@ SESSION_RESPONSES = {200: io.SessionOutput, **ERRORS}
 
 
 class _ParticipantAPIView(APIView):
-    """JSON only, one error shape, throttled; subclasses pick authentication."""
+    """JSON only, one error shape, throttled; subclasses pick authentication. Served on the
+    participant API's database thread pool (``db.on_db_pool``)."""
 
     parser_classes = [BoundedJSONParser]
 
-    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Response:
-        try:
-            return super().dispatch(request, *args, **kwargs)
-        finally:
-            release_connection()
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        return on_db_pool(super().as_view(**initkwargs))
 
     def get_exception_handler(self):
         return participant_exception_handler

@@ -132,12 +132,12 @@ def participant_client(chat_study) -> Callable[..., ParticipantClient]:
 @pytest.fixture
 def asgi_server(transactional_db) -> Iterator[str]:
     """The platform's ASGI application under uvicorn in a thread; yields its base URL."""
-    from django.core.asgi import get_asgi_application
+    from attune_collect.asgi_handler import AttuneASGIHandler
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(get_asgi_application(), log_config=None, access_log=False,
+    config = uvicorn.Config(AttuneASGIHandler(), log_config=None, access_log=False,
                             lifespan="off", timeout_graceful_shutdown=2)  # fmt: skip
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

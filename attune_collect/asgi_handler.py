@@ -1,0 +1,39 @@
+"""Django's ASGI handler, without a new thread per participant API request.
+
+Django wraps every ASGI request in asgiref's ``ThreadSensitiveContext``: the request's
+synchronous steps (the request signals' receivers, each hook of each ``MiddlewareMixin``
+middleware, the response's ``close``) run on a single-thread executor made for that request,
+and when the request ends a second new thread joins it. Both threads are started from the
+event loop's thread, and ``Thread.start()`` waits until the new thread runs: with other threads
+busy (the database pool's, more of them on PostgreSQL, which writes in parallel) and the cores
+shared, that wait stopped every stream of the process. Sampled with py-spy during
+``benchmarks/chat_load.py`` on PostgreSQL, the event loop sat in ``Thread.start`` under
+``ThreadSensitiveContext.__aexit__`` (docs/benchmarks.md).
+
+The participant API (``/api/study/``) does no database work in those steps: its DRF views and
+its chat run their database work on their own thread pool (``participant_api/db.py``) and it
+authenticates by header, so no session is read or saved by the middleware. Its requests
+therefore share one long-lived thread for those steps. Every other request (admin, QA, staff
+pages, whose middleware may use the session in the database) keeps Django's behaviour.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from asgiref.sync import ThreadSensitiveContext
+from django.core.handlers.asgi import ASGIHandler
+
+PARTICIPANT_API_PREFIX = "/api/study/"
+
+_participant_steps = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attune-request-steps")
+
+
+class AttuneASGIHandler(ASGIHandler):
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].startswith(PARTICIPANT_API_PREFIX):
+            async with ThreadSensitiveContext(executor=_participant_steps):
+                await self.handle(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)

@@ -1,0 +1,42 @@
+"""A chat stream whose model is silent sends an SSE comment at every keep-alive interval (15 s
+by default, lowered here), so a proxy's read timeout never cuts a slow first token; the reply
+then streams and is stored as usual."""
+
+import uuid
+
+import httpx
+import pytest
+
+from annotations.models import Turn, TurnStatus
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_slow_first_token_is_preceded_by_keepalive_comments(
+    live_participant, upstream_study, openai_server, asgi_server, settings
+):
+    settings.ATTUNE_SSE_KEEPALIVE_S = 0.1
+    openai_server.behaviour.latency_s = 0.6  # the model says nothing for 0.6 s
+    client = live_participant(upstream_study)
+    client.onboard()
+
+    body = {"text": "Are you there?", "idempotency_key": uuid.uuid4().hex}
+    with (
+        httpx.Client(base_url=asgi_server, timeout=10) as http,
+        http.stream("POST", "/api/study/messages", json=body, headers=client.headers) as response,
+    ):
+        lines = list(response.iter_lines())
+
+    first_delta = lines.index("event: delta")
+    before, after = lines[:first_delta], lines[first_delta:]
+    assert before.count(": keep-alive") >= 3
+    assert ": keep-alive" not in after  # tokens flowed at once after the first
+    assert "event: done" in after
+    turn = Turn.objects.get()
+    assert turn.status == TurnStatus.DONE and turn.model_reply.startswith("Test server reply")
+
+
+def test_the_default_interval_is_15_seconds():
+    from annotations.participant_api.keepalive import keepalive_interval_s
+
+    assert keepalive_interval_s() == 15.0
