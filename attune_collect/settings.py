@@ -285,6 +285,11 @@ SPECTACULAR_SETTINGS = {
         "TurnStatusEnum": "annotations.models.TurnStatus",
         "ImprovedStatusEnum": "annotations.models.ImprovedStatus",
     },
+    # The schema states that request strings take no NUL character (refused with 400).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "annotations.participant_api.json_limits.no_nul_in_request_strings",
+    ],
 }
 
 # --- security ---------------------------------------------------------------------------------

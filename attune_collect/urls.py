@@ -18,3 +18,6 @@ urlpatterns = [
     path("healthz", health, name="health"),
     path("", include("annotations.participant_web.urls")),
 ]
+# The participant API answers in its JSON error shape even before a view runs.
+handler404 = "annotations.participant_api.error_pages.page_not_found"
+handler400 = "annotations.participant_api.error_pages.bad_request"

@@ -30,6 +30,77 @@ def check_body(data: Any) -> None:
         raise invalid(field or "body", message)
 
 
+def known_fields(serializer: serializers.Field, data: Any) -> Any:
+    """The body without the keys the serializers ignore anyway (the schema allows them), at
+    every depth: they are never stored, so nothing in them is checked."""
+    if isinstance(serializer, serializers.Serializer) and isinstance(data, dict):
+        return {key: known_fields(serializer.fields[key], value)
+                for key, value in data.items() if key in serializer.fields}  # fmt: skip
+    if isinstance(serializer, serializers.ListField) and isinstance(data, list):
+        return [known_fields(serializer.child, item) for item in data]
+    if isinstance(serializer, serializers.DictField) and isinstance(data, dict):
+        return {key: known_fields(serializer.child, value) for key, value in data.items()}
+    return data
+
+
+NO_NUL_PATTERN = "^[^\\u0000]*$"
+
+
+def no_nul_in_request_strings(result: dict, generator, request, public) -> dict:
+    """drf-spectacular hook: every string of a request body says it takes no NUL (``pattern``),
+    unless it has a pattern of its own."""
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith(("Input", "Request")):
+            _patterned(component)
+    return result
+
+
+def _patterned(node: Any) -> None:
+    if isinstance(node, dict):
+        if node.get("type") == "string" and "pattern" not in node and "enum" not in node \
+                and "format" not in node:  # fmt: skip
+            node["pattern"] = NO_NUL_PATTERN
+        for value in node.values():
+            _patterned(value)
+    elif isinstance(node, list):
+        for value in node:
+            _patterned(value)
+
+
+def check_types(serializer: serializers.Serializer, data: Any) -> None:
+    """Refuse a number (or any non-string) where the serializer takes a string: DRF's CharField
+    would turn ``123`` into ``"123"`` silently. Raises ``invalid`` naming the field."""
+    problem = _non_string(serializer, data, "")
+    if problem is not None:
+        raise invalid(problem, "must be a string")
+
+
+def _non_string(field: serializers.Field, value: Any, path: str) -> str | None:
+    if isinstance(field, serializers.Serializer):
+        if not isinstance(value, dict):
+            return None  # the serializer itself says what is wrong
+        for name, child in field.fields.items():
+            if name in value and (found := _non_string(child, value[name], _join(path, name))):
+                return found
+    elif isinstance(field, serializers.ListField) and isinstance(value, list):
+        for i, item in enumerate(value):
+            if found := _non_string(field.child, item, f"{path}[{i}]"):
+                return found
+    elif isinstance(field, serializers.DictField) and isinstance(value, dict):
+        for key, item in value.items():
+            if found := _non_string(field.child, item, _join(path, str(key))):
+                return found
+    elif isinstance(field, serializers.CharField | serializers.ChoiceField) and not isinstance(
+        value, str | None
+    ):
+        return path
+    return None
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
 def json_size_at_most(max_bytes: int):
     """A serializer-field validator: the value, as compact UTF-8 JSON, fits in ``max_bytes``."""
 

@@ -25,24 +25,30 @@ from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
 
 # --- requests -----------------------------------------------------------------------------------
 
-_NAMES = {"max_length": 200}
+# min_length=1 states in the schema what DRF enforces anyway (allow_blank=False).
+_NAMES = {"max_length": 200, "min_length": 1}
 # Free JSON fields have a size of their own (the request body as a whole has Django's limit).
 MAX_PROFILE_RESPONSES_BYTES = 16 * 1024
 MAX_TIMINGS_BYTES = 4 * 1024
 
 
 class StartInput(serializers.Serializer):
-    prolific_pid = serializers.CharField(
-        max_length=64, help_text="PROLIFIC_PID from the study link."
+    # The patterns the service enforces (participants.start_participant), stated in the schema.
+    prolific_pid = serializers.RegexField(
+        r"^[A-Za-z0-9_-]{1,64}$", max_length=64, help_text="PROLIFIC_PID from the study link."
     )
-    study_id = serializers.CharField(max_length=64, required=False, allow_blank=True, default="",
-                                     help_text="STUDY_ID from the study link.")  # fmt: skip
-    session_id = serializers.CharField(max_length=64, required=False, allow_blank=True, default="",
-                                       help_text="SESSION_ID from the study link.")  # fmt: skip
+    study_id = serializers.RegexField(r"^[A-Za-z0-9_-]{0,64}$", max_length=64, required=False,
+                                      allow_blank=True, default="",
+                                      help_text="STUDY_ID from the study link.")  # fmt: skip
+    session_id = serializers.RegexField(r"^[A-Za-z0-9_-]{0,64}$", max_length=64, required=False,
+                                        allow_blank=True, default="",
+                                        help_text="SESSION_ID from the study link.")  # fmt: skip
 
 
 class ConsentInput(serializers.Serializer):
-    consent_version = serializers.CharField(max_length=40, help_text="The version shown.")
+    consent_version = serializers.CharField(
+        max_length=40, min_length=1, help_text="The version shown."
+    )
     agree = serializers.BooleanField(help_text="false screens the participant out.")
 
 
@@ -76,7 +82,7 @@ class PanasInput(serializers.Serializer):
 
 
 class TopicInput(serializers.Serializer):
-    category = serializers.CharField(max_length=200)
+    category = serializers.CharField(max_length=200, min_length=1)
     subtopic = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
 
 
@@ -90,7 +96,7 @@ class MessageInput(serializers.Serializer):
 
 
 class MoodTagInput(serializers.Serializer):
-    emotion = serializers.CharField(max_length=40, help_text="A PANAS item.")
+    emotion = serializers.CharField(max_length=40, min_length=1, help_text="A PANAS item.")
     intensity = serializers.IntegerField(help_text="On the instrument's scale (1..7).")
 
 
@@ -128,10 +134,10 @@ class AnnotationInput(serializers.Serializer):
 
 class PostSurveyInput(serializers.Serializer):
     looking_for = serializers.ListField(
-        child=serializers.CharField(max_length=60), help_text="Q1 option ids."
+        child=serializers.CharField(max_length=60, min_length=1), help_text="Q1 option ids."
     )
-    emotion_clarity = serializers.CharField(max_length=60, help_text="Q2 option id.")
-    model_fit = serializers.CharField(max_length=60, help_text="Q3 option id.")
+    emotion_clarity = serializers.CharField(max_length=60, min_length=1, help_text="Q2 option id.")
+    model_fit = serializers.CharField(max_length=60, min_length=1, help_text="Q3 option id.")
     what_felt_off = serializers.ListField(child=serializers.CharField(allow_blank=True, trim_whitespace=False),
                                           required=False, default=list,
                                           help_text="Q3 follow-up; only when Q3 is in its shown_when list.")  # fmt: skip
@@ -144,8 +150,13 @@ class DraftInput(serializers.Serializer):
                                  help_text="Anything the app wants back later (at most 64 KiB).")  # fmt: skip
 
 
+@extend_schema_field({"type": "boolean", "enum": [True]})
+class TrueField(serializers.BooleanField):
+    """A confirmation: only true is accepted (the schema says so)."""
+
+
 class WithdrawInput(serializers.Serializer):
-    confirm = serializers.BooleanField()
+    confirm = TrueField()
 
     def validate_confirm(self, value: bool) -> bool:
         if not value:

@@ -47,7 +47,9 @@ class MessageStreamDocs(_StreamDocs):
 
 
 class RetryStreamDocs(_StreamDocs):
-    @extend_schema(operation_id="study_retry_turn", request=None, responses=_STREAM,
+    @extend_schema(operation_id="study_retry_turn", request=None,
+                   responses={**_STREAM, 404: OpenApiResponse(
+                       io.ErrorOutput, description="not_found: the conversation has no such turn")},
                    description="Ask again for the reply of a failed (or lost) turn; "
                    "a turn already answered is replayed.")  # fmt: skip
     def post(self, request: Any, number: int) -> None:  # pragma: no cover - documentation only

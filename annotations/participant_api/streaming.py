@@ -23,6 +23,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.throttling import BaseThrottle
@@ -35,12 +36,14 @@ from annotations.participant_api.auth import (
     token_from_header,
 )
 from annotations.participant_api.db import run_in_db_thread, write
+from annotations.participant_api.error_pages import TOO_LARGE
 from annotations.participant_api.errors import (
     error_body,
     flow_error_response,
     rate_limited_response,
     validation_body,
 )
+from annotations.participant_api.json_limits import check_body, check_types, known_fields
 from annotations.participant_api.throttling import MessageRateThrottle
 from annotations.services import chat
 from annotations.services.errors import FlowError
@@ -79,8 +82,13 @@ async def retry_turn(request: HttpRequest, number: int) -> HttpResponse:
 def _accept(participant: Participant, request: HttpRequest) -> chat.ChatPlan:
     try:
         payload = json.loads(request.body or b"{}")
+    except RequestDataTooBig:
+        raise FlowError("too_large", TOO_LARGE) from None
     except (ValueError, RecursionError):  # a body nested past the parser's limit is not JSON
         raise FlowError("invalid", "The request body is not JSON.") from None
+    payload = known_fields(io.MessageInput(), payload)
+    check_body(payload)
+    check_types(io.MessageInput(), payload)
     serializer = io.MessageInput(data=payload)
     if not serializer.is_valid():
         raise _Invalid(serializer.errors)

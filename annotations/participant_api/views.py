@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -26,7 +26,12 @@ from annotations.participant_api.auth import (
 )
 from annotations.participant_api.db import on_db_pool, write
 from annotations.participant_api.errors import participant_exception_handler
-from annotations.participant_api.json_limits import BoundedJSONParser, check_body
+from annotations.participant_api.json_limits import (
+    BoundedJSONParser,
+    check_body,
+    check_types,
+    known_fields,
+)
 from annotations.participant_api.throttling import ParticipantRateThrottle, StartRateThrottle
 from annotations.services import (
     annotation_flow,
@@ -66,8 +71,10 @@ class _ParticipantAPIView(APIView):
         return participant_exception_handler
 
     def parsed(self, serializer_class: type[serializers.Serializer]) -> dict[str, Any]:
-        check_body(self.request.data)
-        serializer = serializer_class(data=self.request.data)
+        data = known_fields(serializer_class(), self.request.data)
+        check_body(data)
+        check_types(serializer_class(), data)
+        serializer = serializer_class(data=data)
         serializer.is_valid(raise_exception=True)
         return dict(serializer.validated_data)
 
@@ -246,6 +253,14 @@ class DraftListView(ParticipantView):
         return Response(io.DraftOutput(drafts.drafts_of(self.participant), many=True).data)
 
 
+# The key's pattern (drafts.DRAFT_KEY), stated in the schema.
+DRAFT_KEY_PARAMETER = OpenApiParameter(
+    "key", str, OpenApiParameter.PATH, pattern=drafts.DRAFT_KEY.pattern,
+    description="1 to 64 lower-case letters, digits, ':', '_' or '-'",
+)  # fmt: skip
+
+
+@extend_schema(parameters=[DRAFT_KEY_PARAMETER])
 class DraftView(ParticipantView):
     @extend_schema(operation_id="study_draft_save", request=io.DraftInput,
                    responses={200: io.DraftOutput, **ERRORS})  # fmt: skip

@@ -206,9 +206,11 @@ def give_consent(participant: Participant, *, consent_version: str, agree: bool)
         return  # a repeated submit: already done, nothing changes
     study = Study.objects.select_for_update().get(pk=participant.study_id)
     if consent_version != study.consent_version:
-        raise invalid(
-            "consent_version",
+        # A conflict with the study's current state (409), not a malformed request.
+        raise FlowError(
+            "consent_changed",
             "The consent text has changed since this page was loaded. Please reload and read it again.",
+            field="consent_version",
         )
     if not agree:
         screen_out(participant, ScreenoutReason.DECLINED_CONSENT)

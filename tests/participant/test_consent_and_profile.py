@@ -24,7 +24,9 @@ def test_consent_to_an_outdated_text_is_refused(participant_client):
     client = participant_client()
     client.start()
     reply = client.post("consent", {"consent_version": "1", "agree": True})
-    assert reply.status == 400 and reply.error["field"] == "consent_version"
+    # A conflict with the study's current text (409), not a malformed request.
+    assert reply.status == 409 and reply.error["code"] == "consent_changed"
+    assert reply.error["field"] == "consent_version"
     assert Participant.objects.get(prolific_pid=client.pid).consented_at is None
 
 
