@@ -91,13 +91,29 @@ def openai_server():
 
 
 @pytest.fixture(scope="session")
-def platform(django_db_setup, django_db_blocker, built_frontend, openai_server) -> Iterator[str]:
+def email_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the server and the worker write the emails they send (one file each): they run
+    in processes of their own, so Django's in-memory outbox cannot be read from a test."""
+    return tmp_path_factory.mktemp("emails")
+
+
+def email_env(folder: Path) -> dict[str, str]:
+    return {
+        "DJANGO_EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+        "EMAIL_FILE_PATH": str(folder),
+    }
+
+
+@pytest.fixture(scope="session")
+def platform(
+    django_db_setup, django_db_blocker, built_frontend, openai_server, email_folder
+) -> Iterator[str]:
     """uvicorn with the ASGI app and a Celery worker, both on the test database; the base URL."""
     from tests.worker_process import celery_worker, test_database_url
 
     with django_db_blocker.unblock():
         database_url = test_database_url()
-    env = {"DATABASE_URL": database_url, KEY_ENV: KEY_VALUE}
+    env = {"DATABASE_URL": database_url, KEY_ENV: KEY_VALUE, **email_env(email_folder)}
     # Both processes stop before pytest-django drops the test database (they hold connections).
     with celery_worker(extra_env=env, name="e2e"), running_uvicorn(env) as base_url:
         yield base_url

@@ -22,7 +22,7 @@ KEY_VALUE = "sk-attune-e2e-not-a-secret"
 
 
 @contextmanager
-def running_uvicorn(extra_env: dict[str, str], timeout: float = 30.0) -> Iterator[str]:
+def running_uvicorn(extra_env: dict[str, str], timeout: float = 120.0) -> Iterator[str]:
     # The socket is bound here and handed over (--fd): no window for another process to take
     # the port between choosing it and listening on it.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def phone_page(browser, platform) -> Page:
-    context = browser.new_context(viewport=PHONE, bypass_csp=True)  # bypass: for axe-core
+    context = browser.new_context(viewport=PHONE)  # the real CSP: axe-core comes in by CDP
     page = context.new_page()
     page.set_default_timeout(15_000)
     yield page
