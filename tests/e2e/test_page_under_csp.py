@@ -1,5 +1,6 @@
 """The built app runs under the platform's real Content-Security-Policy (script-src 'self', no
-inline script): the other browser tests bypass the policy to inject axe-core."""
+inline script). axe-core comes in through the DevTools protocol (steps.py), so the browser
+tests that check accessibility need no bypass either (the whole-session test still sets one)."""
 
 from __future__ import annotations
 
