@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
+from attune_collect.favicon import favicon
 from attune_collect.health import health
 
 admin.site.site_header = "Attune administration"
@@ -16,6 +17,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/study/", include("annotations.participant_api.urls")),
     path("healthz", health, name="health"),
+    path("favicon.ico", favicon, name="favicon"),
     path("", include("annotations.participant_web.urls")),
 ]
 # The participant API answers in its JSON error shape even before a view runs.
