@@ -10,6 +10,10 @@ from attune_collect.health import health
 admin.site.site_header = "Attune administration"
 admin.site.site_title = "Attune"
 admin.site.index_title = "Studies, annotations, releases and evaluations"
+# "View site" leads staff to what they can open (the root is the participant app), and the
+# admin's home links to QA and the monitoring (annotations/qa/staff_home.py).
+admin.site.site_url = "/qa/home/"
+admin.site.index_template = "admin/attune_index.html"
 
 urlpatterns = [
     path("qa/", include("annotations.qa.urls")),

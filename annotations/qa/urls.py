@@ -14,6 +14,7 @@ def _staff(view):
 
 urlpatterns = [
     path("", _staff(queue.queue), name="queue"),
+    path("home/", _staff(studies.staff_home), name="staff_home"),
     path("conversations/<int:pk>/", _staff(conversation.conversation_page), name="conversation"),
     path("conversations/<int:pk>/review/", _staff(conversation.review), name="review"),
     path(

@@ -26,6 +26,7 @@ STAFF = {V, Q, R, E}
 # (url name, method, which object the url takes, personas allowed)
 QA_MATRIX = [
     ("qa:queue", "get", None, {R, Q, V, E}),
+    ("qa:staff_home", "get", None, {R, Q, V, E}),  # every staff member: it lists what they may open
     ("qa:conversation", "get", "conversation", {R, Q, V}),
     ("qa:review", "post", "conversation", {R, Q}),
     ("qa:adjudicate", "post", "conversation", {R}),

@@ -13,6 +13,7 @@ from annotations.qa.agreement import agreement_report
 from annotations.qa.corrections import correction_rows
 from annotations.qa.monitoring import TABLES, monitoring_tables
 from annotations.qa.monitoring_charts import monitoring_sections
+from annotations.qa.staff_home import staff_links
 from annotations.qa.views.common import authorised_study, csv_response, render_page
 
 
@@ -51,3 +52,9 @@ def corrections_csv(request: HttpRequest, slug: str) -> HttpResponse:
     return csv_response(
         f"{study.slug}-corrections.csv", header, ([r[h] for h in header] for r in rows)
     )
+
+
+def staff_home(request: HttpRequest) -> HttpResponse:
+    """The admin's "View site": the pages this staff member can open."""
+    return render_page(request, "qa/staff_home.html", "What you can open",
+                       {"links": staff_links(request.user)})  # fmt: skip
