@@ -19,8 +19,13 @@ from annotations.qa.access import (
     limit_to_all_studies,
     limit_to_studies,
 )
-from annotations.releases.models import Release, ReleaseState
-from annotations.releases.services import compare_releases, create_release, enqueue_build
+from annotations.releases.models import QaRule, Release, ReleaseState
+from annotations.releases.services import (
+    compare_releases,
+    create_release,
+    enqueue_build,
+    unreviewed_count,
+)
 
 _BUILD_FIELDS = ["name", "version", "studies", "completed_only", "qa_rule", "layer", "subsample_sizes",
                  "subsample_seed", "license", "license_name", "description"]  # fmt: skip
@@ -66,6 +71,24 @@ class ReleaseAdmin(admin.ModelAdmin):
                 Study.objects.all(), request.user, "releases.build_release", "pk"
             )
         return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict:
+        # A release is for others to use: QA-approved conversations unless chosen otherwise.
+        return {"qa_rule": QaRule.APPROVED, **super().get_changeform_initial_data(request)}
+
+    def formfield_for_choice_field(self, db_field, request, **kwargs):
+        field = super().formfield_for_choice_field(db_field, request, **kwargs)
+        if db_field.name == "qa_rule":
+            studies = limit_to_studies(
+                Study.objects.all(), request.user, "releases.build_release", "pk"
+            )
+            count = unreviewed_count(studies)
+            field.help_text = (
+                f"\u201c{QaRule.NON_EXCLUDED.label}\u201d would also include {count} completed "
+                f"conversation{'s' if count != 1 else ''} that QA has not approved (in the studies "
+                "you can build from)."
+            )
+        return field
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return has_study_perm(request.user, "releases.build_release")

@@ -445,3 +445,15 @@ def compare_releases(old: Release, new: Release) -> ReleaseComparison:
     return ReleaseComparison(
         old, new, diff_hashes(conversation_hashes(old), conversation_hashes(new))
     )
+
+
+def unreviewed_count(studies: QuerySet[Study]) -> int:
+    """Completed conversations of these studies (as a release would take them) that QA has not
+    approved: what "every conversation not excluded" adds to "QA-approved only"."""
+    from annotations.qa.selectors import approved_conversations
+
+    chosen = Conversation.objects.filter(
+        study__in=studies, participant__withdrawn=False, participant__is_preview=False,
+        state=ConversationState.COMPLETED,
+    )  # fmt: skip
+    return chosen.count() - approved_conversations(chosen).count()
