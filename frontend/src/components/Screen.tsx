@@ -1,6 +1,7 @@
 // One step's page: its heading takes the focus when the step appears, so keyboard and screen
 // reader users start at the top of the new step instead of wherever the last button was.
 import { useEffect, useRef, type ReactNode } from "react";
+import { isFinal } from "../StepScreen";
 import { useOptionalStudy } from "../StudyContext";
 import { SupportNotice } from "./SupportNotice";
 
@@ -16,7 +17,8 @@ interface ScreenProps {
 export function Screen({ title, lead, children, ownSupportNotice = false }: ScreenProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   // Once the backend has flagged a risk, the support resources head every page that follows.
-  const support = useOptionalStudy()?.session.support ?? null;
+  const session = useOptionalStudy()?.session;
+  const support = session?.support ?? null;
   useEffect(() => {
     heading.current?.focus();
     document.title = `${title} · Attune study`;
@@ -27,7 +29,9 @@ export function Screen({ title, lead, children, ownSupportNotice = false }: Scre
         {title}
       </h1>
       {lead ? <div className="lead">{lead}</div> : null}
-      {support && !ownSupportNotice ? <SupportNotice resources={support.resources} /> : null}
+      {support && !ownSupportNotice ? (
+        <SupportNotice resources={support.resources} canWithdraw={session ? !isFinal(session) : true} />
+      ) : null}
       {children}
     </section>
   );
