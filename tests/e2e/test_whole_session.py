@@ -118,8 +118,12 @@ def test_a_participant_goes_from_the_study_link_to_the_completion_code(
 
     expect(page.get_by_role("heading", name="About you")).to_be_visible()
     page.get_by_label("Your age in years").fill("34")
-    page.get_by_label("Words that describe you (optional)").fill("introvert\nnight owl")
-    page.get_by_label(re.compile("What you hope to get")).fill("to feel heard")
+    page.get_by_role("radio", name="Non-binary").check()
+    page.get_by_role("checkbox", name="An anxiety disorder").check()
+    page.get_by_role("group", name=re.compile("Have you ever been diagnosed")).get_by_role(
+        "checkbox", name="Something else"
+    ).check()
+    page.get_by_label("Please describe (in your own words)").fill("OCD")
     steps.capture(page, "profile")
     page.get_by_role("button", name="Continue").click()
 
@@ -283,6 +287,9 @@ def test_a_participant_goes_from_the_study_link_to_the_completion_code(
     assert list(wide.what_felt_off) == ["It gave advice too fast."]
     assert {b: getattr(wide.four_branch, b) for b in ratings} == ratings
     assert record.participant_profile.age == 34
+    assert record.participant_profile.traits == ("diagnosis:anxiety", "diagnosis:other")
+    assert record.participant_profile.responses["diagnoses_other"] == "OCD"
+    assert record.participant_profile.responses["gender"] == "non_binary"
     one, two = record.turns
     assert [(t.emotion, t.intensity) for t in one.mood_tags] == [("Nervous", 5), ("Upset", 3)]
     assert two.mood_tags == ()  # "no clear change"

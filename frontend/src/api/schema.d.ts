@@ -52,7 +52,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         post: operations["study_consent"];
         delete?: never;
         options?: never;
@@ -67,7 +70,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         get: operations["study_drafts"];
         put?: never;
         post?: never;
@@ -85,10 +91,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         put: operations["study_draft_save"];
         post?: never;
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         delete: operations["study_draft_delete"];
         options?: never;
         head?: never;
@@ -104,7 +116,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         post: operations["study_finish_chat"];
         delete?: never;
         options?: never;
@@ -119,7 +134,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         get: operations["study_instrument"];
         put?: never;
         post?: never;
@@ -155,7 +173,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         post: operations["study_panas"];
         delete?: never;
         options?: never;
@@ -172,7 +193,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         post: operations["study_post_survey"];
         delete?: never;
         options?: never;
@@ -189,7 +213,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         post: operations["study_profile"];
         delete?: never;
         options?: never;
@@ -204,7 +231,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         get: operations["study_session"];
         put?: never;
         post?: never;
@@ -223,7 +253,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         post: operations["study_topic"];
         delete?: never;
         options?: never;
@@ -238,7 +271,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         get: operations["study_turn"];
         put?: never;
         post?: never;
@@ -255,10 +291,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         get: operations["study_annotation_step"];
         put?: never;
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         post: operations["study_annotation_submit"];
         delete?: never;
         options?: never;
@@ -292,7 +334,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description A call made with a participant session token. */
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
         post: operations["study_withdraw"];
         delete?: never;
         options?: never;
@@ -317,7 +362,7 @@ export interface components {
             pairwise?: {
                 [key: string]: "A" | "B" | null;
             };
-            /** @description Seconds spent per step. */
+            /** @description Seconds spent per step (at most 4 KiB of JSON). */
             timings?: {
                 [key: string]: number;
             };
@@ -440,6 +485,7 @@ export interface components {
             q3_model_fit: components["schemas"]["ChoiceQuestionOutput"];
             q3_follow_up: components["schemas"]["FollowUpOutput"];
             four_branches: components["schemas"]["BranchOutput"][];
+            readonly profile: components["schemas"]["ProfileQuestionOutput"][];
         };
         MessageInput: {
             /** @description The message, at most 4000 characters. */
@@ -498,14 +544,45 @@ export interface components {
         PreferredEnum: "yes" | "no" | "na";
         ProfileInput: {
             age: number;
+            /**
+             * @description false: an age under the minimum is refused with needs_confirmation instead of ending the study.
+             * @default true
+             */
+            age_confirmed: boolean;
+            /** @description Question id -> option id (a list for multi-choice). */
+            answers?: {
+                [key: string]: unknown;
+            };
+            /** @description Question id -> text of its 'other' option. */
+            other_text?: {
+                [key: string]: string;
+            };
             traits?: string[];
             goals?: string[];
             /** @description Optional self-reported diagnosis. */
             diagnosis?: string | null;
-            /** @description Free questionnaire answers. */
+            /** @description Free questionnaire answers (at most 16 KiB of JSON). */
             responses?: {
                 [key: string]: unknown;
             };
+        };
+        ProfileOptionOutput: {
+            id: string;
+            label: string;
+            /** @description Asks for a text box. */
+            other: boolean;
+            /** @description Cannot be combined with other options. */
+            exclusive: boolean;
+        };
+        ProfileQuestionOutput: {
+            id: string;
+            /** @description number, single or multi */
+            kind: string;
+            prompt: string;
+            required: boolean;
+            min: number | null;
+            max: number | null;
+            options: components["schemas"]["ProfileOptionOutput"][];
         };
         QuestionOutput: {
             id: string;
@@ -685,7 +762,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the same PROLIFIC_PID resumed */
+            /** @description resumed: the same PROLIFIC_PID with its SESSION_ID or the participant's own token (Authorization: Participant <token>) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -711,7 +788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOutput"];
                 };
             };
-            /** @description study_closed, study_paused or study_full (with screenout_code) */
+            /** @description study_closed, study_paused, study_full (with screenout_code); already_started or screened_out (with screenout_code): the PROLIFIC_PID already started and neither its token nor its SESSION_ID came with the link */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -30,6 +30,7 @@ export type ChoiceQuestion = Schemas["ChoiceQuestionOutput"];
 export type FollowUp = Schemas["FollowUpOutput"];
 export type Branch = Schemas["BranchOutput"];
 export type Instrument = Schemas["InstrumentOutput"];
+export type ProfileQuestion = Schemas["ProfileQuestionOutput"];
 export type ServerDraft = Schemas["DraftOutput"];
 
 export type Answer = Schemas["ObservedEnum"] & Schemas["PreferredEnum"];

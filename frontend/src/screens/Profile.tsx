@@ -1,111 +1,213 @@
-// A short profile. The API has no profile questionnaire yet (see docs/architecture.md,
-// "Participant web app"), so the fields follow the profile the API accepts: age, traits,
-// goals and an optional self-reported diagnosis.
-import { useState, type FormEvent } from "react";
-import { SubmitRow } from "../components/SubmitRow";
+// The profile questionnaire, rendered from the instrument (its questions, options and wording
+// live there): the age as a number, every other question as choices with option ids. An
+// option that asks for text ("other") opens a text box. An age under the study's minimum is
+// not final until the participant confirms it ("You entered 15. Is that right?").
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { flushSync } from "react-dom";
+import { ApiError } from "../api/client";
+import type { ProfilePayload, ProfileQuestion } from "../api/types";
+import { ChoiceField } from "../components/ChoiceField";
 import { Screen } from "../components/Screen";
+import { SubmitRow } from "../components/SubmitRow";
 import { useDraft } from "../drafts/useDraft";
 import { useStudy } from "../StudyContext";
 import { useAction } from "../useAction";
 
 export const PROFILE_DRAFT = "profile";
 
-interface ProfileDraft {
+export interface ProfileDraft {
   age: string;
-  traits: string;
-  goals: string;
-  diagnosis: string;
+  answers: Record<string, string[]>;
+  other: Record<string, string>;
 }
 
-/** A free list, one entry per line. */
-interface LinesFieldProps {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (event: { target: { value: string } }) => void;
+const emptyProfile = (): ProfileDraft => ({ age: "", answers: {}, other: {} });
+
+/** A choice changed: an exclusive option ("none", "prefer not to say") stands alone. */
+export function nextChoices(question: ProfileQuestion, before: string[], after: string[]): string[] {
+  const added = after.filter((id) => !before.includes(id));
+  const exclusive = new Set(question.options.filter((o) => o.exclusive).map((o) => o.id));
+  if (added.some((id) => exclusive.has(id))) return added.filter((id) => exclusive.has(id)).slice(-1);
+  return added.length ? after.filter((id) => !exclusive.has(id)) : after;
 }
 
-function LinesField({ id, label, value, onChange }: LinesFieldProps) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <p className="hint" id={`${id}-hint`}>
-        One per line.
-      </p>
-      <textarea id={id} rows={3} aria-describedby={`${id}-hint`} value={value} onChange={onChange} />
-    </div>
-  );
+export function wantsText(question: ProfileQuestion, chosen: string[]): boolean {
+  return question.options.some((o) => o.other && chosen.includes(o.id));
 }
 
-const lines = (text: string) =>
-  text
-    .split("\n")
-    .map((line) => line.trim())
-    .filter(Boolean);
+export function parseAge(text: string): number | null {
+  const age = Number.parseInt(text, 10);
+  return Number.isInteger(age) && age >= 0 && age <= 200 && String(age) === text.trim() ? age : null;
+}
+
+/** The first problem of the form as the id of the element to focus, or null. */
+export function firstProblem(questions: ProfileQuestion[], draft: ProfileDraft): string | null {
+  for (const question of questions) {
+    const chosen = draft.answers[question.id] ?? [];
+    if (question.kind === "number") {
+      if (parseAge(draft.age) === null) return `profile-${question.id}`;
+    } else if (question.required && !chosen.length) return `profile-${question.id}`;
+    else if (wantsText(question, chosen) && !(draft.other[question.id] ?? "").trim()) return `profile-${question.id}-other`;
+  }
+  return null;
+}
+
+export function profilePayload(questions: ProfileQuestion[], draft: ProfileDraft, ageConfirmed: boolean): ProfilePayload {
+  const answers: Record<string, string | string[]> = {};
+  const other: Record<string, string> = {};
+  for (const question of questions) {
+    const chosen = draft.answers[question.id] ?? [];
+    if (question.kind === "number" || !chosen.length) continue;
+    const [first = ""] = chosen;
+    answers[question.id] = question.kind === "multi" ? chosen : first;
+    if (wantsText(question, chosen)) other[question.id] = (draft.other[question.id] ?? "").trim();
+  }
+  return { age: parseAge(draft.age) ?? 0, age_confirmed: ageConfirmed, answers, other_text: other };
+}
+
+const ERRORS: Record<string, string> = {
+  number: "Enter your age as a whole number.",
+  choice: "Please choose an answer.",
+  other: "Please describe it in a few words.",
+};
 
 export function Profile() {
-  const { client, drafts, setSession } = useStudy();
+  const { client, drafts, instrument, setSession } = useStudy();
   const { busy, error, run } = useAction();
-  const [draft, setDraft] = useDraft<ProfileDraft>(PROFILE_DRAFT, () => ({ age: "", traits: "", goals: "", diagnosis: "" }));
-  const [ageInvalid, setAgeInvalid] = useState(false);
-  const field = (name: keyof ProfileDraft) => ({
-    value: draft[name],
-    onChange: (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: event.target.value })),
-  });
+  const [draft, setDraft] = useDraft<ProfileDraft>(PROFILE_DRAFT, emptyProfile);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const confirmRef = useRef<HTMLParagraphElement>(null);
+  const questions = instrument.profile;
+
+  useEffect(() => {
+    if (confirming !== null) confirmRef.current?.focus();
+  }, [confirming]);
+
+  const send = (ageConfirmed: boolean) =>
+    run(async () => {
+      try {
+        const session = await client.profile(profilePayload(questions, draft, ageConfirmed));
+        drafts.clear(PROFILE_DRAFT);
+        setSession(session);
+      } catch (caught) {
+        if (caught instanceof ApiError && caught.extra.needs_confirmation) {
+          setConfirming(parseAge(draft.age));
+          return;
+        }
+        throw caught;
+      }
+    });
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const age = Number.parseInt(draft.age, 10);
-    if (!Number.isInteger(age) || age < 0 || age > 200 || String(age) !== draft.age.trim()) {
-      setAgeInvalid(true);
-      document.getElementById("profile-age")?.focus();
+    const found = firstProblem(questions, draft);
+    // Render the error first, so a screen reader reads it when the focus arrives.
+    flushSync(() => setProblem(found));
+    if (found) {
+      document.getElementById(found)?.focus();
       return;
     }
-    void run(async () => {
-      const session = await client.profile({
-        age,
-        traits: lines(draft.traits),
-        goals: lines(draft.goals),
-        diagnosis: draft.diagnosis.trim() || null,
-      });
-      drafts.clear(PROFILE_DRAFT);
-      setSession(session);
-    });
+    void send(false);
   };
+
+  const correctAge = () => {
+    flushSync(() => setConfirming(null));
+    document.getElementById("profile-age")?.focus();
+  };
+
+  const setAnswer = (question: ProfileQuestion, value: string[]) => {
+    setProblem(null);
+    setDraft((d) => ({ ...d, answers: { ...d.answers, [question.id]: nextChoices(question, d.answers[question.id] ?? [], value) } }));
+  };
+
   return (
-    <Screen title="About you" lead={<p>A few questions before the chat. Only the first one is required.</p>}>
+    <Screen title="About you" lead={<p>A few questions before the chat. Only the age is required unless a question says so.</p>}>
       <form onSubmit={submit} noValidate>
-        <div className={ageInvalid ? "field invalid" : "field"}>
-          <label htmlFor="profile-age">Your age in years</label>
-          <input
-            id="profile-age"
-            className="short"
-            inputMode="numeric"
-            autoComplete="off"
-            aria-invalid={ageInvalid}
-            aria-describedby={ageInvalid ? "profile-age-error" : undefined}
-            {...field("age")}
-            onChange={(event) => {
-              setAgeInvalid(false);
-              setDraft((d) => ({ ...d, age: event.target.value }));
-            }}
-          />
-          {ageInvalid ? (
-            <p className="field-error" id="profile-age-error">
-              Enter your age as a whole number.
+        {questions.map((question) => {
+          const id = `profile-${question.id}`;
+          const chosen = draft.answers[question.id] ?? [];
+          if (question.kind === "number") {
+            const invalid = problem === id;
+            return (
+              <div key={question.id} className={invalid ? "field invalid" : "field"}>
+                <label htmlFor={id}>{question.prompt}</label>
+                <input
+                  id={id}
+                  className="short"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  aria-invalid={invalid}
+                  aria-describedby={invalid ? `${id}-error` : undefined}
+                  value={draft.age}
+                  onChange={(event) => {
+                    setProblem(null);
+                    setConfirming(null);
+                    setDraft((d) => ({ ...d, age: event.target.value }));
+                  }}
+                />
+                {invalid ? (
+                  <p className="field-error" id={`${id}-error`}>
+                    {ERRORS.number}
+                  </p>
+                ) : null}
+              </div>
+            );
+          }
+          const otherId = `${id}-other`;
+          const otherInvalid = problem === otherId;
+          return (
+            <div key={question.id}>
+              <ChoiceField
+                id={id}
+                legend={question.prompt}
+                options={question.options}
+                multi={question.kind === "multi"}
+                value={chosen}
+                invalid={problem === id}
+                hint={problem === id ? <span className="field-error">{ERRORS.choice}</span> : undefined}
+                onChange={(value) => setAnswer(question, value)}
+              />
+              {wantsText(question, chosen) ? (
+                <div className={otherInvalid ? "field invalid" : "field"}>
+                  <label htmlFor={otherId}>Please describe (in your own words)</label>
+                  <input
+                    id={otherId}
+                    autoComplete="off"
+                    maxLength={200}
+                    aria-invalid={otherInvalid}
+                    aria-describedby={otherInvalid ? `${otherId}-error` : undefined}
+                    value={draft.other[question.id] ?? ""}
+                    onChange={(event) => {
+                      setProblem(null);
+                      setDraft((d) => ({ ...d, other: { ...d.other, [question.id]: event.target.value } }));
+                    }}
+                  />
+                  {otherInvalid ? (
+                    <p className="field-error" id={`${otherId}-error`}>
+                      {ERRORS.other}
+                    </p>
+                  ) : null}
+                </div>
+              ) : null}
+            </div>
+          );
+        })}
+        {confirming !== null ? (
+          <div className="field confirm" role="group" aria-labelledby="profile-age-confirm">
+            <p id="profile-age-confirm" ref={confirmRef} tabIndex={-1}>
+              You entered {confirming}. Is that right?
             </p>
-          ) : null}
-        </div>
-        <LinesField id="profile-traits" label="Words that describe you (optional)" {...field("traits")} />
-        <LinesField
-          id="profile-goals"
-          label="What you hope to get from talking to an AI assistant (optional)"
-          {...field("goals")}
-        />
-        <div className="field">
-          <label htmlFor="profile-diagnosis">A diagnosis you would like to tell us about (optional)</label>
-          <input id="profile-diagnosis" autoComplete="off" {...field("diagnosis")} />
-        </div>
-        <SubmitRow label="Continue" busy={busy} error={error} />
+            <button type="button" className="primary" aria-disabled={busy} onClick={() => void send(true)}>
+              Yes, that is my age
+            </button>
+            <button type="button" onClick={correctAge}>
+              No, let me correct it
+            </button>
+          </div>
+        ) : (
+          <SubmitRow label="Continue" busy={busy} error={error} />
+        )}
       </form>
     </Screen>
   );

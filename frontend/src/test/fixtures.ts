@@ -28,6 +28,35 @@ export const instrument: Instrument = {
     { id: "understanding", label: "Understanding", text: "Branch understanding text" },
     { id: "managing", label: "Managing", text: "Branch managing text" },
   ],
+  profile: [
+    { id: "age", kind: "number", prompt: "Your age in years", required: true, min: 0, max: 120, options: [] },
+    {
+      id: "gender",
+      kind: "single",
+      prompt: "Your gender",
+      required: false,
+      min: null,
+      max: null,
+      options: [
+        { id: "woman", label: "Woman", other: false, exclusive: false },
+        { id: "other", label: "Something else", other: true, exclusive: false },
+      ],
+    },
+    {
+      id: "diagnoses",
+      kind: "multi",
+      prompt: "Diagnosed conditions",
+      required: false,
+      min: null,
+      max: null,
+      options: [
+        { id: "none", label: "None of these", other: false, exclusive: true },
+        { id: "anxiety", label: "Anxiety", other: false, exclusive: false },
+        { id: "other", label: "Something else", other: true, exclusive: false },
+        { id: "prefer_not_to_say", label: "Prefer not to say", other: false, exclusive: true },
+      ],
+    },
+  ],
 };
 
 export function turn(overrides: Partial<Turn> = {}): Turn {
