@@ -14,6 +14,7 @@ from typing import Any
 import pyarrow as pa
 
 from evaluation.benchmark import records
+from evaluation.benchmark.canonical import canonical_json
 from evaluation.benchmark.instrument import Instrument
 from evaluation.benchmark.vocabulary import FOUR_BRANCHES, PANAS_ITEMS
 
@@ -94,6 +95,9 @@ TABLES: tuple[Table, ...] = (
         Column("age", _INT, "Age in years, or null"),
         Column("traits", _LIST, "Self-reported traits, e.g. a diagnosis group"),
         Column("goals", _LIST, "What the participant hoped for"),
+        Column("profile_answers", _STR, "Profile questionnaire answers as JSON (sorted keys): "
+               "question id -> option id or list of option ids, '<id>_other' -> the text of an "
+               "'other' option, 'age_band' -> the age band's id (see the instrument's profile)"),
     )),
     Table("panas", "PANAS before and after the chat: totals and the 20 items (1..7).", (
         _CID,
@@ -154,6 +158,7 @@ def participant_row(record: records.Conversation, participant: str) -> dict[str,
         "age": profile.age if profile else None,
         "traits": list(profile.traits) if profile else [],
         "goals": list(profile.goals) if profile else [],
+        "profile_answers": canonical_json(profile.responses) if profile and profile.responses else None,
     }
 
 
