@@ -158,7 +158,9 @@ def participant_row(record: records.Conversation, participant: str) -> dict[str,
         "age": profile.age if profile else None,
         "traits": list(profile.traits) if profile else [],
         "goals": list(profile.goals) if profile else [],
-        "profile_answers": canonical_json(profile.responses) if profile and profile.responses else None,
+        "profile_answers": canonical_json(profile.responses)
+        if profile and profile.responses
+        else None,
     }
 
 

@@ -35,7 +35,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description JSON only, one error shape, throttled; subclasses pick authentication. */
+        /**
+         * @description JSON only, one error shape, throttled; subclasses pick authentication. Served on the
+         *     participant API's database thread pool (``db.on_db_pool``).
+         */
         post: operations["study_start"];
         delete?: never;
         options?: never;
@@ -429,6 +432,8 @@ export interface components {
             /** @description The reply shown second. */
             B: string;
         };
+        /** @enum {boolean} */
+        ConfirmEnum: true;
         ConsentInput: {
             /** @description The version shown. */
             consent_version: string;
@@ -560,7 +565,7 @@ export interface components {
             traits?: string[];
             goals?: string[];
             /** @description Optional self-reported diagnosis. */
-            diagnosis?: string | null;
+            diagnosis?: (string) | null;
             /** @description Free questionnaire answers (at most 16 KiB of JSON). */
             responses?: {
                 [key: string]: unknown;
@@ -622,16 +627,10 @@ export interface components {
         StartInput: {
             /** @description PROLIFIC_PID from the study link. */
             prolific_pid: string;
-            /**
-             * @description STUDY_ID from the study link.
-             * @default
-             */
-            study_id: string;
-            /**
-             * @description SESSION_ID from the study link.
-             * @default
-             */
-            session_id: string;
+            /** @description STUDY_ID from the study link. */
+            study_id?: string;
+            /** @description SESSION_ID from the study link. */
+            session_id?: string;
         };
         StartOutput: {
             /** @description Send as `Authorization: Participant <token>`. */
@@ -703,7 +702,7 @@ export interface components {
          */
         TurnStatusEnum: "pending" | "streaming" | "done" | "failed";
         WithdrawInput: {
-            confirm: boolean;
+            confirm: components["schemas"]["ConfirmEnum"];
         };
     };
     responses: never;
@@ -954,6 +953,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description 1 to 64 lower-case letters, digits, ':', '_' or '-' */
                 key: string;
             };
             cookie?: never;
@@ -1024,6 +1024,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description 1 to 64 lower-case letters, digits, ':', '_' or '-' */
                 key: string;
             };
             cookie?: never;
@@ -1911,6 +1912,15 @@ export interface operations {
             };
             /** @description withdrawn or screened_out */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description not_found: the conversation has no such turn */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
