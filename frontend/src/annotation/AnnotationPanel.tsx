@@ -1,9 +1,9 @@
 // The questions about one reply: feelings, behaviour, the participant's own version, and the
 // A/B comparisons. Every answer is a draft until "Save my answers"; the next message can only
 // be sent once this is saved (the server enforces it too).
-import { useState, type FormEvent } from "react";
+import { useCallback, useState, type FormEvent } from "react";
 import { ApiError } from "../api/client";
-import type { AnnotationStep } from "../api/types";
+import type { Answer, AnnotationStep, Winner } from "../api/types";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { MissingList } from "../components/MissingList";
 import { useDraft } from "../drafts/useDraft";
@@ -69,7 +69,16 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
   const [attempt, setAttempt] = useState(0);
   const missing = attempt ? missingAnswers(draft, step, reply) : [];
   const isMissing = (id: string) => missing.some((m) => m.targetId === id);
-  const update = (change: (d: AnnotationDraft) => AnnotationDraft) => setDraft((d) => change(d));
+  // Stable handlers: a section whose answers did not change is not drawn again (memo).
+  const onNoChange = useCallback((value: boolean) => setDraft((d) => setNoChange(d, value)), [setDraft]);
+  const onToggle = useCallback((emotion: string, on: boolean) => setDraft((d) => toggleTag(d, emotion, on)), [setDraft]);
+  const onIntensity = useCallback((emotion: string, value: number) => setDraft((d) => setIntensity(d, emotion, value)), [setDraft]);
+  const onBehaviour = useCallback(
+    (questionId: string, part: "observed" | "preferred", answer: Answer) => setDraft((d) => setBehaviour(d, questionId, part, answer)),
+    [setDraft],
+  );
+  const onEdited = useCallback((value: string | null) => setDraft((d) => ({ ...d, edited: value })), [setDraft]);
+  const onWinner = useCallback((questionId: string, winner: Winner) => setDraft((d) => setWinner(d, questionId, winner)), [setDraft]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -101,9 +110,9 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
           noChange={draft.noChange}
           tags={draft.tags}
           showErrors={attempt > 0}
-          onNoChange={(value) => update((d) => setNoChange(d, value))}
-          onToggle={(emotion, on) => update((d) => toggleTag(d, emotion, on))}
-          onIntensity={(emotion, value) => update((d) => setIntensity(d, emotion, value))}
+          onNoChange={onNoChange}
+          onToggle={onToggle}
+          onIntensity={onIntensity}
         />
         {step.behaviour_questions.length ? (
           <div className="annotation-section">
@@ -117,7 +126,7 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
                 question={question}
                 value={draft.behaviour[question.id]}
                 invalid={attempt > 0}
-                onChange={(part, answer) => update((d) => setBehaviour(d, question.id, part, answer))}
+                onChange={onBehaviour}
               />
             ))}
           </div>
@@ -126,13 +135,13 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
           original={reply}
           value={draft.edited}
           invalid={isMissing(EDIT_ID)}
-          onChange={(value) => update((d) => ({ ...d, edited: value }))}
+          onChange={onEdited}
         />
         <ComparisonQuestions
           comparison={step.comparison}
           winners={draft.pairwise}
           invalid={attempt > 0}
-          onChange={(questionId, winner) => update((d) => setWinner(d, questionId, winner))}
+          onChange={onWinner}
         />
         <MissingList items={missing} attempt={attempt} />
         <ErrorNotice error={error} />

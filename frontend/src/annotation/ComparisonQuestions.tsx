@@ -1,8 +1,9 @@
 // Section 4: the A/B comparisons. The second reply is written in the background; until it is
 // ready this section says so and the rest of the panel stays usable (the page never waits).
-import { useId } from "react";
+import { memo, useId } from "react";
 import type { Comparison, Winner } from "../api/types";
 import { pairwiseId } from "./model";
+import { tile } from "../components/tile";
 
 const CHOICES: { value: Winner; label: string }[] = [
   { value: "A", label: "Reply A" },
@@ -17,7 +18,7 @@ interface ComparisonQuestionsProps {
   onChange: (questionId: string, winner: Winner) => void;
 }
 
-export function ComparisonQuestions({ comparison, winners, invalid, onChange }: ComparisonQuestionsProps) {
+export const ComparisonQuestions = memo(function ComparisonQuestions({ comparison, winners, invalid, onChange }: ComparisonQuestionsProps) {
   const name = useId();
   if (comparison.status === "pending") {
     return (
@@ -60,7 +61,7 @@ export function ComparisonQuestions({ comparison, winners, invalid, onChange }: 
             <legend>{question.text}</legend>
             <span className="segmented">
               {CHOICES.map((choice) => (
-                <label key={choice.label} className="segment">
+                <label key={choice.label} className={tile("segment", answered && chosen === choice.value)}>
                   <input
                     type="radio"
                     name={`${name}-${question.id}`}
@@ -76,4 +77,4 @@ export function ComparisonQuestions({ comparison, winners, invalid, onChange }: 
       })}
     </div>
   );
-}
+});

@@ -1,6 +1,11 @@
 // Section 3: the reply as the participant would have liked it. It starts as the model's reply,
-// so "no change" is simply leaving it as it is.
+// so "no change" is simply leaving it as it is. The text lives here while the participant
+// types and goes to the form's draft after a short pause, on leaving the box, and when the
+// page is hidden: a keystroke redraws this box only, not the whole panel (slow phones).
+import { memo, useCallback, useEffect, useRef, useState } from "react";
 import { EDIT_ID } from "./model";
+
+export const COMMIT_AFTER_MS = 400;
 
 interface EditReplyProps {
   original: string;
@@ -9,8 +14,49 @@ interface EditReplyProps {
   onChange: (value: string | null) => void;
 }
 
-export function EditReply({ original, value, invalid, onChange }: EditReplyProps) {
-  const text = value ?? original;
+export const EditReply = memo(function EditReply({ original, value, invalid, onChange }: EditReplyProps) {
+  const [text, setText] = useState(value ?? original);
+  const [touched, setTouched] = useState(value !== null);
+  const unsaved = useRef<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const onChangeRef = useRef(onChange);
+  useEffect(() => {
+    onChangeRef.current = onChange;
+  }, [onChange]);
+
+  const commit = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = undefined;
+    if (unsaved.current === null) return;
+    const next = unsaved.current;
+    unsaved.current = null;
+    onChangeRef.current(next);
+  }, []);
+
+  // Leaving the page or the panel must not lose the last words typed.
+  useEffect(() => {
+    window.addEventListener("pagehide", commit);
+    return () => {
+      window.removeEventListener("pagehide", commit);
+      commit();
+    };
+  }, [commit]);
+
+  const type = (next: string) => {
+    setText(next);
+    setTouched(true);
+    unsaved.current = next;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(commit, COMMIT_AFTER_MS);
+  };
+  const undo = () => {
+    clearTimeout(timer.current);
+    unsaved.current = null;
+    setText(original);
+    setTouched(false);
+    onChangeRef.current(null);
+  };
+
   return (
     <div className={invalid ? "field annotation-section invalid" : "field annotation-section"}>
       <label htmlFor={EDIT_ID} className="legend-like">
@@ -26,13 +72,14 @@ export function EditReply({ original, value, invalid, onChange }: EditReplyProps
         value={text}
         aria-describedby={`${EDIT_ID}-hint`}
         aria-invalid={invalid}
-        onChange={(event) => onChange(event.target.value)}
+        onChange={(event) => type(event.target.value)}
+        onBlur={commit}
       />
-      {value !== null && value !== original ? (
-        <button type="button" className="link-button" onClick={() => onChange(null)}>
+      {touched && text !== original ? (
+        <button type="button" className="link-button" onClick={undo}>
           Undo my changes
         </button>
       ) : null}
     </div>
   );
-}
+});

@@ -1,8 +1,10 @@
 // Section 1: how the participant's feelings shifted with this reply. Either "no clear change",
 // or one or more of the instrument's PANAS items, each with an intensity on its scale.
+import { memo } from "react";
 import type { Instrument } from "../api/types";
 import { ScaleField } from "../components/ScaleField";
 import { intensityId, MOOD_ID, type MoodTagDraft } from "./model";
+import { tile } from "../components/tile";
 
 interface MoodQuestionProps {
   instrument: Instrument;
@@ -15,7 +17,7 @@ interface MoodQuestionProps {
   onIntensity: (emotion: string, intensity: number) => void;
 }
 
-export function MoodQuestion({ instrument, noChange, tags, showErrors, onNoChange, onToggle, onIntensity }: MoodQuestionProps) {
+export const MoodQuestion = memo(function MoodQuestion({ instrument, noChange, tags, showErrors, onNoChange, onToggle, onIntensity }: MoodQuestionProps) {
   const chosen = new Set(tags.map((tag) => tag.emotion));
   const moodMissing = showErrors && !noChange && tags.length === 0;
   const descriptions = new Map(instrument.panas_items.map((item) => [item.id, item.description]));
@@ -34,7 +36,7 @@ export function MoodQuestion({ instrument, noChange, tags, showErrors, onNoChang
         </label>
         <div className="chips">
           {instrument.panas_items.map((item) => (
-            <label key={item.id} className="chip" title={item.description}>
+            <label key={item.id} className={tile("chip", chosen.has(item.id))} title={item.description}>
               <input
                 type="checkbox"
                 checked={chosen.has(item.id)}
@@ -60,4 +62,4 @@ export function MoodQuestion({ instrument, noChange, tags, showErrors, onNoChang
       ))}
     </div>
   );
-}
+});

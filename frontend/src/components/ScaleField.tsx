@@ -1,6 +1,7 @@
 // A rating on the instrument's scale (1..7 with the instrument's labels) as a radio group.
 import { useId, type ReactNode } from "react";
 import type { Scale } from "../api/types";
+import { tile } from "./tile";
 
 interface ScaleFieldProps {
   legend: ReactNode;
@@ -36,7 +37,7 @@ export function ScaleField({ legend, hint, scale, value, onChange, invalid, id }
       ) : null}
       <div className="scale-options">
         {scalePoints(scale).map((point) => (
-          <label key={point} className="scale-option">
+          <label key={point} className={tile("scale-option", value === point)}>
             <input
               type="radio"
               name={name}
