@@ -152,7 +152,7 @@ def test_a_participant_goes_from_the_study_link_to_the_completion_code(
     page.get_by_role("button", name="Send").click()
     # Tokens arriving (the first model call of a fresh server process also imports litellm).
     expect(page.locator(".message-assistant.streaming")).to_be_visible(timeout=20_000)
-    expect(page.get_by_role("region", name="Support is available")).to_contain_text("116 123")
+    expect(page.get_by_role("alert", name="Support is available")).to_contain_text("116 123")
     expect(page.get_by_role("heading", name="About this reply")).to_be_visible(timeout=20_000)
     expect(page.get_by_role("button", name="Send")).to_be_disabled()
     steps.capture(page, "reply-with-support-resources")
@@ -250,10 +250,15 @@ def test_a_participant_goes_from_the_study_link_to_the_completion_code(
     person = Participant.objects.get(study=study, prolific_pid=pid)
     assert (person.prolific_study_id, person.prolific_session_id) == ("STUDY-E2E", "SESSION-E2E")
     assert person.consent_version == "e2e-1" and person.consented_at is not None
+    # The profile is stored as the instrument's option ids; diagnoses are the trait groups.
     assert (person.age, person.traits, person.goals) == (
         34,
-        ["introvert", "night owl"],
-        ["to feel heard"],
+        ["diagnosis:anxiety", "diagnosis:other"],
+        [],
+    )
+    assert (person.responses["gender"], person.responses["diagnoses_other"]) == (
+        "non_binary",
+        "OCD",
     )
     conversation = Conversation.objects.get(participant=person)
     assert conversation.state == ConversationState.COMPLETED

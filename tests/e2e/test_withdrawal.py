@@ -68,10 +68,15 @@ def test_a_participant_withdraws_during_the_chat(phone_page: Page, platform: str
     expect(page.get_by_role("heading", name="You have withdrawn")).to_be_visible()
 
     endpoint = conversation.model_endpoint
-    second_tab = page.context.new_page()  # no stored token there: it starts from the link
+    # A new tab starts from the link with no token of its own, and a Prolific id alone is no
+    # proof of who is asking (anyone may know it): refused, and nothing of the session is shown.
+    second_tab = page.context.new_page()
     second_tab.goto(f"{platform}/s/{study.slug}/?PROLIFIC_PID={pid}")
     second_tab.get_by_role("button", name="Start").click()
-    expect(second_tab.get_by_role("heading", name="You have withdrawn")).to_be_visible()
+    expect(
+        second_tab.get_by_text("This study was already started with your Prolific ID")
+    ).to_be_visible()
+    expect(second_tab.get_by_role("heading", name="Chat")).to_have_count(0)
     for shown in (chat_html, page.content(), second_tab.content()):
         for secret in (endpoint.alias, endpoint.litellm_model, endpoint.provider):
             assert not re.search(re.escape(secret), shown, re.IGNORECASE), secret
