@@ -31,8 +31,8 @@ no Redis). Production is configured with these variables:
                                by default (``attune_collect/web_process.py``).
 ``ATTUNE_SITE_URL``            the platform's address for links in emails
                                (``http://localhost:8000``).
-``DJANGO_EMAIL_BACKEND``       Django's email backend; the console backend by default (the demo
-                               prints the risk alerts), e.g. ``...smtp.EmailBackend``.
+``DJANGO_EMAIL_BACKEND``       Django's email backend: the console backend when DEBUG is true (the
+                               demo prints the risk alerts), SMTP in production.
 ``EMAIL_HOST`` / ``EMAIL_PORT`` / ``EMAIL_HOST_USER`` / ``EMAIL_HOST_PASSWORD`` (or ``_FILE``) /
 ``EMAIL_USE_TLS``              the SMTP server (smtp backend); ``EMAIL_FILE_PATH`` (filebased).
 ``DEFAULT_FROM_EMAIL``         the sender of the alerts (``attune@localhost``).
@@ -337,7 +337,14 @@ ATTUNE_IMPROVED_REPLY_TIMEOUT_S = env_int("ATTUNE_IMPROVED_REPLY_TIMEOUT_S", 90,
 # Django 6.1's MAILERS (EMAIL_BACKEND and EMAIL_HOST are deprecated); the options each backend
 # takes differ, so only the chosen backend's are passed.
 ATTUNE_SITE_URL = env_str("ATTUNE_SITE_URL", "http://localhost:8000").rstrip("/")
-_email_backend = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# The console backend prints the alerts in development (the demo); production defaults to SMTP,
+# since a console "sent" alert would reach nobody (and `check --deploy` refuses it).
+_email_backend = env_str(
+    "DJANGO_EMAIL_BACKEND",
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend",
+)
 _email_options: dict[str, object] = {}
 if _email_backend.endswith("smtp.EmailBackend"):
     _email_options = {
