@@ -23,6 +23,7 @@ from annotations.models import (
     Conversation,
     ConversationWideAnswers,
     Instrument,
+    ModelConfig,
     ModelEndpoint,
     MoodTag,
     PairwiseChoice,
@@ -40,7 +41,7 @@ _site_address: ContextVar[str] = ContextVar("site_address", default="/")
 
 
 class ReadOnlyAdminMixin:
-    """Participant-authored content: viewable, never added, changed or deleted in the admin."""
+    """Rows the admin only shows (participant-authored content, configuration snapshots)."""
 
     def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
@@ -50,6 +51,22 @@ class ReadOnlyAdminMixin:
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+
+@admin.register(ModelConfig)
+class ModelConfigAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Configuration snapshots: immutable, so viewable only."""
+
+    list_display = ["config_hash", "__str__", "conversation_count", "created_at"]
+    search_fields = ["config_hash"]
+    readonly_fields = ["config_hash", "system_prompt_sha256", "definition", "created_at"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(n_conversations=Count("conversations"))
+
+    @admin.display(description="conversations", ordering="n_conversations")
+    def conversation_count(self, obj: ModelConfig) -> int:
+        return obj.n_conversations
 
 
 class ReadOnlyInline(ReadOnlyAdminMixin, admin.TabularInline):

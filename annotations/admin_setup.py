@@ -6,11 +6,9 @@ from __future__ import annotations
 import json
 
 from django.contrib import admin
-from django.db.models import Count
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
-from annotations.models import ModelConfig
 from annotations.services.setup import frozen_fields, save_setup, setup_history
 
 
@@ -50,28 +48,3 @@ class SetupAdminMixin:
             "</tr>{}</table>",
             rows,
         )
-
-
-@admin.register(ModelConfig)
-class ModelConfigAdmin(admin.ModelAdmin):
-    """Configuration snapshots: immutable, so viewable only."""
-
-    list_display = ["config_hash", "__str__", "conversation_count", "created_at"]
-    search_fields = ["config_hash"]
-    readonly_fields = ["config_hash", "system_prompt_sha256", "definition", "created_at"]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).annotate(n_conversations=Count("conversations"))
-
-    @admin.display(description="conversations", ordering="n_conversations")
-    def conversation_count(self, obj: ModelConfig) -> int:
-        return obj.n_conversations
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
