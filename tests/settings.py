@@ -6,9 +6,9 @@ explicit folder always wins), a run gets a fresh temporary folder, removed when 
 
 Under pytest-xdist each worker process is a run of its own in the same sense: the workers
 share the controller's environment, so each takes a sub-folder of the run's folder (its own
-SQLite files, embedded broker, releases) and a Redis database of its own (below the run's:
-gw0 keeps it, gw1 takes the one below), so a Celery worker started by one xdist worker never
-consumes another's tasks. PostgreSQL needs nothing here: pytest-django gives every xdist
+SQLite files, embedded broker, releases) and a Redis database of its own (gw0 keeps the run's,
+gw1 takes the one below, wrapping from 0 to 15), so a Celery worker started by one xdist worker
+never consumes another's tasks. PostgreSQL needs nothing here: pytest-django gives every xdist
 worker its own test database.
 
 This is a settings module rather than conftest code because pytest-django loads the settings
@@ -40,7 +40,8 @@ if _xdist_worker and not os.environ.get("ATTUNE_XDIST_ISOLATED"):
         _url = os.environ.get(_name, "").strip()
         _match = re.fullmatch(r"(rediss?://[^/]+)(?:/(\d+))?", _url)
         if _match:
-            _db = max(int(_match.group(2) or 0) - _index, 0)
+            # Clamping at 0 would give gw0 and gw1 the same database when the run's is 0.
+            _db = (int(_match.group(2) or 0) - _index) % 16
             os.environ[_name] = f"{_match.group(1)}/{_db}"
 
 from attune_collect.settings import *  # noqa: E402, F403
