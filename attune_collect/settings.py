@@ -284,6 +284,7 @@ SPECTACULAR_SETTINGS = {
         "StepEnum": "annotations.services.progress.Step",
         "TurnStatusEnum": "annotations.models.TurnStatus",
         "ImprovedStatusEnum": "annotations.models.ImprovedStatus",
+        "FailureReasonEnum": "annotations.participant_api.stream_events.FAILURE_REASONS",
     },
     # The schema states that request strings take no NUL character (refused with 400).
     "POSTPROCESSING_HOOKS": [

@@ -10,26 +10,33 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 
 from annotations.participant_api import serializers as io
 from annotations.participant_api.auth import ParticipantTokenAuthentication
+from annotations.participant_api.keepalive import KEEPALIVE_COMMENT
+from annotations.participant_api.stream_events import EVENTS
 from annotations.participant_api.views import ERRORS
 
-EVENTS = """Server-Sent Events (read with fetch(); EventSource cannot send the token):
-
-- `event: turn` `{"turn": {"number", "status": "streaming", "user_message"}, "support": null | {"resources"}}`
-- `event: delta` `{"text": "..."}` (many; concatenate them)
-- `event: done` `{"turn": Turn, "annotation": AnnotationStep}`, or
-- `event: error` `{"turn": {"number", "status": "failed"}, "error": {"reason", "message", "retryable": true}}`
+STREAM_DESCRIPTION = f"""Server-Sent Events (read with fetch(); EventSource cannot send the token).
+The schema describes each event as `{{"event": <the event: line>, "data": <the data: line's JSON>}}`:
+`turn`, then `delta` (many; concatenate them), then `done` or `error`. While the model is
+silent the stream sends the comment `{KEEPALIVE_COMMENT.decode().strip()}` (no event; SSE
+readers skip it).
 
 Errors before the stream starts come as JSON with the usual error shape and status."""
 
+# One component per event (stream_events.py), the stream a oneOf of them by event name.
+STREAM_EVENT = PolymorphicProxySerializer(
+    component_name="ChatStreamEvent",
+    serializers={event.name: event.envelope() for event in EVENTS},
+    resource_type_field_name="event",
+    many=False,
+)
 _STREAM = {
-    (200, "text/event-stream"): OpenApiResponse(OpenApiTypes.STR, description=EVENTS),
+    (200, "text/event-stream"): OpenApiResponse(STREAM_EVENT, description=STREAM_DESCRIPTION),
     **ERRORS,
 }
 

@@ -9,7 +9,7 @@ talks (200 open streams once held 200 PostgreSQL connections):
    SSE events;
 3. on the pool again: store the reply (``chat.record_reply``) or the failure.
 
-Events, in order (see docs/architecture.md):
+Events, in order (``stream_events.py`` defines each one, for the stream and its schema alike):
 ``turn`` (the stored message, and support resources if it signalled risk), ``delta``
 (``{"text": ...}``, many), then either ``done`` (the turn and its annotation step) or
 ``error`` (the turn failed; retry it with POST /api/study/turns/<n>/retry).
@@ -28,7 +28,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.throttling import BaseThrottle
 
-from annotations.models import Participant, Turn, TurnAnnotation
+from annotations.models import Participant, Turn, TurnStatus
 from annotations.participant_api import serializers as io
 from annotations.participant_api.auth import (
     INVALID_SESSION,
@@ -52,7 +52,8 @@ from attune_collect.llm import GatewayError, StreamDone, TokenDelta, default_gat
 from attune_collect.llm._litellm import load_litellm  # the gateway imports it lazily
 
 from .keepalive import KEEPALIVE_COMMENT, keepalive_interval_s, with_keepalive
-from .sse import sse_event, sse_response
+from .sse import sse_response
+from .stream_events import DELTA, DONE, ERROR, TURN
 from .turn_lease import lease_kept
 
 logger = logging.getLogger(__name__)
@@ -124,13 +125,14 @@ def _prepare(
 
 async def stream_reply(plan: chat.ChatPlan) -> AsyncIterator[bytes]:
     """Phases 2 and 3: relay the model's stream, then store how it ended."""
-    yield sse_event("turn", {
-        "turn": {"number": plan.turn_number, "status": "streaming", "user_message": plan.user_message},
-        "support": {"resources": plan.support.resources} if plan.support else None,
+    yield TURN.encode({
+        "turn": {"number": plan.turn_number, "status": TurnStatus.STREAMING,
+                 "user_message": plan.user_message},
+        "support": plan.support,
     })  # fmt: skip
     if plan.replay is not None:  # a repeated submit of an answered message: the same turn again
-        yield sse_event("delta", {"text": plan.replay})
-        yield sse_event("done", await run_in_db_thread(_done_payload, plan.turn_id))
+        yield DELTA.encode({"text": plan.replay})
+        yield await run_in_db_thread(_done_event, plan.turn_id)
         return
     completion = None
     gateway = default_gateway()
@@ -143,7 +145,7 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncIterator[bytes]:
                 if event is None:  # the model is silent: keep proxies from closing the stream
                     yield KEEPALIVE_COMMENT
                 elif isinstance(event, TokenDelta):
-                    yield sse_event("delta", {"text": event.text})
+                    yield DELTA.encode(event)  # a TokenDelta has the text
                 elif isinstance(event, StreamDone):
                     completion = event.completion
     except GatewayError as error:
@@ -165,7 +167,7 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncIterator[bytes]:
             plan, "the stream ended without a result", attempts=0, reason="internal"
         )
         return
-    yield sse_event("done", await run_in_db_thread(_store_reply, plan.turn_id, completion))
+    yield await run_in_db_thread(_store_reply, plan.turn_id, completion)
 
 
 _litellm_loaded = False
@@ -187,29 +189,23 @@ async def _failed(plan: chat.ChatPlan, message: str, *, attempts: int, reason: s
         kind=reason,
     )  # fmt: skip
     # The stored message may name the endpoint: the participant gets only the reason's kind.
-    return sse_event("error", {
-        "turn": {"number": plan.turn_number, "status": "failed"},
+    return ERROR.encode({
+        "turn": {"number": plan.turn_number, "status": TurnStatus.FAILED},
         "error": {"reason": reason, "message": io.FAILED_REPLY_MESSAGE, "retryable": True},
     })  # fmt: skip
 
 
-def _store_reply(turn_id: int, completion: Any) -> dict[str, Any]:
+def _store_reply(turn_id: int, completion: Any) -> bytes:
+    """The ``done`` event, built here on the pool: its serializers read the database."""
     result = write(chat.record_reply, turn_id, completion)
     if result is None:  # something else settled the turn meanwhile: report what is stored
-        return _done_payload(turn_id)
-    return _payload(result.turn, result.annotation)
+        return _done_event(turn_id)
+    return DONE.encode({"turn": result.turn, "annotation": result.annotation})
 
 
-def _done_payload(turn_id: int) -> dict[str, Any]:
+def _done_event(turn_id: int) -> bytes:
     turn = Turn.objects.select_related("annotation").get(pk=turn_id)
-    return _payload(turn, getattr(turn, "annotation", None))
-
-
-def _payload(turn: Turn, annotation: TurnAnnotation | None) -> dict[str, Any]:
-    return {
-        "turn": io.TurnOutput(turn).data,
-        "annotation": io.AnnotationStepOutput(annotation).data if annotation else None,
-    }
+    return DONE.encode({"turn": turn, "annotation": getattr(turn, "annotation", None)})
 
 
 def _method_not_allowed() -> JsonResponse:

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { sse, sseResponse } from "../test/fakeServer";
+import { rawSse, sse, sseResponse } from "../test/fakeServer";
 import { annotationStep, turn } from "../test/fixtures";
 import { followChatStream } from "./chatStream";
 
@@ -22,23 +22,23 @@ describe("followChatStream", () => {
   it("passes on the support resources the server attaches to a risky message", async () => {
     const onTurn = vi.fn();
     await followChatStream(
-      sseResponse([sse("turn", { turn: { number: 2, user_message: "..." }, support: { resources: "Call 116 123." } })]),
+      sseResponse([sse("turn", { turn: { number: 2, status: "streaming", user_message: "..." }, support: { resources: "Call 116 123." } })]),
       { onTurn },
     );
     expect(onTurn).toHaveBeenCalledWith(expect.objectContaining({ number: 2 }), { resources: "Call 116 123." });
   });
 
   it("reports a failed reply with the server's retryable error", async () => {
-    const error = { reason: "server_error", message: "The reply could not be written.", retryable: true };
+    const error = { reason: "upstream_error", message: "The reply could not be written.", retryable: true } as const;
     const outcome = await followChatStream(
-      sseResponse([sse("turn", { turn: { number: 3, user_message: "x" }, support: null }), sse("error", { turn: { number: 3, status: "failed" }, error })]),
+      sseResponse([sse("turn", { turn: { number: 3, status: "streaming", user_message: "x" }, support: null }), sse("error", { turn: { number: 3, status: "failed" }, error })]),
     );
     expect(outcome).toEqual({ kind: "failed", turnNumber: 3, error });
   });
 
   it("reports a stream that ends without done or error as cut, with the turn it had", async () => {
     const outcome = await followChatStream(
-      sseResponse([sse("turn", { turn: { number: 4, user_message: "x" }, support: null }), sse("delta", { text: "Par" })]),
+      sseResponse([sse("turn", { turn: { number: 4, status: "streaming", user_message: "x" }, support: null }), sse("delta", { text: "Par" })]),
     );
     expect(outcome).toEqual({ kind: "cut", turnNumber: 4 });
   });
@@ -47,7 +47,7 @@ describe("followChatStream", () => {
     let pulls = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (pulls++ === 0) controller.enqueue(new TextEncoder().encode(sse("turn", { turn: { number: 5, user_message: "x" }, support: null })));
+        if (pulls++ === 0) controller.enqueue(new TextEncoder().encode(sse("turn", { turn: { number: 5, status: "streaming", user_message: "x" }, support: null })));
         else controller.error(new TypeError("network error"));
       },
     });
@@ -59,9 +59,9 @@ describe("followChatStream", () => {
     const onDelta = vi.fn();
     const outcome = await followChatStream(
       sseResponse([
-        sse("turn", { turn: { number: 1, user_message: "Hi" }, support: null }),
+        sse("turn", { turn: { number: 1, status: "streaming", user_message: "Hi" }, support: null }),
         "event: delta\ndata: {not json\n\n",
-        sse("delta", { text: 42 }),
+        rawSse("delta", { text: 42 }),
         ": keep-alive comment\n\n",
         sse("delta", { text: "Fine." }),
         sse("done", { turn: turn({ reply: "Fine." }), annotation: annotationStep() }),
@@ -75,7 +75,7 @@ describe("followChatStream", () => {
   it("lets an exception of the app's own callback through instead of calling it a cut", async () => {
     const bug = new TypeError("a bug in the screen");
     const stream = followChatStream(
-      sseResponse([sse("turn", { turn: { number: 1, user_message: "Hi" }, support: null }), sse("delta", { text: "x" })]),
+      sseResponse([sse("turn", { turn: { number: 1, status: "streaming", user_message: "Hi" }, support: null }), sse("delta", { text: "x" })]),
       {
         onDelta: () => {
           throw bug;
@@ -91,7 +91,7 @@ describe("followChatStream", () => {
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
         pulls += 1;
-        if (pulls === 1) controller.enqueue(encoder.encode(sse("turn", { turn: { number: 4, user_message: "Hi" }, support: null })));
+        if (pulls === 1) controller.enqueue(encoder.encode(sse("turn", { turn: { number: 4, status: "streaming", user_message: "Hi" }, support: null })));
         else controller.error(new TypeError("network error"));
       },
     });

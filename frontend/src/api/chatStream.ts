@@ -1,16 +1,16 @@
 // What a chat stream means: `turn` (the message is stored), `delta` (many: concatenate),
-// then `done` or `error`. A stream that stops without either (lost connection, server
-// restart) is reported as "cut": the app then asks the server what became of the turn.
-// Only reading the network is caught here: an event that does not have the documented shape
-// is skipped (a `done` that follows still counts), and an exception thrown by a callback is
-// a bug of the app, which goes on to the caller instead of passing for a lost connection.
+// then `done` or `error`. The events' types are generated from the server's schema
+// (ChatStreamEvent, which the server's stream is built from); the stream itself is still
+// checked as it arrives, since a proxy or an older server may send anything. A stream that
+// stops without `done` or `error` (lost connection, server restart) is reported as "cut": the
+// app then asks the server what became of the turn. Only reading the network is caught here:
+// an event without the shape the app relies on is skipped (a `done` that follows still
+// counts), and an exception thrown by a callback is a bug of the app, which goes on to the
+// caller instead of passing for a lost connection.
 import { readSse } from "./sse";
-import type { AnnotationStep, Support, Turn, TurnError } from "./types";
+import type { AnnotationStep, StreamError, StreamEvent, StreamingTurn, Support, Turn } from "./types";
 
-export interface StartedTurn {
-  number: number;
-  user_message: string;
-}
+export type StartedTurn = Pick<StreamingTurn, "number" | "user_message">;
 
 export interface StreamCallbacks {
   onTurn?: (turn: StartedTurn, support: Support | null) => void;
@@ -19,7 +19,7 @@ export interface StreamCallbacks {
 
 export type StreamOutcome =
   | { kind: "done"; turn: Turn; annotation: AnnotationStep | null }
-  | { kind: "failed"; turnNumber: number; error: TurnError }
+  | { kind: "failed"; turnNumber: number; error: StreamError }
   | { kind: "cut"; turnNumber: number | null };
 
 type Json = Record<string, unknown>;
@@ -38,27 +38,48 @@ function parse(data: string): Json | null {
 
 const TURN_STATUSES = new Set(["pending", "streaming", "done", "failed"]);
 
-/** A Turn as the schema documents it (checked, since the stream is outside the OpenAPI types). */
-function asTurn(value: unknown): Turn | null {
+function isTurn(value: unknown): boolean {
   const turn = object(value);
-  if (!turn || typeof turn.number !== "number" || typeof turn.status !== "string" || !TURN_STATUSES.has(turn.status)) return null;
-  if (typeof turn.user_message !== "string" || typeof turn.reply !== "string") return null;
-  if (typeof turn.annotation_submitted !== "boolean") return null;
-  return turn as unknown as Turn;
+  if (!turn || typeof turn.number !== "number" || typeof turn.status !== "string" || !TURN_STATUSES.has(turn.status)) return false;
+  return typeof turn.user_message === "string" && typeof turn.reply === "string" && typeof turn.annotation_submitted === "boolean";
 }
 
-function asAnnotationStep(value: unknown): AnnotationStep | null {
+function isAnnotationStep(value: unknown): boolean {
   const step = object(value);
   const comparison = object(step?.comparison);
-  if (!step || typeof step.turn !== "number" || typeof step.draft_key !== "string" || !comparison) return null;
-  if (!Array.isArray(step.behaviour_questions) || !Array.isArray(comparison.questions)) return null;
-  return step as unknown as AnnotationStep;
+  if (!step || typeof step.turn !== "number" || typeof step.draft_key !== "string" || !comparison) return false;
+  return Array.isArray(step.behaviour_questions) && Array.isArray(comparison.questions);
 }
 
-function asTurnError(value: unknown): TurnError | null {
-  const error = object(value);
-  if (!error || typeof error.message !== "string") return null;
-  return { reason: String(error.reason ?? "failed"), message: error.message, retryable: error.retryable !== false };
+function support(value: unknown): Support | null {
+  const given = object(value);
+  return given && typeof given.resources === "string" ? { resources: given.resources } : null;
+}
+
+/** The event as the schema types it, or null when it lacks what the app relies on. */
+function decode(event: string, data: string): StreamEvent | null {
+  const body = parse(data);
+  if (!body) return null;
+  const turn = object(body.turn);
+  switch (event) {
+    case "turn":
+      if (!turn || typeof turn.number !== "number" || typeof turn.user_message !== "string") return null;
+      return { event, data: { turn: { number: turn.number, status: "streaming", user_message: turn.user_message }, support: support(body.support) } };
+    case "delta":
+      return typeof body.text === "string" ? { event, data: { text: body.text } } : null;
+    case "done":
+      if (!isTurn(body.turn)) return null;
+      return { event, data: { turn: body.turn as Turn, annotation: isAnnotationStep(body.annotation) ? (body.annotation as AnnotationStep) : null } };
+    case "error": {
+      const error = object(body.error);
+      if (!turn || typeof turn.number !== "number" || !error || typeof error.message !== "string") return null;
+      // An unknown reason from a newer server is kept as it came: it is only logged.
+      const reason = (typeof error.reason === "string" ? error.reason : "internal") as StreamError["reason"];
+      return { event, data: { turn: { number: turn.number, status: "failed" }, error: { reason, message: error.message, retryable: error.retryable !== false } } };
+    }
+    default:
+      return null;
+  }
 }
 
 function isAbort(error: unknown): boolean {
@@ -78,33 +99,22 @@ export async function followChatStream(response: Response, callbacks: StreamCall
       return { kind: "cut", turnNumber }; // the connection broke mid-reply
     }
     if (next.done) return { kind: "cut", turnNumber };
-    const { event, data } = next.value;
-    const body = parse(data);
-    if (!body) continue;
-    if (event === "turn") {
-      const turn = object(body.turn);
-      if (!turn || typeof turn.number !== "number" || typeof turn.user_message !== "string") continue;
-      turnNumber = turn.number;
-      const support = object(body.support);
-      callbacks.onTurn?.(
-        { number: turn.number, user_message: turn.user_message },
-        support && typeof support.resources === "string" ? { resources: support.resources } : null,
-      );
-    } else if (event === "delta") {
-      if (typeof body.text === "string") callbacks.onDelta?.(body.text);
-    } else if (event === "done") {
-      const turn = asTurn(body.turn);
-      if (turn) {
+    const event = decode(next.value.event, next.value.data);
+    if (!event) continue;
+    switch (event.event) {
+      case "turn":
+        turnNumber = event.data.turn.number;
+        callbacks.onTurn?.({ number: event.data.turn.number, user_message: event.data.turn.user_message }, event.data.support);
+        break;
+      case "delta":
+        callbacks.onDelta?.(event.data.text);
+        break;
+      case "done":
         await events.return(undefined);
-        return { kind: "done", turn, annotation: asAnnotationStep(body.annotation) };
-      }
-    } else if (event === "error") {
-      const turn = object(body.turn);
-      const error = asTurnError(body.error);
-      if (turn && typeof turn.number === "number" && error) {
+        return { kind: "done", turn: event.data.turn, annotation: event.data.annotation };
+      case "error":
         await events.return(undefined);
-        return { kind: "failed", turnNumber: turn.number, error };
-      }
+        return { kind: "failed", turnNumber: event.data.turn.number, error: event.data.error };
     }
   }
 }

@@ -407,6 +407,7 @@ export interface components {
             can_send: boolean;
             can_finish: boolean;
         };
+        ChatStreamEvent: components["schemas"]["StreamTurnEvent"] | components["schemas"]["StreamDeltaEvent"] | components["schemas"]["StreamDoneEvent"] | components["schemas"]["StreamErrorEvent"];
         ChoiceQuestionOutput: {
             prompt: string;
             multi: boolean;
@@ -468,6 +469,28 @@ export interface components {
             code: string;
             redirect_url: string | null;
         };
+        FailedTurn: {
+            number: number;
+            status: components["schemas"]["FailedTurnStatusEnum"];
+        };
+        /**
+         * @description * `failed` - failed
+         * @enum {string}
+         */
+        FailedTurnStatusEnum: "failed";
+        /**
+         * @description * `rate_limited` - rate_limited
+         *     * `upstream_error` - upstream_error
+         *     * `timeout` - timeout
+         *     * `connection` - connection
+         *     * `auth` - auth
+         *     * `bad_request` - bad_request
+         *     * `stream_interrupted` - stream_interrupted
+         *     * `config` - config
+         *     * `internal` - internal
+         * @enum {string}
+         */
+        FailureReasonEnum: "rate_limited" | "upstream_error" | "timeout" | "connection" | "auth" | "bad_request" | "stream_interrupted" | "config" | "internal";
         FollowUpOutput: {
             prompt: string;
             shown_when: string[];
@@ -651,6 +674,124 @@ export interface components {
          * @enum {string}
          */
         StepEnum: "consent" | "profile" | "pre_panas" | "topic" | "chat" | "post_panas" | "post_survey" | "complete" | "screened_out" | "withdrawn";
+        StreamDeltaData: {
+            /** @description The next piece of the reply. */
+            text: string;
+        };
+        /** @description A piece of the reply; many, to concatenate. */
+        StreamDeltaEvent: {
+            /**
+             * @description The `event:` line.
+             *
+             *     * `delta` - delta (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "delta";
+            /** @description The `data:` line (JSON). */
+            data: components["schemas"]["StreamDeltaData"];
+        };
+        /**
+         * @description * `delta` - delta
+         * @enum {string}
+         */
+        StreamDeltaEventEventEnum: "delta";
+        StreamDoneData: {
+            /** @description The turn as stored, with the whole reply. */
+            turn: components["schemas"]["TurnOutput"];
+            /** @description The annotation step of the reply (null only for a turn that has none). */
+            annotation: components["schemas"]["AnnotationStepOutput"] | null;
+        };
+        /** @description Last, on success: the stored turn and its annotation step. */
+        StreamDoneEvent: {
+            /**
+             * @description The `event:` line.
+             *
+             *     * `done` - done (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "done";
+            /** @description The `data:` line (JSON). */
+            data: components["schemas"]["StreamDoneData"];
+        };
+        /**
+         * @description * `done` - done
+         * @enum {string}
+         */
+        StreamDoneEventEventEnum: "done";
+        StreamError: {
+            /**
+             * @description What went wrong, for the app's logs; the message is what to show.
+             *
+             *     * `rate_limited` - rate_limited
+             *     * `upstream_error` - upstream_error
+             *     * `timeout` - timeout
+             *     * `connection` - connection
+             *     * `auth` - auth
+             *     * `bad_request` - bad_request
+             *     * `stream_interrupted` - stream_interrupted
+             *     * `config` - config
+             *     * `internal` - internal
+             */
+            reason: components["schemas"]["FailureReasonEnum"];
+            message: string;
+            /** @description POST /api/study/turns/{number}/retry. */
+            retryable: boolean;
+        };
+        StreamErrorData: {
+            /** @description The message is stored; its reply failed. */
+            turn: components["schemas"]["FailedTurn"];
+            error: components["schemas"]["StreamError"];
+        };
+        /** @description Last, on failure: the reply could not be written; the message is kept and the turn can be retried. */
+        StreamErrorEvent: {
+            /**
+             * @description The `event:` line.
+             *
+             *     * `error` - error (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "error";
+            /** @description The `data:` line (JSON). */
+            data: components["schemas"]["StreamErrorData"];
+        };
+        /**
+         * @description * `error` - error
+         * @enum {string}
+         */
+        StreamErrorEventEventEnum: "error";
+        StreamTurnData: {
+            /** @description The stored message; its reply follows. */
+            turn: components["schemas"]["StreamingTurn"];
+            /** @description Set when the message signalled risk: show the resources prominently; the chat goes on. */
+            support: components["schemas"]["SupportOutput"] | null;
+        };
+        /** @description First: the message is stored (support resources come with it when it signalled risk). */
+        StreamTurnEvent: {
+            /**
+             * @description The `event:` line.
+             *
+             *     * `turn` - turn (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "turn";
+            /** @description The `data:` line (JSON). */
+            data: components["schemas"]["StreamTurnData"];
+        };
+        /**
+         * @description * `turn` - turn
+         * @enum {string}
+         */
+        StreamTurnEventEventEnum: "turn";
+        StreamingTurn: {
+            number: number;
+            status: components["schemas"]["StreamingTurnStatusEnum"];
+            user_message: string;
+        };
+        /**
+         * @description * `streaming` - streaming
+         * @enum {string}
+         */
+        StreamingTurnStatusEnum: "streaming";
         StudyOutput: {
             slug: string;
             title: string;
@@ -1227,12 +1368,11 @@ export interface operations {
         };
         responses: {
             /**
-             * @description Server-Sent Events (read with fetch(); EventSource cannot send the token):
-             *
-             *     - `event: turn` `{"turn": {"number", "status": "streaming", "user_message"}, "support": null | {"resources"}}`
-             *     - `event: delta` `{"text": "..."}` (many; concatenate them)
-             *     - `event: done` `{"turn": Turn, "annotation": AnnotationStep}`, or
-             *     - `event: error` `{"turn": {"number", "status": "failed"}, "error": {"reason", "message", "retryable": true}}`
+             * @description Server-Sent Events (read with fetch(); EventSource cannot send the token).
+             *     The schema describes each event as `{"event": <the event: line>, "data": <the data: line's JSON>}`:
+             *     `turn`, then `delta` (many; concatenate them), then `done` or `error`. While the model is
+             *     silent the stream sends the comment `: keep-alive` (no event; SSE
+             *     readers skip it).
              *
              *     Errors before the stream starts come as JSON with the usual error shape and status.
              */
@@ -1241,7 +1381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["ChatStreamEvent"];
                 };
             };
             /** @description invalid: error.field names the input */
@@ -1875,12 +2015,11 @@ export interface operations {
         requestBody?: never;
         responses: {
             /**
-             * @description Server-Sent Events (read with fetch(); EventSource cannot send the token):
-             *
-             *     - `event: turn` `{"turn": {"number", "status": "streaming", "user_message"}, "support": null | {"resources"}}`
-             *     - `event: delta` `{"text": "..."}` (many; concatenate them)
-             *     - `event: done` `{"turn": Turn, "annotation": AnnotationStep}`, or
-             *     - `event: error` `{"turn": {"number", "status": "failed"}, "error": {"reason", "message", "retryable": true}}`
+             * @description Server-Sent Events (read with fetch(); EventSource cannot send the token).
+             *     The schema describes each event as `{"event": <the event: line>, "data": <the data: line's JSON>}`:
+             *     `turn`, then `delta` (many; concatenate them), then `done` or `error`. While the model is
+             *     silent the stream sends the comment `: keep-alive` (no event; SSE
+             *     readers skip it).
              *
              *     Errors before the stream starts come as JSON with the usual error shape and status.
              */
@@ -1889,7 +2028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["ChatStreamEvent"];
                 };
             };
             /** @description invalid: error.field names the input */

@@ -33,6 +33,12 @@ export type Instrument = Schemas["InstrumentOutput"];
 export type ProfileQuestion = Schemas["ProfileQuestionOutput"];
 export type ServerDraft = Schemas["DraftOutput"];
 
+// The chat stream's events (the server's stream_events.py): `{event, data}` per event, a
+// union discriminated by `event`.
+export type StreamEvent = Schemas["ChatStreamEvent"];
+export type StreamingTurn = Schemas["StreamingTurn"];
+export type StreamError = Schemas["StreamError"];
+
 export type Answer = Schemas["ObservedEnum"] & Schemas["PreferredEnum"];
 export type Winner = NonNullable<Schemas["AnnotationInput"]["pairwise"]>[string];
 export type MoodTag = Schemas["MoodTagInput"];

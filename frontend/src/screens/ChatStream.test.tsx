@@ -12,7 +12,7 @@ import { makeHarness, renderWithServerSession } from "../test/renderInStudy";
 import { Chat } from "./Chat";
 
 const MESSAGE = "I feel nervous about work.";
-const stored = { number: 1, status: "streaming", user_message: MESSAGE };
+const stored = { number: 1, status: "streaming", user_message: MESSAGE } as const;
 
 const conversation = () => within(screen.getByRole("list", { name: "Conversation" }));
 

@@ -1,6 +1,7 @@
 // A fetch() stand-in for tests: routes "METHOD path" to handlers and records every request
 // (with its headers and JSON body), so tests exercise the real ApiClient.
 import { vi } from "vitest";
+import type { StreamEvent } from "../api/types";
 
 export interface Recorded {
   method: string;
@@ -32,7 +33,13 @@ export function sseResponse(chunks: (string | Uint8Array)[]): Response {
   return new Response(stream, { status: 200, headers: { "Content-Type": "text/event-stream" } });
 }
 
-export function sse(event: string, data: unknown): string {
+/** A chat stream event, typed as the server's schema types it (ChatStreamEvent). */
+export function sse<Name extends StreamEvent["event"]>(event: Name, data: Extract<StreamEvent, { event: Name }>["data"]): string {
+  return rawSse(event, data);
+}
+
+/** Any event, even one the schema does not allow (what a broken proxy might send). */
+export function rawSse(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 

@@ -1,0 +1,108 @@
+"""The events of the chat stream, defined once: the stream builds each event from these
+definitions (``streaming.py`` calls ``StreamEvent.encode``) and the OpenAPI schema documents
+the same definitions (``stream_schema.py``), so the two cannot drift apart.
+
+An event is its name (the ``event:`` line) and the serializer of its data (the ``data:`` line,
+one line of JSON). In the schema each event is a component ``{"event": <name>, "data": ...}``,
+the shape OpenAPI 3.2 gives a Server-Sent Event, and the stream's response is a ``oneOf`` of
+them discriminated by ``event``. The keep-alive comment (``keepalive.py``) is no event: SSE
+readers skip comment lines, and the response's description says when it comes.
+
+The order: ``turn`` (the message is stored), ``delta`` (many; concatenate them), then ``done``
+or ``error``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+from rest_framework import serializers
+
+from annotations.models import TurnStatus
+from annotations.participant_api.serializers import (
+    AnnotationStepOutput,
+    SupportOutput,
+    TurnOutput,
+)
+from annotations.participant_api.sse import sse_event
+from attune_collect.llm.types import ErrorKind
+
+# Why a reply failed: the gateway's error kinds, or "internal" (a fault of the platform).
+FAILURE_REASONS = (*get_args(ErrorKind), "internal")
+
+
+class StreamingTurn(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField([TurnStatus.STREAMING.value])
+    user_message = serializers.CharField()
+
+
+class StreamTurnData(serializers.Serializer):
+    turn = StreamingTurn(help_text="The stored message; its reply follows.")
+    support = SupportOutput(allow_null=True, help_text="Set when the message signalled risk: "
+                            "show the resources prominently; the chat goes on.")  # fmt: skip
+
+
+class StreamDeltaData(serializers.Serializer):
+    text = serializers.CharField(help_text="The next piece of the reply.")
+
+
+class StreamDoneData(serializers.Serializer):
+    turn = TurnOutput(help_text="The turn as stored, with the whole reply.")
+    annotation = AnnotationStepOutput(allow_null=True, help_text="The annotation step of the "
+                                      "reply (null only for a turn that has none).")  # fmt: skip
+
+
+class FailedTurn(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField([TurnStatus.FAILED.value])
+
+
+class StreamError(serializers.Serializer):
+    reason = serializers.ChoiceField(FAILURE_REASONS, help_text="What went wrong, for the app's "
+                                     "logs; the message is what to show.")  # fmt: skip
+    message = serializers.CharField()
+    retryable = serializers.BooleanField(help_text="POST /api/study/turns/{number}/retry.")
+
+
+class StreamErrorData(serializers.Serializer):
+    turn = FailedTurn(help_text="The message is stored; its reply failed.")
+    error = StreamError()
+
+
+class StreamEvent:
+    """One kind of event: its name and the serializer of its data."""
+
+    def __init__(self, name: str, data: type[serializers.Serializer], description: str) -> None:
+        self.name = name
+        self.data = data
+        self.description = description
+        self._serializer: serializers.Serializer | None = None
+
+    def encode(self, payload: Any) -> bytes:
+        """The event as sent; ``payload`` is what the data serializer reads (objects or dicts).
+        One serializer instance serves every event of its kind: binding a new one per delta
+        would cost about 90 µs, reusing it about 5."""
+        if self._serializer is None:
+            self._serializer = self.data()
+        return sse_event(self.name, self._serializer.to_representation(payload))
+
+    def envelope(self) -> type[serializers.Serializer]:
+        """The schema's component of the event: ``{"event": <name>, "data": <data>}``."""
+        fields = {
+            "event": serializers.ChoiceField([self.name], help_text="The `event:` line."),
+            "data": self.data(help_text="The `data:` line (JSON)."),
+        }
+        name = self.data.__name__.removesuffix("Data") + "Event"
+        attrs = {"__doc__": self.description, "__module__": __name__, **fields}
+        return type(name, (serializers.Serializer,), attrs)
+
+
+TURN = StreamEvent("turn", StreamTurnData, "First: the message is stored (support resources "
+                   "come with it when it signalled risk).")  # fmt: skip
+DELTA = StreamEvent("delta", StreamDeltaData, "A piece of the reply; many, to concatenate.")
+DONE = StreamEvent("done", StreamDoneData, "Last, on success: the stored turn and its "
+                   "annotation step.")  # fmt: skip
+ERROR = StreamEvent("error", StreamErrorData, "Last, on failure: the reply could not be "
+                    "written; the message is kept and the turn can be retried.")  # fmt: skip
+EVENTS = (TURN, DELTA, DONE, ERROR)
