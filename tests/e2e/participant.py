@@ -3,9 +3,12 @@ found by the wording the API sends, the way a person (or a screen reader) finds 
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Response, expect
 
 REPLY_WAIT_MS = 30_000
 
@@ -61,3 +64,23 @@ WINNER_LABELS = {"A": "Reply A", "B": "Reply B", None: "No preference"}
 def choose(page: Page, question: str, winner: str | None) -> None:
     group = page.get_by_role("group", name=question, exact=True)
     group.get_by_role("radio", name=WINNER_LABELS[winner], exact=True).check()
+
+
+@contextmanager
+def draft_saved(page: Page, text: str) -> Iterator[None]:
+    """Around typing ``text``: waits until the app has saved a draft holding it on the server
+    (PUT /api/study/drafts/<key>, sent once the app's debounce has passed), so a reload that
+    follows tests the server's copy and no fixed wait guesses how long that takes."""
+    quoted = json.dumps(text, ensure_ascii=False)[1:-1]  # as it appears in the JSON body
+
+    def is_the_save(response: Response) -> bool:
+        request = response.request
+        return (
+            request.method == "PUT"
+            and "/api/study/drafts/" in response.url
+            and quoted in (request.post_data or "")
+            and response.ok
+        )
+
+    with page.expect_response(is_the_save, timeout=REPLY_WAIT_MS):
+        yield

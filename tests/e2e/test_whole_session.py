@@ -144,8 +144,8 @@ def test_a_participant_goes_from_the_study_link_to_the_completion_code(
     # -- turn 1: a reload while typing, a risky message, a reload in the middle of annotating --
     expect(page.get_by_role("heading", name="Chat")).to_be_visible()
     expect(page.get_by_role("progressbar", name="0 of 2 replies answered")).to_be_visible()
-    page.get_by_label("Your message").fill(FIRST_MESSAGE)
-    page.wait_for_timeout(1200)  # long enough for the debounced server draft too
+    with act.draft_saved(page, FIRST_MESSAGE):  # the server's copy too, not only the browser's
+        page.get_by_label("Your message").fill(FIRST_MESSAGE)
     page.reload()
     expect(page.get_by_label("Your message")).to_have_value(FIRST_MESSAGE)
     steps.capture(page, "chat-typed-message-survives-reload")
@@ -164,8 +164,8 @@ def test_a_participant_goes_from_the_study_link_to_the_completion_code(
     half = len(questions_1) // 2
     for question, (observed, preferred) in zip(questions_1[:half], answers_1[:half], strict=True):
         act.answer_behaviour(page, question, observed, preferred)
-    page.get_by_label(re.compile("Edit the reply")).fill(EDITED_REPLY)
-    page.wait_for_timeout(1200)
+    with act.draft_saved(page, EDITED_REPLY):
+        page.get_by_label(re.compile("Edit the reply")).fill(EDITED_REPLY)
     page.reload()  # mid-annotation: everything given so far must come back
     expect(page.get_by_role("checkbox", name=re.compile(r"^Nervous\b"))).to_be_checked()
     expect(

@@ -5,20 +5,7 @@ import asyncio
 
 from evaluation.benchmark.slots import PrioritySlots
 from evaluation.benchmark.token_limits import TokenRateLimiter, estimate_tokens
-
-
-class FakeClock:
-    def __init__(self):
-        self.now = 0.0
-        self.sleeps = []
-
-    def __call__(self):
-        return self.now
-
-    async def sleep(self, seconds):
-        self.sleeps.append(seconds)
-        self.now += seconds
-        await asyncio.sleep(0)
+from tests.fake_clock import FakeClock
 
 
 async def test_tokens_per_minute_waits_for_the_window_and_settles_to_real_usage():

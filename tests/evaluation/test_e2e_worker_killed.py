@@ -8,7 +8,6 @@ an answer, so there was nothing to cache).
 """
 
 import signal
-import time
 from collections import Counter
 
 import pytest
@@ -50,7 +49,11 @@ def test_killed_worker_neither_loses_nor_repeats_cached_calls(
         with celery_worker(env, name="doomed") as doomed:
             run = create_run(RunRequest(release=release, models=(endpoint,)), actor_label="test")
             wait_for(lambda: server.request_count > ANSWERED_BEFORE_STALL, 90, "the silent request")
-            wait_for(lambda: quiet(server), 60, "every other open call to be answered")
+            wait_for(
+                lambda: settled(server, redis_client, redis_prefix),
+                60,
+                "every other call to be answered and cached",
+            )
             before = [_key(endpoint, body) for body in list(server.behaviour.requests)]
             killed = EvaluationUnit.objects.get(run=run, status="running")
             doomed.send_signal(signal.SIGKILL)
@@ -81,12 +84,13 @@ def test_killed_worker_neither_loses_nor_repeats_cached_calls(
     assert killed.calls_cached > 0  # the rescuer replayed the killed worker's answers
 
 
-def quiet(server) -> bool:
-    """Only the silent request is open, and no request came for a second: the worker has
-    stored every other answer (it caches an answer as soon as it has it)."""
-    count = server.request_count
-    time.sleep(1.0)
-    return server.behaviour.in_flight == 1 and server.request_count == count
+def settled(server, redis_client, redis_prefix) -> bool:
+    """Only the silent request is open and the worker has cached the answer of every other
+    one (it caches an answer as soon as it has it): a state, not a quiet second. The unit
+    cannot finish without the silent answer, so the worker asks nothing more until killed."""
+    made = server.request_count
+    cached = len(_cache_keys(redis_client, redis_prefix))
+    return server.behaviour.in_flight == 1 and cached == made - 1
 
 
 def _key(endpoint, body) -> str:
