@@ -183,11 +183,12 @@ class ParticipantAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "withdrawn",
         "is_preview",
         "is_synthetic",
+        "restart_of",
         "created_at",
     ]
     list_filter = ["study", "withdrawn", "is_preview", "is_synthetic"]
     search_fields = ["pseudonym", "external_id", "prolific_pid"]
-    list_select_related = ["study"]
+    list_select_related = ["study", "restart_of"]
 
 
 class TurnInline(ReadOnlyInline):

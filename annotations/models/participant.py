@@ -40,15 +40,22 @@ class Participant(models.Model):
         max_length=40, blank=True, help_text="Why the study turned the participant away."
     )
     is_synthetic = models.BooleanField(default=False)
+    restart_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="restarts",
+        help_text="The first record of this PROLIFIC_PID, when this one is a fresh session "
+        "started beside it (a link with the same PROLIFIC_PID that proved nothing, under the "
+        "study's 'fresh' returning-link policy).",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
         constraints = [
-            # The same PROLIFIC_PID resumes the same record instead of creating a second one.
+            # One first record per PROLIFIC_PID: the same PID resumes it (with proof) instead
+            # of creating a second one; only fresh sessions (restart_of) share its PID.
             models.UniqueConstraint(
                 fields=["study", "prolific_pid"],
-                condition=~models.Q(prolific_pid=""),
+                condition=~models.Q(prolific_pid="") & models.Q(restart_of__isnull=True),
                 name="participant_unique_pid_per_study",
             ),  # fmt: skip
             models.CheckConstraint(

@@ -39,6 +39,7 @@ class ReturningLinkPolicy(models.TextChoices):
 
     BLOCK = "block", "Refuse, asking them to continue in the browser they started in"
     SCREEN_OUT = "screen_out", "Send them back to Prolific with the screen-out code"
+    FRESH = "fresh", "Start a fresh session for them, showing nothing of the earlier one"
 
 
 class WithdrawalPolicy(models.TextChoices):

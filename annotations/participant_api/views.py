@@ -115,7 +115,12 @@ class StartView(_ParticipantAPIView):
         operation_id="study_start",
         request=io.StartInput,
         responses={
-            201: io.StartOutput,
+            201: OpenApiResponse(
+                io.StartOutput,
+                description="started: a new participant, or (the study's returning_link_policy "
+                "'fresh') a fresh session of a PROLIFIC_PID that already started, with none "
+                "of its earlier messages",
+            ),
             200: OpenApiResponse(
                 io.StartOutput,
                 description="resumed: the same PROLIFIC_PID with its SESSION_ID or the "
@@ -124,8 +129,9 @@ class StartView(_ParticipantAPIView):
             403: OpenApiResponse(
                 io.ErrorOutput,
                 description="study_closed, study_paused, study_full (with screenout_code); "
-                "already_started or screened_out (with screenout_code): the PROLIFIC_PID "
-                "already started and neither its token nor its SESSION_ID came with the link",
+                "already_started or screened_out (with screenout_code), as the study configures: "
+                "the PROLIFIC_PID already started and neither its token nor its SESSION_ID "
+                "came with the link",
             ),
             404: OpenApiResponse(io.ErrorOutput, description="no study with this slug"),
             **{k: v for k, v in ERRORS.items() if k in (400, 429)},

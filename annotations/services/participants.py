@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from annotations.models import (
@@ -98,8 +99,9 @@ def start_participant(
 
     A PROLIFIC_PID is not a secret, so it alone never resumes: the caller must also hold a
     token of that participant (``token``, the browser's own) or bring the SESSION_ID they
-    started with. Otherwise the study's ``returning_link_policy`` refuses (``already_started``)
-    or screens out (``screened_out`` with the code), and nothing of the record is shown.
+    started with. Otherwise the study's ``returning_link_policy`` refuses (``already_started``),
+    screens out (``screened_out`` with the code), or starts a fresh session: a new record of
+    the same PROLIFIC_PID (``restart_of`` names the first), with none of the earlier messages.
     Resuming issues a new session token; earlier tokens stay valid (a second device).
     """
     study = Study.objects.filter(slug=slug).first()
@@ -108,31 +110,91 @@ def start_participant(
     for name, value in (("prolific_pid", prolific_pid), ("study_id", study_id), ("session_id", session_id)):  # fmt: skip
         if (value or name == "prolific_pid") and not _PROLIFIC_ID.match(value or ""):
             raise invalid(name, "must be 1 to 64 letters, digits, '-' or '_'")
-    existing = Participant.objects.filter(study=study, prolific_pid=prolific_pid).first()
-    if existing is not None and not _proves_same_person(existing, session_id, token):
+    first = _first_record(study, prolific_pid)
+    if first is None:
+        started = _start(study, prolific_pid, study_id=study_id, session_id=session_id)
+        if started is not None:
+            return started
+        first = _first_record(study, prolific_pid)  # another link of the PID was just first
+        assert first is not None
+    proven = _same_person(first, session_id, token)
+    if proven is not None:
+        _check_open(study, returning=True)
+        return _resume(proven, study_id=study_id, session_id=session_id)
+    if study.returning_link_policy != ReturningLinkPolicy.FRESH:
         _refuse_returning_link(study)
-    _check_open(study, returning=existing is not None)
+    started = _start(
+        study, prolific_pid, study_id=study_id, session_id=session_id, restart_of=first
+    )
+    assert started is not None  # only first records are unique
+    return started
+
+
+def _first_record(study: Study, prolific_pid: str) -> Participant | None:
+    return Participant.objects.filter(
+        study=study, prolific_pid=prolific_pid, restart_of__isnull=True
+    ).first()
+
+
+def _start(
+    study: Study,
+    prolific_pid: str,
+    *,
+    study_id: str,
+    session_id: str,
+    restart_of: Participant | None = None,
+) -> StartResult | None:
+    """A new record: the first of its PROLIFIC_PID, or a fresh session beside the first (it
+    takes a place like any newcomer: refused while paused or full). None when another link
+    of the same PID created the first record meanwhile."""
+    _check_open(study, returning=False)
+    data = {"session_id": session_id, "study_id": study_id}
+    if restart_of is not None:
+        data["restart_of"] = restart_of.pseudonym
+    try:
+        with transaction.atomic():
+            participant = Participant.objects.create(
+                study=study, prolific_pid=prolific_pid, restart_of=restart_of,
+                **_new_participant_fields(study_id=study_id, session_id=session_id),
+            )  # fmt: skip
+            token = issue_token(participant)
+            record_audit(
+                "annotations.participant.restart" if restart_of else "annotations.participant.start",
+                target=participant, actor_label=actor_for(participant), data=data,
+            )  # fmt: skip
+    except IntegrityError:
+        return None
+    return StartResult(participant=participant, token=token, created=True)
+
+
+def _resume(participant: Participant, *, study_id: str, session_id: str) -> StartResult:
     with transaction.atomic():
-        participant, created = Participant.objects.get_or_create(
-            study=study,
-            prolific_pid=prolific_pid,
-            defaults=_new_participant_fields(study_id=study_id, session_id=session_id),
-        )
         token = issue_token(participant)
-        record_audit(
-            "annotations.participant.start" if created else "annotations.participant.resume",
-            target=participant,
-            actor_label=actor_for(participant),
-            data={"session_id": session_id, "study_id": study_id},
-        )
-    return StartResult(participant=participant, token=token, created=created)
+        record_audit("annotations.participant.resume", target=participant,
+                     actor_label=actor_for(participant),
+                     data={"session_id": session_id, "study_id": study_id})  # fmt: skip
+    return StartResult(participant=participant, token=token, created=False)
 
 
-def _proves_same_person(participant: Participant, session_id: str, token: str | None) -> bool:
+def _same_person(first: Participant, session_id: str, token: str | None) -> Participant | None:
+    """The record of ``first``'s PROLIFIC_PID (the first or a fresh session of it) that the
+    browser's token or the link's SESSION_ID proves the caller to be, if any. A valid token of
+    anyone else proves nothing, whatever the SESSION_ID."""
+    records = Participant.objects.filter(Q(pk=first.pk) | Q(restart_of=first))
     if token and (holder := participant_for_token(token)) is not None:
-        return holder.pk == participant.pk
-    started_with = participant.prolific_session_id
-    return bool(started_with) and secrets.compare_digest(started_with, session_id or "")
+        return records.filter(pk=holder.pk).first()
+    if not session_id:
+        return None
+    for record in records.exclude(prolific_session_id="").order_by("pk"):
+        if secrets.compare_digest(record.prolific_session_id, session_id):
+            return record
+    return None
+
+
+_ALREADY_STARTED = (
+    "This study was already started with your Prolific ID. Please continue in the browser "
+    "where you started, or open the study again from Prolific."
+)
 
 
 def _refuse_returning_link(study: Study) -> None:
@@ -142,11 +204,7 @@ def _refuse_returning_link(study: Study) -> None:
             "This study link was already used. Thank you for your interest.",
             data={"screenout_code": study.screenout_code},
         )
-    raise FlowError(
-        "already_started",
-        "This study was already started with your Prolific ID. Please continue in the browser "
-        "where you started, or open the study again from Prolific.",
-    )
+    raise FlowError("already_started", _ALREADY_STARTED)
 
 
 def start_preview(study: Study, *, actor: AbstractBaseUser) -> StartResult:

@@ -20,11 +20,12 @@ import uvicorn
 from celery import Task
 from django.core.cache import cache
 
-from annotations.models import ModelEndpoint, Participant, Study, StudyStatus
+from annotations.models import ModelEndpoint, Study, StudyStatus
 from annotations.participant_api.db import close_pool_connections
 from annotations.services import chat
 from annotations.services.demo import ensure_demo_endpoints
 from annotations.services.improver import run_improver
+from annotations.services.participant_sessions import participant_for_token
 from attune_collect.llm import Completion
 from tests.factories import make_endpoint, make_study, unique
 from tests.llm.conftest import (  # noqa: F401 - fixtures and the warning filter, shared
@@ -182,7 +183,7 @@ def answered_turn(django_capture_on_commit_callbacks) -> Callable[[ParticipantCl
 
     def answer(client: ParticipantClient, text: str = "I feel nervous about work.",
                reply: str = "That sounds hard.", improve: bool = True) -> int:  # fmt: skip
-        participant = Participant.objects.get(prolific_pid=client.pid, study__slug=client.slug)
+        participant = participant_for_token(client.token)
         # Run what would run after commit (the improver request) although the test's
         # transaction never commits.
         with django_capture_on_commit_callbacks(execute=True):

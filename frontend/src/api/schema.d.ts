@@ -911,6 +911,7 @@ export interface operations {
                     "application/json": components["schemas"]["StartOutput"];
                 };
             };
+            /** @description started: a new participant, or (the study's returning_link_policy 'fresh') a fresh session of a PROLIFIC_PID that already started, with none of its earlier messages */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -928,7 +929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOutput"];
                 };
             };
-            /** @description study_closed, study_paused, study_full (with screenout_code); already_started or screened_out (with screenout_code): the PROLIFIC_PID already started and neither its token nor its SESSION_ID came with the link */
+            /** @description study_closed, study_paused, study_full (with screenout_code); already_started or screened_out (with screenout_code), as the study configures: the PROLIFIC_PID already started and neither its token nor its SESSION_ID came with the link */
             403: {
                 headers: {
                     [name: string]: unknown;
