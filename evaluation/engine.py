@@ -1,4 +1,4 @@
-"""How the Django side feeds the pure engine: model specs, run options and conversations.
+"""How the Django side feeds the pure engine: model endpoints, run options and conversations.
 
 Everything the engine needs is rebuilt from rows here, in one place, so the planner, the
 workers and the scorer can never disagree on what a run means.
@@ -7,12 +7,11 @@ workers and the scorer can never disagree on what a run means.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import fields
+from dataclasses import replace
 from pathlib import Path
 
 from annotations.models import ModelEndpoint
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.prompts import PROMPTS_DIR
 from evaluation.benchmark.reader import read_conversation_file
 from evaluation.benchmark.records import Conversation
@@ -24,16 +23,14 @@ from evaluation.benchmark.release import (
 from evaluation.benchmark.runner import RunOptions
 
 
-def model_spec(endpoint: ModelEndpoint) -> ModelSpec:
+def model_spec(endpoint: ModelEndpoint) -> EndpointConfig:
     """The engine's view of a registry endpoint: its gateway settings (the key stays in the
-    environment). The endpoint's system prompt is for participant chat; the benchmark has its own.
+    environment), named by its model string, so an evaluated model and a judge on one model
+    share one set of limits as they share one provider quota. The endpoint's system prompt is
+    for participant chat; the benchmark has its own.
     """
     config = endpoint.gateway_config()
-    shared = {f.name for f in fields(ModelSpec)} & {f.name for f in fields(EndpointConfig)}
-    return ModelSpec(
-        **{name: getattr(config, name) for name in shared},
-        tokens_per_minute=endpoint.tokens_per_minute,  # the engine's limit, not the gateway's
-    )
+    return replace(config, name=config.model)
 
 
 def run_options(

@@ -22,7 +22,6 @@ from typing import Any
 from attune_collect.llm import Completion, EndpointConfig, LLMGateway
 from evaluation.benchmark.cache import MemoryCallCache
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.reader import read_conversation_file
 from evaluation.benchmark.release import conversation_folder
 from evaluation.benchmark.runner import RunOptions, run_unit
@@ -105,7 +104,7 @@ def mode_sizes(
     conversations = [read_conversation_file(conversation_folder(Path(folder)) / f) for f in files]
     options = RunOptions(
         panas_strategy=panas_strategy,
-        judges=tuple(ModelSpec(SIZED_JUDGE) for _ in range(min(judges, 1))),
+        judges=tuple(EndpointConfig(SIZED_JUDGE) for _ in range(min(judges, 1))),
         prompt_set=prompt_set,
     )
     gateway = _SizingGateway()
@@ -113,7 +112,7 @@ def mode_sizes(
     async def run_sample() -> None:
         executor = CallExecutor(MemoryCallCache(), gateway)
         for conversation in conversations:
-            await run_unit(conversation, ModelSpec(SIZED_MODEL), mode, options, executor)
+            await run_unit(conversation, EndpointConfig(SIZED_MODEL), mode, options, executor)
 
     asyncio.run(run_sample())
     return ModeSizes(

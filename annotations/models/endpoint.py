@@ -10,6 +10,7 @@ from django.db import models
 
 from attune_collect.env import ENV_VAR_NAME
 from attune_collect.llm import EndpointConfig
+from attune_collect.llm.types import DEFAULT_TIMEOUT_S
 
 env_var_name_validator = RegexValidator(
     ENV_VAR_NAME, "Give the NAME of an environment variable (A-Z, 0-9, _), never the key itself."
@@ -65,7 +66,7 @@ class ModelEndpoint(models.Model):
         "process (empty: no limit).",
     )
     timeout_s = models.FloatField(
-        default=60.0, help_text="Seconds before a call (or a silent stream) gives up."
+        default=DEFAULT_TIMEOUT_S, help_text="Seconds before a call (or a silent stream) gives up."
     )
     max_retries = models.PositiveSmallIntegerField(
         default=2, help_text="Retries on 429, 5xx, timeouts and connection errors."
@@ -120,5 +121,6 @@ class ModelEndpoint(models.Model):
             requests_per_minute=self.requests_per_minute,
             timeout_s=self.timeout_s,
             max_retries=self.max_retries,
+            tokens_per_minute=self.tokens_per_minute,
             force_litellm=self.force_litellm,
         )

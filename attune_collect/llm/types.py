@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
@@ -24,47 +24,55 @@ RETRYABLE_KINDS: frozenset[ErrorKind] = frozenset(
 )
 
 
+# The gateway's defaults, in one place: the registry's columns (annotations/models/endpoint.py)
+# and the engine's command line (evaluation/benchmark/cli.py) take theirs from here.
+DEFAULT_MAX_CONCURRENCY = 8
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_MAX_RETRIES = 3
+
+
 @dataclass(frozen=True)
 class EndpointConfig:
-    """One model endpoint. Secrets are never stored here: `api_key_env` names the variable."""
+    """One model endpoint, for the gateway and the evaluation engine alike. Secrets are never
+    stored here: `api_key_env` names the variable."""
 
-    name: str
     model: str  # a litellm model string, e.g. "openai/gpt-4o-mini" or "attune-demo/listener"
+    # What the gateway's limits and ledger are kept by; the model string when not given, so
+    # the engine's evaluated model and a judge on the same model share one provider quota.
+    name: str = ""
     api_base: str | None = None
     api_key_env: str | None = None
     # Extra litellm parameters (temperature, max_tokens...); left out of the hash (a mapping).
+    # The engine's call cache keys on them: they change the answer.
     params: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}), hash=False)
-    max_concurrency: int = 8
+    max_concurrency: int = DEFAULT_MAX_CONCURRENCY
     requests_per_minute: int | None = None
-    timeout_s: float = 60.0
-    max_retries: int = 3
+    # Prompt + completion tokens per minute. The gateway does not count them ahead of a call;
+    # the engine's call pool does (estimated before a call, settled after), per model string.
+    tokens_per_minute: int | None = None
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    max_retries: int = DEFAULT_MAX_RETRIES
     # Call through litellm even when the endpoint speaks OpenAI's protocol (which the gateway
     # otherwise calls directly, see transport.uses_litellm).
     force_litellm: bool = False
 
     def __post_init__(self) -> None:
-        if not self.name or not self.model:
-            raise ValueError("an endpoint needs a name and a model")
+        if not self.model.strip():
+            raise ValueError("an endpoint needs a model")
+        if not self.name:
+            object.__setattr__(self, "name", self.model)
         if self.max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
         if self.requests_per_minute is not None and self.requests_per_minute <= 0:
             raise ValueError("requests_per_minute must be positive (or None for no limit)")
+        if self.tokens_per_minute is not None and self.tokens_per_minute <= 0:
+            raise ValueError("tokens_per_minute must be positive (or None for no limit)")
         if self.timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
         if self.max_retries < 0:
             raise ValueError("max_retries cannot be negative")
         # A read-only copy, so a frozen config cannot change behind the gateway's back.
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
-
-    def __reduce__(self) -> tuple[object, ...]:
-        # A mappingproxy cannot be pickled; worker processes receive configs, so rebuild.
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
-        values["params"] = dict(self.params)
-        return (_endpoint_from_fields, (values,))
-
-
-def _endpoint_from_fields(values: dict[str, object]) -> EndpointConfig:
-    return EndpointConfig(**values)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ over a cache that all workers share::
     from evaluation.benchmark import api
 
     executor = api.CallExecutor(api.SQLiteCallCache(path))  # or any api.CallCache backend
-    options = api.RunOptions(panas_strategy="delta", judges=(api.ModelSpec("openai/gpt-4o"),))
-    output = await api.run_unit(conversation, api.ModelSpec("openai/gpt-4o-mini"), "default",
+    options = api.RunOptions(panas_strategy="delta", judges=(api.EndpointConfig("openai/gpt-4o"),))
+    output = await api.run_unit(conversation, api.EndpointConfig("openai/gpt-4o-mini"), "default",
                                 options, executor, source_file=name, priority=unit_number)
     api.write_output(path, output)  # atomic; api.finished_output(path, fingerprint) to skip
 
@@ -20,15 +20,15 @@ Before a run, ``planned_calls`` counts the calls (for a cost estimate); afterwar
 
 ``CallCache`` is the backend interface (see cache.py for the contract: ``get``, ``put`` with
 first-writer-wins, ``close``); a Redis implementation shares the cache across machines.
-Limits (``ModelSpec.max_concurrency``, ``requests_per_minute``, ``tokens_per_minute``) hold
+Limits (``EndpointConfig.max_concurrency``, ``requests_per_minute``, ``tokens_per_minute``) hold
 per process; cross-worker limits need a shared limiter (not part of this engine yet).
 """
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark.asking import FatalModelError
 from evaluation.benchmark.batch import finished_output, write_output
 from evaluation.benchmark.cache import CachedCall, CallCache, MemoryCallCache, SQLiteCallCache
 from evaluation.benchmark.executor import CallEvent, CallExecutor, ModelUsage
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.release import SourcedConversation, load_conversations
 from evaluation.benchmark.runner import (
     MODES,
@@ -48,7 +48,7 @@ __all__ = [
     "CallExecutor",
     "FatalModelError",
     "MemoryCallCache",
-    "ModelSpec",
+    "EndpointConfig",
     "ModelUsage",
     "RunOptions",
     "SQLiteCallCache",

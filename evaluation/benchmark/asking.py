@@ -12,9 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from attune_collect.llm import GatewayError
+from attune_collect.llm import EndpointConfig, GatewayError
 from evaluation.benchmark.executor import REFUSAL_KINDS, CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.parsing import parse_answer
 from evaluation.benchmark.prompts import PromptSet
 from evaluation.benchmark.schemas import Schema
@@ -60,7 +59,7 @@ class Answer:
 
 async def ask(
     executor: CallExecutor,
-    spec: ModelSpec,
+    spec: EndpointConfig,
     messages: Sequence[Mapping[str, Any]],
     schema: Schema,
     prompts: PromptSet,

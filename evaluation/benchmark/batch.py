@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark.asking import FatalModelError
 from evaluation.benchmark.executor import CallExecutor, ModelUsage
 from evaluation.benchmark.files import write_atomically
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.release import SourcedConversation
 from evaluation.benchmark.run_output import (
     RunOutput,
@@ -34,7 +34,7 @@ from evaluation.benchmark.runner import RunOptions, check_mode, planned_calls, r
 @dataclass(frozen=True)
 class Unit:
     item: SourcedConversation
-    model: ModelSpec
+    model: EndpointConfig
     mode: str
     path: Path
 
@@ -69,7 +69,7 @@ class BatchResult:
 
 def plan_units(
     conversations: Sequence[SourcedConversation],
-    models: Sequence[ModelSpec],
+    models: Sequence[EndpointConfig],
     modes: Sequence[str],
     out: Path,
 ) -> list[Unit]:

@@ -14,6 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from attune_collect.llm._litellm import apply_offline_environment
+from attune_collect.llm.types import (
+    DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+)
 from evaluation.benchmark.release import DataFolderError, load_conversations
 from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
 from evaluation.benchmark.tables import format_table
@@ -51,11 +56,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="request parameter for every model, e.g. temperature=0 (JSON values)",
     )
-    run.add_argument("--concurrency", type=int, default=8, help="calls in flight per model")
+    run.add_argument(
+        "--concurrency", type=int, default=DEFAULT_MAX_CONCURRENCY, help="calls in flight per model"
+    )
     run.add_argument("--rpm", type=int, help="requests per minute per model")
     run.add_argument("--tpm", type=int, help="tokens per minute per model")
-    run.add_argument("--timeout", type=float, default=120.0, help="seconds per attempt")
-    run.add_argument("--max-retries", type=int, default=3, help="retries per call (gateway)")
+    run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="seconds per attempt")
+    run.add_argument(
+        "--max-retries", type=int, default=DEFAULT_MAX_RETRIES, help="retries per call (gateway)"
+    )
     run.add_argument("--max-reasks", type=int, default=2, help="re-asks per unusable answer")
     run.add_argument("--cache", type=Path, help=f"call cache (default: OUT/{DEFAULT_CACHE_NAME})")
     run.add_argument("--workers", type=int, default=1, help="engine processes (default 1)")
@@ -132,18 +141,18 @@ def _run_here(
     progress: Any,
 ) -> tuple[Any, Any]:
     """Run the units (of this shard) in this process; ``progress`` gets every call."""
+    from attune_collect.llm import EndpointConfig
     from evaluation.benchmark.batch import plan_units, run_batch
     from evaluation.benchmark.cache import SQLiteCallCache
     from evaluation.benchmark.executor import CallExecutor
-    from evaluation.benchmark.model_spec import ModelSpec
     from evaluation.benchmark.runner import RunOptions
     from evaluation.benchmark.workers import shard_units, share
 
     params = _params(args.param)
     whole = shard or (0, 1)
 
-    def spec(model: str) -> ModelSpec:
-        return ModelSpec(
+    def spec(model: str) -> EndpointConfig:
+        return EndpointConfig(
             model,
             api_base=args.api_base,
             api_key_env=args.api_key_env,

@@ -30,9 +30,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from attune_collect.llm import GatewayError, LLMGateway, default_gateway
+from attune_collect.llm import EndpointConfig, GatewayError, LLMGateway, default_gateway
 from evaluation.benchmark.cache import CachedCall, CallCache, call_key
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.slots import PrioritySlots, Rank
 from evaluation.benchmark.token_limits import TokenRateLimiter, estimate_tokens
 
@@ -93,7 +92,7 @@ class CallPool:
 
     async def call(
         self,
-        spec: ModelSpec,
+        spec: EndpointConfig,
         messages: Messages,
         rank: Rank = (),
         *,
@@ -142,7 +141,7 @@ class CallPool:
 
     async def _cached_or_made(
         self,
-        spec: ModelSpec,
+        spec: EndpointConfig,
         messages: Messages,
         key: str,
         rank: Rank,
@@ -160,7 +159,9 @@ class CallPool:
             raise refusal
         return await self._make(spec, messages, key, rank)
 
-    async def _make(self, spec: ModelSpec, messages: Messages, key: str, rank: Rank) -> CallResult:
+    async def _make(
+        self, spec: EndpointConfig, messages: Messages, key: str, rank: Rank
+    ) -> CallResult:
         async with self._slots_for(spec).slot(rank):
             limiter = self._token_limit_for(spec)
             booking = None
@@ -168,7 +169,7 @@ class CallPool:
                 booking = await limiter.acquire(
                     estimate_tokens(messages, spec.params.get("max_tokens"))
                 )
-            completion = await self.gateway.complete(spec.endpoint(), messages)
+            completion = await self.gateway.complete(spec, messages)
             if limiter is not None and booking is not None:
                 limiter.settle(booking, completion.prompt_tokens + completion.completion_tokens)
         stored = await self.cache.put(
@@ -185,7 +186,7 @@ class CallPool:
             stored.text, False, stored.prompt_tokens, stored.completion_tokens, stored.cost_usd
         )
 
-    def _slots_for(self, spec: ModelSpec) -> PrioritySlots:
+    def _slots_for(self, spec: EndpointConfig) -> PrioritySlots:
         loop = asyncio.get_running_loop()
         with self._lock:
             per_loop = self._slots.setdefault(loop, {})
@@ -194,7 +195,7 @@ class CallPool:
                 slots = per_loop[spec.model] = PrioritySlots(spec.max_concurrency)
             return slots
 
-    def _token_limit_for(self, spec: ModelSpec) -> TokenRateLimiter | None:
+    def _token_limit_for(self, spec: EndpointConfig) -> TokenRateLimiter | None:
         if spec.tokens_per_minute is None:
             return None
         with self._lock:
@@ -239,7 +240,9 @@ class CallExecutor:
         with self._lock:
             return {model: replace(usage) for model, usage in self._usage.items()}
 
-    async def complete(self, spec: ModelSpec, messages: Messages, *, rank: Rank = ()) -> CallResult:
+    async def complete(
+        self, spec: EndpointConfig, messages: Messages, *, rank: Rank = ()
+    ) -> CallResult:
         """The model's answer to ``messages``. Raises GatewayError when the call fails."""
         try:
             result = await self.pool.call(spec, messages, rank, refused=self._refused)

@@ -3,8 +3,8 @@
 This is the entry point the Django side distributes over Celery workers (issue 8):
 
     executor = CallExecutor(SQLiteCallCache(path))        # one per event loop / process
-    output = await run_unit(conversation, ModelSpec("openai/gpt-4o"), "default",
-                            RunOptions(judges=(ModelSpec("openai/gpt-4o-mini"),)), executor)
+    output = await run_unit(conversation, EndpointConfig("openai/gpt-4o"), "default",
+                            RunOptions(judges=(EndpointConfig("openai/gpt-4o-mini"),)), executor)
 
 Per turn (section 3): draft and OM review in the conversation thread; HP-perspective review
 and pairwise (where the turn has comparisons) outside it; each judge on the draft, and each
@@ -24,13 +24,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark import calls
 from evaluation.benchmark.answer_log import AnswerLog
 from evaluation.benchmark.asking import DEFAULT_MAX_REASKS, Answer, FatalModelError, ask
 from evaluation.benchmark.executor import CallExecutor
 from evaluation.benchmark.instrument import Instrument, default_instrument
 from evaluation.benchmark.judging import combine_scores, judge_scores, majority
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.pairwise import Presentation, present
 from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET, PromptSet, load_prompt_set
 from evaluation.benchmark.records import Conversation, Turn
@@ -53,7 +53,7 @@ class RunOptions:
     """Everything besides (conversation, model, mode) that shapes a unit's calls."""
 
     panas_strategy: str = "absolute"
-    judges: tuple[ModelSpec, ...] = ()
+    judges: tuple[EndpointConfig, ...] = ()
     prompt_set: str = DEFAULT_PROMPT_SET
     instrument: Instrument = field(default_factory=default_instrument)
     max_reasks: int = DEFAULT_MAX_REASKS
@@ -73,7 +73,7 @@ class RunOptions:
     def prompts(self) -> PromptSet:
         return load_prompt_set(self.prompt_set)
 
-    def fingerprint(self, model: ModelSpec) -> dict[str, Any]:
+    def fingerprint(self, model: EndpointConfig) -> dict[str, Any]:
         """What a finished output must match to be reused by a resumed run."""
         return {
             "prompt_version": self.prompts.version_id,
@@ -124,7 +124,7 @@ def _judged_replies(turn: Turn) -> dict[str, str]:
 
 async def run_unit(
     conversation: Conversation,
-    model: ModelSpec,
+    model: EndpointConfig,
     mode: str,
     options: RunOptions,
     executor: CallExecutor,
@@ -240,7 +240,7 @@ class _Unit:
     def __init__(
         self,
         conversation: Conversation,
-        model: ModelSpec,
+        model: EndpointConfig,
         mode: str,
         options: RunOptions,
         executor: CallExecutor,
@@ -394,7 +394,7 @@ class _Unit:
         request: calls.Request,
         rank: tuple[int, ...],
         *,
-        spec: ModelSpec | None = None,
+        spec: EndpointConfig | None = None,
     ) -> Coroutine[Any, Any, Answer]:
         return ask(
             self.executor,

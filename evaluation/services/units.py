@@ -21,11 +21,11 @@ from django.utils import timezone
 
 from annotations.models import AuditEntry
 from annotations.services.audit import record_audit
+from attune_collect.llm import EndpointConfig
 from evaluation import conf
 from evaluation.background import CallCounts, CallTally, Interrupted, run_with_heartbeat
 from evaluation.benchmark.asking import FatalModelError
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.reader import FormatError
 from evaluation.benchmark.records import Conversation
 from evaluation.benchmark.run_output import RunOutput, run_output_to_dict
@@ -59,7 +59,7 @@ class _SetupError(Exception):
 @dataclass(frozen=True)
 class _Job:
     conversation: Conversation
-    spec: ModelSpec
+    spec: EndpointConfig
     options: RunOptions
 
 

@@ -3,10 +3,10 @@ failure with every raw text. Never an exception, never a silent drop."""
 
 import pytest
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark.asking import ask
 from evaluation.benchmark.cache import MemoryCallCache
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.parsing import extract_json_object, parse_answer
 from evaluation.benchmark.prompts import load_prompt_set
 from evaluation.benchmark.schemas import draft_schema
@@ -45,7 +45,7 @@ async def test_reask_shows_the_error_and_the_template_then_succeeds():
     replies = iter(["Sorry, I cannot do JSON.", GOOD])
     gateway = FakeGateway(lambda model, messages: next(replies))
     answer = await ask(
-        CallExecutor(MemoryCallCache(), gateway), ModelSpec("fake/em"),
+        CallExecutor(MemoryCallCache(), gateway), EndpointConfig("fake/em"),
         [{"role": "user", "content": "Reply."}], draft_schema(verbose=False), load_prompt_set(),
     )  # fmt: skip
     assert answer.ok and answer.value == {"response": "I hear you."}
@@ -58,7 +58,7 @@ async def test_reask_shows_the_error_and_the_template_then_succeeds():
 async def test_what_still_fails_is_returned_with_every_raw_text():
     gateway = FakeGateway(lambda model, messages: f"nope {len(messages)}")
     answer = await ask(
-        CallExecutor(MemoryCallCache(), gateway), ModelSpec("fake/em"),
+        CallExecutor(MemoryCallCache(), gateway), EndpointConfig("fake/em"),
         [{"role": "user", "content": "Reply."}], draft_schema(verbose=False), load_prompt_set(),
         max_reasks=2,
     )  # fmt: skip

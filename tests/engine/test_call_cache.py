@@ -3,9 +3,9 @@ the process, and a cached call is never made again."""
 
 import asyncio
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark.cache import CachedCall, SQLiteCallCache, call_key
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from tests.engine.conftest import FakeGateway
 
 MESSAGES = [{"role": "user", "content": "Hello"}]
@@ -39,7 +39,7 @@ async def test_entries_survive_reopening_and_the_first_writer_wins(tmp_path):
 
 async def test_a_cached_call_is_not_made_again(tmp_path):
     gateway = FakeGateway(lambda model, messages: "the answer")
-    spec = ModelSpec("fake/em", params={"temperature": 0})
+    spec = EndpointConfig("fake/em", params={"temperature": 0})
     cache = SQLiteCallCache(tmp_path / "cache.sqlite3")
     first = await CallExecutor(cache, gateway).complete(spec, MESSAGES)
     again = CallExecutor(SQLiteCallCache(tmp_path / "cache.sqlite3"), gateway)
@@ -64,7 +64,7 @@ async def test_identical_calls_in_flight_share_one_request():
     gateway = SlowGateway(lambda model, messages: "shared")
     executor = CallExecutor(MemoryCallCache(), gateway)
     results = await asyncio.gather(
-        *(executor.complete(ModelSpec("fake/em"), MESSAGES) for _ in range(5))
+        *(executor.complete(EndpointConfig("fake/em"), MESSAGES) for _ in range(5))
     )
     assert {r.text for r in results} == {"shared"}
     assert sorted(r.cached for r in results) == [False, True, True, True, True]

@@ -9,7 +9,6 @@ from typing import Any
 from attune_collect.llm import Completion, EndpointConfig, LLMGateway
 from evaluation.benchmark.cache import MemoryCallCache
 from evaluation.benchmark.executor import CallExecutor, CallPool
-from evaluation.benchmark.model_spec import ModelSpec
 
 MESSAGES = [{"role": "user", "content": "How are you feeling?"}]
 
@@ -45,7 +44,7 @@ def test_identical_calls_of_units_in_different_loops_are_made_once():
     gateway = SlowGateway()
     pool = CallPool(MemoryCallCache(), gateway)
     units = [CallExecutor(pool=pool), CallExecutor(pool=pool)]
-    spec = ModelSpec("openai/m")
+    spec = EndpointConfig("openai/m")
     results: list = [None, None]
 
     threads = [
@@ -70,7 +69,7 @@ def test_the_tokens_per_minute_window_holds_across_units():
     gateway = SlowGateway()
     gateway.release.set()
     pool = CallPool(MemoryCallCache(), gateway)
-    spec = ModelSpec("openai/m", tokens_per_minute=10_000)
+    spec = EndpointConfig("openai/m", tokens_per_minute=10_000)
 
     for unit_number in range(3):  # three units, one after another, each in its own loop
         executor = CallExecutor(pool=pool)
@@ -85,7 +84,7 @@ def test_the_tokens_per_minute_window_holds_across_units():
 def test_a_cancelled_call_lets_a_joined_unit_make_it_itself():
     gateway = SlowGateway()
     pool = CallPool(MemoryCallCache(), gateway)
-    spec = ModelSpec("openai/m")
+    spec = EndpointConfig("openai/m")
 
     async def scenario() -> str:
         owner = asyncio.create_task(CallExecutor(pool=pool).complete(spec, MESSAGES))

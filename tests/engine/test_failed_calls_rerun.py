@@ -1,11 +1,10 @@
 """A unit whose calls failed is written (the run completes) but not taken as finished: the
 next invocation runs it again, and only the failed calls reach the model again."""
 
-from attune_collect.llm import GatewayError
+from attune_collect.llm import EndpointConfig, GatewayError
 from evaluation.benchmark.batch import plan_units, run_batch
 from evaluation.benchmark.cache import SQLiteCallCache
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.release import load_conversations
 from evaluation.benchmark.run_output import read_run_output_file
 from evaluation.benchmark.runner import RunOptions
@@ -14,7 +13,7 @@ from tests.engine.conftest import FakeGateway
 
 async def test_only_failed_calls_are_made_again(release_dir, tmp_path):
     conversations = load_conversations(release_dir, "sample2")
-    units = plan_units(conversations, [ModelSpec("fake/em")], ["default"], tmp_path / "runs")
+    units = plan_units(conversations, [EndpointConfig("fake/em")], ["default"], tmp_path / "runs")
     cache_path = tmp_path / "cache.sqlite3"
     gateway = FakeGateway()
     gateway.failures = {n: GatewayError("rate_limited", "slow down", attempts=4) for n in (3, 17)}

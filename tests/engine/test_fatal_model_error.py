@@ -1,11 +1,10 @@
 """A model that cannot be called at all (bad key, bad configuration) stops its own units after
 the first refusal instead of failing every call of the run; the other models carry on."""
 
-from attune_collect.llm import GatewayError
+from attune_collect.llm import EndpointConfig, GatewayError
 from evaluation.benchmark.batch import plan_units, run_batch
 from evaluation.benchmark.cache import MemoryCallCache
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.release import load_conversations
 from evaluation.benchmark.runner import RunOptions
 from tests.engine.conftest import FakeGateway, demo_json_reply
@@ -19,7 +18,7 @@ def refuse_one_model(model, messages):
 
 async def test_an_auth_error_stops_only_that_model(release_dir, tmp_path):
     conversations = load_conversations(release_dir)
-    models = [ModelSpec("fake/locked", max_concurrency=1), ModelSpec("fake/open")]
+    models = [EndpointConfig("fake/locked", max_concurrency=1), EndpointConfig("fake/open")]
     units = plan_units(conversations, models, ["default"], tmp_path)
     gateway = FakeGateway(refuse_one_model)
 
@@ -41,8 +40,8 @@ async def test_an_auth_error_stops_only_that_model(release_dir, tmp_path):
 
 async def test_a_refused_judge_stops_the_run(release_dir, tmp_path):
     conversations = load_conversations(release_dir, "sample2")
-    units = plan_units(conversations, [ModelSpec("fake/open")], ["default"], tmp_path)
-    options = RunOptions(judges=(ModelSpec("fake/open"), ModelSpec("fake/locked")))
+    units = plan_units(conversations, [EndpointConfig("fake/open")], ["default"], tmp_path)
+    options = RunOptions(judges=(EndpointConfig("fake/open"), EndpointConfig("fake/locked")))
     gateway = FakeGateway(refuse_one_model)
 
     result = await run_batch(units, options, CallExecutor(MemoryCallCache(), gateway))

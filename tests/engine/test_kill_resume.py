@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark.batch import plan_units, run_batch
 from evaluation.benchmark.cache import SQLiteCallCache
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.release import load_conversations
 from evaluation.benchmark.run_output import read_run_output_file, run_output_to_dict
 from evaluation.benchmark.runner import RunOptions
@@ -45,7 +45,7 @@ async def test_killed_run_resumes_without_repeating_answered_calls(
 ):
     conversations = load_conversations(release_dir, "sample2")
     # One call in flight: when the run is killed, exactly one request is unanswered.
-    spec = ModelSpec(
+    spec = EndpointConfig(
         "openai/test-model", api_base=json_server.base_url, api_key_env=KEY_ENV, max_concurrency=1
     )
     modes = ["default", "omniscient"]

@@ -3,9 +3,9 @@ letter is mapped back to the participant's A/B frame before it is stored and sco
 
 import json
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark.cache import MemoryCallCache
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.pairwise import present
 from evaluation.benchmark.runner import RunOptions, run_unit
 from tests.engine.conftest import FakeGateway, demo_json_reply
@@ -21,7 +21,9 @@ def always_shown_a(model, messages):
 async def test_letters_are_stored_in_the_participants_frame(conversations):
     conversation = max(conversations, key=lambda c: len(c.turns))
     executor = CallExecutor(MemoryCallCache(), FakeGateway(always_shown_a))
-    output = await run_unit(conversation, ModelSpec("fake/em"), "default", RunOptions(), executor)
+    output = await run_unit(
+        conversation, EndpointConfig("fake/em"), "default", RunOptions(), executor
+    )
 
     swaps = 0
     for turn, turn_output in zip(conversation.turns, output.turns, strict=True):

@@ -3,9 +3,9 @@ items; delta shows them and predicts changes; blind_delta shows no pre scores.""
 
 import pytest
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark.cache import MemoryCallCache
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.runner import RunOptions, run_unit
 from tests.engine.conftest import FakeGateway
 
@@ -15,7 +15,7 @@ async def test_each_strategy_asks_and_records_its_own_shape(conversations, strat
     conversation = conversations[0]
     gateway = FakeGateway()
     output = await run_unit(
-        conversation, ModelSpec("fake/em"), "default", RunOptions(panas_strategy=strategy),
+        conversation, EndpointConfig("fake/em"), "default", RunOptions(panas_strategy=strategy),
         CallExecutor(MemoryCallCache(), gateway),
     )  # fmt: skip
     post = output.post_conversation

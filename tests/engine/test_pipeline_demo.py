@@ -5,10 +5,10 @@ import json
 
 import pandas as pd
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark.batch import plan_units, run_batch
 from evaluation.benchmark.cache import SQLiteCallCache
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.release import load_conversations
 from evaluation.benchmark.runner import RunOptions
 from evaluation.benchmark.score_folder import read_runs, score_runs, write_scores
@@ -16,8 +16,8 @@ from evaluation.benchmark.score_folder import read_runs, score_runs, write_score
 
 async def test_demo_models_run_and_score_end_to_end(release_dir, tmp_path):
     conversations = load_conversations(release_dir)
-    models = [ModelSpec("attune-demo/listener"), ModelSpec("attune-demo/advisor")]
-    options = RunOptions(judges=(ModelSpec("attune-demo/questioner"),))
+    models = [EndpointConfig("attune-demo/listener"), EndpointConfig("attune-demo/advisor")]
+    options = RunOptions(judges=(EndpointConfig("attune-demo/questioner"),))
     out = tmp_path / "runs"
     units = plan_units(conversations, models, ["default", "verbose"], out)
     executor = CallExecutor(SQLiteCallCache(tmp_path / "cache.sqlite3"))

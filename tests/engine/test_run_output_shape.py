@@ -3,10 +3,10 @@ re-score it), plus our additions after the reference keys."""
 
 import json
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark.batch import plan_units, run_batch
 from evaluation.benchmark.cache import MemoryCallCache
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.prompts import load_prompt_set
 from evaluation.benchmark.release import load_conversations
 from evaluation.benchmark.run_output import dumps_run_output, loads_run_output
@@ -33,8 +33,8 @@ EXTRA_KEYS = ["answer_repairs", "call_errors", "engine", "parse_failure_details"
 
 async def test_one_file_per_unit_in_the_section_6_shape(release_dir, tmp_path):
     conversations = load_conversations(release_dir, "sample2")
-    judges = (ModelSpec("fake/judge-a"), ModelSpec("fake/judge-b"))
-    units = plan_units(conversations, [ModelSpec("openai/gpt-x")], ["verbose"], tmp_path)
+    judges = (EndpointConfig("fake/judge-a"), EndpointConfig("fake/judge-b"))
+    units = plan_units(conversations, [EndpointConfig("openai/gpt-x")], ["verbose"], tmp_path)
     await run_batch(
         units, RunOptions(judges=judges), CallExecutor(MemoryCallCache(), FakeGateway())
     )

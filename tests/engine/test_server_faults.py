@@ -3,12 +3,11 @@ timeouts and unparseable replies are all recorded in the run output, and the run
 
 from dataclasses import replace
 
-from attune_collect.llm import LLMGateway
+from attune_collect.llm import EndpointConfig, LLMGateway
 from attune_collect.llm.testing.openai_server import BAD_JSON_REPLY
 from evaluation.benchmark.batch import plan_units, run_batch
 from evaluation.benchmark.cache import MemoryCallCache
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.release import load_conversations
 from evaluation.benchmark.run_output import read_run_output_file
 from evaluation.benchmark.runner import RunOptions, planned_calls
@@ -35,15 +34,13 @@ async def test_faults_are_recorded_and_the_run_completes(json_server, release_di
 
     item = load_conversations(release_dir)[0]
     assert len(item.conversation.turns) >= 3
-    spec = ModelSpec(
+    spec = EndpointConfig(
         "openai/test-model", api_base=json_server.base_url, api_key_env=KEY_ENV,
         max_concurrency=1, timeout_s=0.3, max_retries=1,
     )  # fmt: skip
     # litellm's first call in a process is slow (lazy imports): not what the timeout is about.
     gateway = LLMGateway(sleep=no_wait)
-    await gateway.complete(
-        replace(spec, timeout_s=30).endpoint(), [{"role": "user", "content": "hi"}]
-    )
+    await gateway.complete(replace(spec, timeout_s=30), [{"role": "user", "content": "hi"}])
     before = json_server.request_count
     json_server.behaviour.reply = unparseable_for_some_calls
     # One call in flight: a call's attempts reach the server one after another, so the first

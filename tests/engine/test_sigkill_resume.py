@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark.batch import plan_units, run_batch
 from evaluation.benchmark.cache import MemoryCallCache
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.release import load_conversations
 from evaluation.benchmark.run_output import read_run_output_file
 from evaluation.benchmark.runner import RunOptions
@@ -38,7 +38,7 @@ def bodies(server):
 
 
 async def test_sigkill_then_rerun(json_server, release_dir, tmp_path):
-    spec = ModelSpec(
+    spec = EndpointConfig(
         "openai/test-model", api_base=json_server.base_url, api_key_env=KEY_ENV, max_concurrency=1
     )
     reference = plan_units(

@@ -4,9 +4,9 @@ placeholder wherever it answered before; never its own earlier answers."""
 import itertools
 import json
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark.cache import MemoryCallCache
 from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.prompts import load_prompt_set
 from evaluation.benchmark.runner import RunOptions, run_unit
 from tests.engine.conftest import FakeGateway, demo_json_reply
@@ -36,7 +36,7 @@ async def requests_of(conversation, mode, gateway=None):
     """Run one unit; return the gateway's (model, messages) requests and the output."""
     gateway = gateway or FakeGateway()
     executor = CallExecutor(MemoryCallCache(), gateway)
-    output = await run_unit(conversation, ModelSpec("fake/em"), mode, RunOptions(), executor)
+    output = await run_unit(conversation, EndpointConfig("fake/em"), mode, RunOptions(), executor)
     return gateway.requests, output
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from attune_collect.llm import EndpointConfig
 from evaluation.benchmark.batch import BatchResult, GroupSummary, plan_units
 from evaluation.benchmark.executor import CallEvent, ModelUsage
-from evaluation.benchmark.model_spec import ModelSpec
 from evaluation.benchmark.release import load_conversations
 from evaluation.benchmark.workers import (
     WorkerReport,
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_units_are_dealt_by_model_and_conversation(release_dir, tmp_path):
     conversations = load_conversations(release_dir)
-    models = [ModelSpec("m/one"), ModelSpec("m/two")]
+    models = [EndpointConfig("m/one"), EndpointConfig("m/two")]
     units = plan_units(conversations, models, ["default", "verbose"], tmp_path)
     shards = [shard_units(units, (index, 2)) for index in range(2)]
     assert sorted(u.path for shard in shards for u in shard) == sorted(u.path for u in units)

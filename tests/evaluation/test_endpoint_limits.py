@@ -1,6 +1,8 @@
 """A registry endpoint's tokens-per-minute limit reaches Django runs, and the units a worker
 process runs share one call pool: its tokens-per-minute window spans the units."""
 
+from dataclasses import replace
+
 import pytest
 
 from annotations.models import ModelEndpoint
@@ -21,11 +23,16 @@ def test_the_endpoint_settings_reach_the_engine_and_the_gateway():
         tokens_per_minute=50_000, force_litellm=True,
     )  # fmt: skip
 
+    config = endpoint.gateway_config()
     spec = model_spec(endpoint)
 
-    assert (spec.tokens_per_minute, spec.force_litellm) == (50_000, True)
-    assert endpoint.gateway_config().force_litellm is True
-    assert spec.endpoint().force_litellm is True
+    assert (config.name, config.tokens_per_minute, config.force_litellm) == (
+        "limited",
+        50_000,
+        True,
+    )
+    # The engine calls the same endpoint, named by its model string (shared limits with judges).
+    assert spec == replace(config, name="openai/m")
 
 
 def test_units_of_one_process_book_tokens_in_one_window(run_request, monkeypatch):
