@@ -85,6 +85,11 @@ class Study(models.Model):
     is_synthetic = models.BooleanField(
         default=False, help_text="Generated demo data, never real participants."
     )
+    publish_system_prompts = models.BooleanField(
+        default=False,
+        help_text="Releases may publish the text of the system prompts this study's conversations "
+        "ran under (the model_configs table). Off: only each prompt's sha256 is released.",
+    )
     returning_link_policy = models.CharField(
         max_length=16, choices=ReturningLinkPolicy.choices, default=ReturningLinkPolicy.BLOCK,
         help_text="A link whose PROLIFIC_PID already started, from another browser and session.",

@@ -13,6 +13,7 @@ from typing import Any
 import pyarrow as pa
 
 from annotations.releases.card_metadata import front_matter, render
+from annotations.releases.configurations import ConfigSnapshot, ConfigUsage, config_row
 from annotations.releases.licenses import hub_license
 from annotations.releases.tables import TABLES
 from evaluation.benchmark.instrument import Instrument
@@ -44,6 +45,10 @@ class ReleaseInfo:
     synthetic: bool = False
     license_name: str = ""  # the license's own name, with license "other"
     date_published: str = ""  # ISO date the release was frozen (a rebuild keeps it)
+    # The configurations the conversations ran under (the writer keeps the used ones, in order
+    # of first use) and how many released conversations ran under each.
+    model_configs: tuple[ConfigSnapshot, ...] = ()
+    config_usage: dict[str, ConfigUsage] = field(default_factory=dict)
 
 
 def _size_category(n: int) -> str:
@@ -110,6 +115,7 @@ def _datasheet(info: ReleaseInfo) -> list[str]:
             f"- Study `{study.slug}` ({study.title}): consent version {study.consent_version}; {recruitment}"
         )
         lines.append(f"  - model pool: {', '.join(study.model_pool) or 'none recorded'}")
+    lines += _configurations(info)
     lines += ["", "### Inclusion rules and exclusions", ""]
     lines += [f"- {key.replace('_', ' ')}: {value}" for key, value in sorted(info.rules.items())]
     excluded = info.exclusions_by_reason
@@ -144,6 +150,38 @@ def _datasheet(info: ReleaseInfo) -> list[str]:
         "",
         f"### Distribution\n\nLicense: {license_text(info)}.",
     ]
+    return lines
+
+
+def _configurations(info: ReleaseInfo) -> list[str]:
+    """The model configurations, each with its conversations: what a reviewer needs to tell
+    which prompt and parameters a conversation ran under (the model_configs table)."""
+    lines = ["", "### Model configurations", ""]
+    if not info.model_configs:
+        return lines + ["No conversation of this release recorded a configuration (imported data)."]
+    lines += [
+        "Each conversation recorded, when it opened, the exact configuration it ran under",
+        "(`conversations.model_config_id` -> `tables/model_configs.parquet`). A system prompt's",
+        "text is released only where the study allows it; otherwise only its sha256.",
+        "",
+        "| configuration | model | parameters | system prompt | improver | consent | app build "
+        "| conversations | first | last |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for snapshot in info.model_configs:
+        row = config_row(snapshot)
+        usage = info.config_usage.get(snapshot.config_id, ConfigUsage())
+        prompt = f"{row['system_prompt_version'] or '-'}, sha256 {row['system_prompt_sha256'][:12]}"
+        prompt += ", text released" if row["system_prompt"] is not None else ", hash only"
+        model = row["model"] or "-"
+        if row["api_base_host"]:
+            model += f" @ {row['api_base_host']}"
+        cells = [
+            f"`{snapshot.config_id[:12]}`", model, f"`{row['params']}`", prompt,
+            row["improver_model"] or "none", row["consent_version"] or "-", row["app_build"] or "-",
+            str(usage.conversations), usage.first or "-", usage.last or "-",
+        ]  # fmt: skip
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     return lines
 
 

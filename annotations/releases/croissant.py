@@ -1,7 +1,8 @@
 """croissant.json: Croissant 1.0 metadata of a release, as `mlcroissant` validates it (no warning).
 
 Every file with its sha256, one record set per table with fields typed from the table's Arrow
-schema (a new table gets its record set for free), the standard JSON-LD ``@context``, a BibTeX
+schema (a new table gets its record set for free; a table's key and a column's foreign key,
+such as ``conversations.model_config_id``, are declared too), the standard JSON-LD ``@context``, a BibTeX
 ``citeAs`` and the freeze date as ``datePublished``: nothing that changes when the same release
 is built again.
 """
@@ -39,10 +40,12 @@ def croissant(info: ReleaseInfo, entries: list[dict[str, Any]]) -> dict[str, Any
         source = f"tables/{table.name}.parquet"
         record_sets.append({
             "@type": "cr:RecordSet", "@id": table.name, "name": table.name, "description": table.description,
+            **({"key": {"@id": f"{table.name}/{table.key}"}} if table.key else {}),
             "field": [{
                 "@type": "cr:Field", "@id": f"{table.name}/{c.name}", "name": c.name, "description": c.description,
                 "dataType": data_type(c), **({"repeated": True} if pa.types.is_list(c.type) else {}),
                 "source": {"fileObject": {"@id": source}, "extract": {"column": c.name}},
+                **({"references": {"field": {"@id": c.references}}} if c.references else {}),
             } for c in table.columns],
         })  # fmt: skip
     counts = info.counts

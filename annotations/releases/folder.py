@@ -20,6 +20,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from annotations.releases.cards import ReleaseInfo, codebook, dataset_card, dumps_json
+from annotations.releases.configurations import TABLE as CONFIG_TABLE
+from annotations.releases.configurations import ConfigUsage, config_row
 from annotations.releases.croissant import croissant
 from annotations.releases.manifest import file_entry, release_files, write_manifest
 from annotations.releases.tables import TABLES, participant_row, table_rows
@@ -30,11 +32,13 @@ from evaluation.benchmark.writer import conversation_filename, encode_conversati
 
 @dataclass(frozen=True)
 class ReleaseItem:
-    """One conversation as released: the record plus who (pseudonym) and whether synthetic."""
+    """One conversation as released: the record plus who (pseudonym), whether synthetic, and
+    the configuration it ran under (the snapshot's hash; None for imported conversations)."""
 
     record: records.Conversation
     participant: str
     synthetic: bool = False
+    model_config_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,7 @@ class ReleaseFolderWriter:
         }
         self._participants_seen: set[str] = set()
         self.conversation_hashes: dict[str, str] = {}
+        self.config_usage: dict[str, ConfigUsage] = {}
         self.rows = {t.name: 0 for t in TABLES}
         self.turns = 0
 
@@ -78,14 +83,20 @@ class ReleaseFolderWriter:
             self.conversation_hashes[record.conversation_id] = hashlib.sha256(text).hexdigest()
             self.turns += len(record.turns)
             for name, rows in table_rows(
-                record, item.participant, item.synthetic, self.instrument
+                record, item.participant, item.synthetic, self.instrument, item.model_config_id
             ).items():
                 buffers[name] += rows
+            if item.model_config_id is not None:
+                usage = self.config_usage.setdefault(item.model_config_id, ConfigUsage())
+                usage.add(record.metadata.timestamp)
             if item.participant not in self._participants_seen:
                 self._participants_seen.add(item.participant)
                 buffers["participants"].append(participant_row(record, item.participant))
+        self._write_rows(buffers)
+
+    def _write_rows(self, buffers: dict[str, list[dict[str, Any]]]) -> None:
         for table in TABLES:
-            rows = buffers[table.name]
+            rows = buffers.get(table.name)
             if not rows:
                 continue
             self._parquet[table.name].write_table(pa.Table.from_pylist(rows, schema=table.schema))
@@ -93,9 +104,24 @@ class ReleaseFolderWriter:
             stream.write(b"".join(orjson.dumps(row) + b"\n" for row in rows))
             self.rows[table.name] += len(rows)
 
+    def _write_configurations(self, info: ReleaseInfo) -> ReleaseInfo:
+        """The model_configs table: one row per configuration a released conversation ran
+        under, in order of first use; every ``conversations.model_config_id`` must resolve."""
+        offered = {snapshot.config_id: snapshot for snapshot in info.model_configs}
+        missing = sorted(set(self.config_usage) - set(offered))
+        if missing:
+            raise ValueError(f"conversations name configurations the release lacks: {missing[:3]}")
+        used = sorted(
+            (offered[cid] for cid in self.config_usage),
+            key=lambda snapshot: (self.config_usage[snapshot.config_id].first, snapshot.config_id),
+        )
+        self._write_rows({CONFIG_TABLE: [config_row(snapshot) for snapshot in used]})
+        return replace(info, model_configs=tuple(used), config_usage=dict(self.config_usage))
+
     def close(
         self, info: ReleaseInfo, subsample_sizes: list[int], subsample_seed: int
     ) -> FolderResult:
+        info = self._write_configurations(info)
         for writer in self._parquet.values():
             writer.close()
         for stream in self._jsonl.values():
@@ -107,6 +133,10 @@ class ReleaseFolderWriter:
             "participants": len(self._participants_seen),
             "turns": self.turns,
             "table_rows": dict(self.rows),
+            "model_configs": {
+                snapshot.config_id: self.config_usage[snapshot.config_id].conversations
+                for snapshot in info.model_configs
+            },
         }
         info = replace(info, counts=counts)
         (self.folder / "README.md").write_text(dataset_card(info), encoding="utf-8")

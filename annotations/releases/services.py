@@ -28,9 +28,10 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from annotations.interchange.to_records import iter_id_chunks, load_records
-from annotations.models import Conversation, ConversationState, Participant, Study
+from annotations.models import Conversation, ConversationState, ModelConfig, Participant, Study
 from annotations.releases.archive import write_archive
 from annotations.releases.cards import ReleaseInfo, StudyInfo
+from annotations.releases.configurations import ConfigSnapshot, read_configurations
 from annotations.releases.folder import ReleaseFolderWriter, ReleaseItem
 from annotations.releases.manifest import MANIFEST_NAME, sha256_file
 from annotations.releases.models import (
@@ -41,7 +42,13 @@ from annotations.releases.models import (
     ReleaseFrozenError,
     ReleaseState,
 )
-from annotations.releases.versioning import ReleaseDiff, diff_hashes, parse_version, version_problem
+from annotations.releases.versioning import (
+    ReleaseDiff,
+    diff_configurations,
+    diff_hashes,
+    parse_version,
+    version_problem,
+)
 from annotations.services.audit import record_audit
 from evaluation.benchmark.writer import conversation_filename
 
@@ -268,7 +275,7 @@ def _build_into(release: Release, root: Path, temporary: Path) -> Release:
             writer.add_chunk(_release_items(release, ids))
             done += len(ids)
             _renew(release, progress_done=done)
-        info = _release_info(release, studies, instrument, left_out)
+        info = _release_info(release, studies, instrument, left_out, queryset)
         _renew(release)
         result = writer.close(info, list(release.subsample_sizes), release.subsample_seed)
     except BaseException:
@@ -279,10 +286,13 @@ def _build_into(release: Release, root: Path, temporary: Path) -> Release:
     }
     previous = latest_frozen(release.name)
     if previous is not None:
+        configurations = diff_configurations(
+            read_configurations(Path(previous.folder)), read_configurations(temporary)
+        )
         problem = version_problem(
             previous.version,
             release.version,
-            diff_hashes(conversation_hashes(previous), new_hashes),
+            diff_hashes(conversation_hashes(previous), new_hashes, configurations),
         )
         if problem:
             raise ReleaseError(problem)
@@ -328,17 +338,40 @@ def _build_into(release: Release, root: Path, temporary: Path) -> Release:
 
 def _release_items(release: Release, ids: list[int]) -> Iterator[ReleaseItem]:
     rows = Conversation.objects.filter(pk__in=ids).values_list(
-        "pk", "participant__pseudonym", "is_synthetic"
+        "pk", "participant__pseudonym", "is_synthetic", "model_config__config_hash"
     )
-    who = {pk: (pseudonym, synthetic) for pk, pseudonym, synthetic in rows}
+    who = {pk: (pseudonym, synthetic, config) for pk, pseudonym, synthetic, config in rows}
     apply = _corrections() if release.layer == AnnotationLayer.CORRECTED else None
     for pk, record in zip(ids, load_records(ids), strict=True):
-        pseudonym, synthetic = who[pk]
+        pseudonym, synthetic, config = who[pk]
         if apply is not None:
             record = apply(record, pk)
         yield ReleaseItem(
-            record=record, participant=release_pseudonym(pseudonym), synthetic=synthetic
-        )
+            record=record, participant=release_pseudonym(pseudonym), synthetic=synthetic,
+            model_config_id=config,
+        )  # fmt: skip
+
+
+def _config_snapshots(queryset: QuerySet[Conversation]) -> tuple[ConfigSnapshot, ...]:
+    """The configurations the selected conversations ran under. A prompt's text may be
+    published only when every study whose released conversations ran under it allows it."""
+    allowed: dict[int, bool] = {}
+    pairs = (
+        queryset.exclude(model_config=None)
+        .order_by()
+        .values_list("model_config_id", "study__publish_system_prompts")
+    )
+    for config_pk, publish in pairs.distinct():
+        allowed[config_pk] = allowed.get(config_pk, True) and publish
+    return tuple(
+        ConfigSnapshot(
+            config_id=config.config_hash,
+            definition=config.definition,
+            system_prompt_sha256=config.system_prompt_sha256,
+            publish_prompt=allowed[config.pk],
+        )  # fmt: skip
+        for config in ModelConfig.objects.filter(pk__in=allowed).order_by("config_hash")
+    )
 
 
 def _corrections():
@@ -352,8 +385,9 @@ def _corrections():
 
 
 def _release_info(
-    release: Release, studies: list[Study], instrument, left_out: dict[str, int]
-) -> ReleaseInfo:
+    release: Release, studies: list[Study], instrument, left_out: dict[str, int],
+    queryset: QuerySet[Conversation],
+) -> ReleaseInfo:  # fmt: skip
     exclusions: dict[str, int] = {}
     agreement: dict = {}
     if _qa_installed():
@@ -381,6 +415,7 @@ def _release_info(
         exclusions_by_reason=exclusions,
         qa_agreement={k: v for k, v in agreement.items() if v},
         synthetic=all(study.is_synthetic for study in studies),
+        model_configs=_config_snapshots(queryset),
     )
 
 
@@ -442,8 +477,11 @@ def compare_releases(old: Release, new: Release) -> ReleaseComparison:
     for release in (old, new):
         if release.state != ReleaseState.FROZEN:
             raise ReleaseError(f"{release} is not frozen: only frozen releases can be compared")
+    configurations = diff_configurations(
+        read_configurations(Path(old.folder)), read_configurations(Path(new.folder))
+    )
     return ReleaseComparison(
-        old, new, diff_hashes(conversation_hashes(old), conversation_hashes(new))
+        old, new, diff_hashes(conversation_hashes(old), conversation_hashes(new), configurations)
     )
 
 

@@ -24,6 +24,7 @@ class Column:
     name: str
     type: pa.DataType
     description: str
+    references: str | None = None  # "table/column" this column's values point at (a foreign key)
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Table:
     name: str
     description: str
     columns: tuple[Column, ...]
+    key: str | None = None  # the column whose value identifies a row
 
     @property
     def schema(self) -> pa.Schema:
@@ -54,6 +56,9 @@ TABLES: tuple[Table, ...] = (
         Column("model", _STR, "The anonymized model the participant talked to"),
         Column("provider", _STR, "Provider of that model"),
         Column("model_version", _STR, "Model version, where known"),
+        Column("model_config_id", _STR, "The configuration the conversation ran under "
+               "(model_configs.model_config_id); null for imported conversations, which have none",
+               references="model_configs/model_config_id"),
         Column("category", _STR, "Topic category chosen by the participant"),
         Column("subtopic", _STR, "Topic subtopic"),
         Column("timestamp", _STR, "When the conversation started (ISO 8601)"),
@@ -99,6 +104,26 @@ TABLES: tuple[Table, ...] = (
                "question id -> option id or list of option ids, '<id>_other' -> the text of an "
                "'other' option, 'age_band' -> the age band's id (see the instrument's profile)"),
     )),
+    Table("model_configs", "One row per model configuration the conversations ran under, recorded "
+          "when each conversation opened (an endpoint edited mid-study is a new row).", (
+        Column("model_config_id", _STR, "sha256 of the canonical JSON of the whole configuration, "
+               "system prompt included whether published or not"),
+        Column("model", _STR, "The model string the chat called (provider/model)"),
+        Column("api_base_host", _STR, "Host of the API base the chat called, or null (never a key)"),
+        Column("params", _STR, "Sampling parameters as JSON (sorted keys)"),
+        Column("system_prompt_version", _STR, "The researchers' version label of the system prompt"),
+        Column("system_prompt_sha256", _STR, "sha256 of the system prompt text (UTF-8)"),
+        Column("system_prompt", _STR, "The system prompt text, only when every study of the release "
+               "whose conversations ran under it allows publishing prompts; otherwise null"),
+        Column("improver_model", _STR, "Model string of the improved-reply generator, or null"),
+        Column("improver_api_base_host", _STR, "Host of the improver's API base, or null"),
+        Column("improver_params", _STR, "The improver's sampling parameters as JSON, or null"),
+        Column("instrument_name", _STR, "Instrument the participants answered"),
+        Column("instrument_version", _STR, "Its version"),
+        Column("instrument_sha256", _STR, "sha256 of the instrument's definition"),
+        Column("consent_version", _STR, "Version of the consent text participants agreed to"),
+        Column("app_build", _STR, "Build id of the participant app (null when unknown)"),
+    ), key="model_config_id"),
     Table("panas", "PANAS before and after the chat: totals and the 20 items (1..7).", (
         _CID,
         Column("phase", _STR, "pre or post"),
@@ -119,13 +144,16 @@ TABLES_BY_NAME = {table.name: table for table in TABLES}
 
 
 def table_rows(record: records.Conversation, participant: str, synthetic: bool,
-               instrument: Instrument) -> dict[str, list[dict[str, Any]]]:  # fmt: skip
-    """The rows this conversation contributes to each table except ``participants``."""
+               instrument: Instrument, model_config_id: str | None = None,
+               ) -> dict[str, list[dict[str, Any]]]:  # fmt: skip
+    """The rows this conversation contributes to each table except ``participants`` and
+    ``model_configs`` (one row per participant and per configuration, written apart)."""
     rows: dict[str, list[dict[str, Any]]] = {table.name: [] for table in TABLES}
     meta = record.metadata
     rows["conversations"].append({
         "conversation_id": record.conversation_id, "participant": participant, "model": meta.model,
-        "provider": meta.provider, "model_version": meta.model_version, "category": meta.category,
+        "provider": meta.provider, "model_version": meta.model_version,
+        "model_config_id": model_config_id, "category": meta.category,
         "subtopic": meta.subtopic, "timestamp": meta.timestamp, "turn_count": len(record.turns),
         "synthetic": synthetic,
     })  # fmt: skip

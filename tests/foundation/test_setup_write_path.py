@@ -56,6 +56,19 @@ def test_a_study_edit_records_the_model_pool_and_shows_its_history(researcher_cl
     assert entry.data["changes"]["model_pool"] == {"before": [], "after": [endpoint.pk]}
 
 
+def test_publishing_system_prompts_is_a_study_setting_edited_in_the_admin(researcher_client):
+    study = make_study()
+    assert not study.publish_system_prompts  # releases hold only the prompts' hashes by default
+    url = reverse("admin:annotations_study_change", args=[study.pk])
+    data = {**_form_data(study), "publish_system_prompts": "on"}
+    response = researcher_client.post(url, data)
+    assert response.status_code == 302, response.text[:2000]
+    study.refresh_from_db()
+    assert study.publish_system_prompts
+    (entry,) = setup_history(study)
+    assert entry.data["changes"] == {"publish_system_prompts": {"before": False, "after": True}}
+
+
 def test_no_secret_reaches_the_audit_log():
     endpoint = save_setup(ModelEndpoint(alias="secretive", litellm_model="openai/x",
                                         api_base="https://bob:hunter2@llm.example.org/v1?key=abc"),

@@ -40,5 +40,6 @@ def test_the_snippet_runs_on_a_built_release(tool, ecosystem_release, capsys):
         assert printed.split()[0] == "int32" and printed.split()[-1] == "True"
     if tool == "pandas":
         assert "perceiving" in printed  # a behaviour category with its share of yes
+        assert "demo-2" in printed  # conversations under the prompt the demo revised
     if tool == "mlcroissant":
         assert "attunebench" in printed and "conversation_wide" in printed

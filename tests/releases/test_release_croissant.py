@@ -58,3 +58,21 @@ def test_cites_the_release_and_dates_it_by_its_freeze(ecosystem_release):
     assert "title = {attunebench 1.0.0}" in cite and "version = {1.0.0}" in cite
     assert f"year = {{{ecosystem_release.frozen_on.year}}}" in cite and "Attune" in cite
     assert cite.count("{") == cite.count("}")  # balanced braces: a parseable entry
+
+
+def test_declares_the_configuration_key_and_the_conversations_foreign_key(
+    ecosystem_release, caplog
+):
+    croissant = json.loads((ecosystem_release.folder / "croissant.json").read_text())
+    record_sets = {record_set["@id"]: record_set for record_set in croissant["recordSet"]}
+    assert record_sets["model_configs"]["key"] == {"@id": "model_configs/model_config_id"}
+    (field,) = [f for f in record_sets["conversations"]["field"] if f["name"] == "model_config_id"]
+    assert field["references"] == {"field": {"@id": "model_configs/model_config_id"}}
+    # mlcroissant reads both record sets, and every conversation's configuration is a row.
+    dataset, warnings = validate(ecosystem_release.folder / "croissant.json", caplog)
+    assert warnings == []
+    configs = {
+        record["model_configs/model_config_id"] for record in dataset.records("model_configs")
+    }
+    named = {record["conversations/model_config_id"] for record in dataset.records("conversations")}
+    assert named and named <= configs and len(configs) >= 2

@@ -72,3 +72,13 @@ def _comparable(rows: list[dict]) -> list[dict]:
 def _instant(text: str) -> datetime:
     moment = datetime.fromisoformat(text)  # Arrow gives naive UTC for an ISO text with an offset
     return moment if moment.tzinfo is None else moment.astimezone(UTC).replace(tzinfo=None)
+
+
+def test_the_configurations_load_and_every_conversation_names_one(ecosystem_release, cache):
+    folder = str(ecosystem_release.folder)
+    configs = load(folder, "model_configs", cache=cache)
+    conversations = load(folder, "conversations", cache=cache)
+    assert configs.features["system_prompt_sha256"].dtype == "string"
+    ids = set(configs["model_config_id"])
+    assert len(ids) == len(configs) >= 2
+    assert set(conversations["model_config_id"]) <= ids
