@@ -57,8 +57,9 @@ def no_nul_in_request_strings(result: dict, generator, request, public) -> dict:
 
 def _patterned(node: Any) -> None:
     if isinstance(node, dict):
-        if node.get("type") == "string" and "pattern" not in node and "enum" not in node \
-                and "format" not in node:  # fmt: skip
+        types = node.get("type")
+        is_string = types == "string" or (isinstance(types, list) and "string" in types)
+        if is_string and not {"pattern", "enum", "const", "format"} & node.keys():
             node["pattern"] = NO_NUL_PATTERN
         for value in node.values():
             _patterned(value)

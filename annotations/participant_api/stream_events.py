@@ -4,9 +4,10 @@ the same definitions (``stream_schema.py``), so the two cannot drift apart.
 
 An event is its name (the ``event:`` line) and the serializer of its data (the ``data:`` line,
 one line of JSON). In the schema each event is a component ``{"event": <name>, "data": ...}``,
-the shape OpenAPI 3.2 gives a Server-Sent Event, and the stream's response is a ``oneOf`` of
-them discriminated by ``event``. The keep-alive comment (``keepalive.py``) is no event: SSE
-readers skip comment lines, and the response's description says when it comes.
+the shape OpenAPI 3.2 gives a Server-Sent Event: ``event`` a constant, ``data`` a string whose
+``contentSchema`` is the data serializer's component. The stream's ``itemSchema`` is a
+``oneOf`` of them discriminated by ``event``. The keep-alive comment (``keepalive.py``) is no
+event: SSE readers skip comment lines, and the response's description says when it comes.
 
 The order: ``turn`` (the message is stored), ``delta`` (many; concatenate them), then ``done``
 or ``error``.
@@ -70,6 +71,25 @@ class StreamErrorData(serializers.Serializer):
     error = StreamError()
 
 
+class EventNameField(serializers.Field):
+    """The ``event:`` line of one kind of event (the schema states it as a constant)."""
+
+    def __init__(self, event_name: str, **kwargs: Any) -> None:
+        self.event_name = event_name
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        return self.event_name
+
+
+class EventDataField(serializers.Field):
+    """The ``data:`` line: one line of JSON, shaped by ``data`` (the schema's contentSchema)."""
+
+    def __init__(self, data: type[serializers.Serializer], **kwargs: Any) -> None:
+        self.data = data
+        super().__init__(**kwargs)
+
+
 class StreamEvent:
     """One kind of event: its name and the serializer of its data."""
 
@@ -90,8 +110,8 @@ class StreamEvent:
     def envelope(self) -> type[serializers.Serializer]:
         """The schema's component of the event: ``{"event": <name>, "data": <data>}``."""
         fields = {
-            "event": serializers.ChoiceField([self.name], help_text="The `event:` line."),
-            "data": self.data(help_text="The `data:` line (JSON)."),
+            "event": EventNameField(self.name, help_text="The `event:` line."),
+            "data": EventDataField(self.data, help_text="The `data:` line: JSON."),
         }
         name = self.data.__name__.removesuffix("Data") + "Event"
         attrs = {"__doc__": self.description, "__module__": __name__, **fields}

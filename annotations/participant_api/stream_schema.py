@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
@@ -21,10 +22,10 @@ from annotations.participant_api.stream_events import EVENTS
 from annotations.participant_api.views import ERRORS
 
 STREAM_DESCRIPTION = f"""Server-Sent Events (read with fetch(); EventSource cannot send the token).
-The schema describes each event as `{{"event": <the event: line>, "data": <the data: line's JSON>}}`:
-`turn`, then `delta` (many; concatenate them), then `done` or `error`. While the model is
-silent the stream sends the comment `{KEEPALIVE_COMMENT.decode().strip()}` (no event; SSE
-readers skip it).
+`itemSchema` describes each event (OpenAPI 3.2): its `event` line and its `data` line, one line
+of JSON whose `contentSchema` names its shape: `turn`, then `delta` (many; concatenate them),
+then `done` or `error`. While the model is silent the stream sends the comment
+`{KEEPALIVE_COMMENT.decode().strip()}` (no event; SSE readers skip it).
 
 Errors before the stream starts come as JSON with the usual error shape and status."""
 
@@ -39,6 +40,34 @@ _STREAM = {
     (200, "text/event-stream"): OpenApiResponse(STREAM_EVENT, description=STREAM_DESCRIPTION),
     **ERRORS,
 }
+
+
+class EventNameFieldExtension(OpenApiSerializerFieldExtension):
+    target_class = "annotations.participant_api.stream_events.EventNameField"
+
+    def map_serializer_field(self, auto_schema: Any, direction: str) -> dict[str, Any]:
+        return {"type": "string", "const": self.target.event_name}
+
+
+class EventDataFieldExtension(OpenApiSerializerFieldExtension):
+    target_class = "annotations.participant_api.stream_events.EventDataField"
+
+    def map_serializer_field(self, auto_schema: Any, direction: str) -> dict[str, Any]:
+        component = auto_schema.resolve_serializer(self.target.data, direction)
+        return {"type": "string", "contentMediaType": "application/json",
+                "contentSchema": component.ref}  # fmt: skip
+
+
+def stream_item_schemas(result: dict, generator: Any, request: Any, public: bool) -> dict:
+    """drf-spectacular hook: an event stream's schema describes each event, which OpenAPI 3.2
+    calls ``itemSchema`` (its ``schema`` would describe the whole stream as one value)."""
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            for response in operation.get("responses", {}).values():
+                media = response.get("content", {}).get("text/event-stream")
+                if media is not None and "schema" in media:
+                    media["itemSchema"] = media.pop("schema")
+    return result
 
 
 class _StreamDocs(APIView):

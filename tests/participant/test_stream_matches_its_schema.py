@@ -1,10 +1,10 @@
 """The chat stream sends what the OpenAPI schema says it sends. Real streams (uvicorn, the local
-OpenAI-compatible test server) are read byte for byte: every event's payload is validated
-against the schema component the published document maps its name to (ChatStreamEvent, a
-oneOf discriminated by the event name), with no key the schema does not state; the only
-other thing on the wire is the keep-alive comment. The streams cover every kind of event:
-a risky message (support), a silent model (keep-alive), a repeated submit (replay), an
-upstream failure (error) and its retry."""
+OpenAI-compatible test server) are read byte for byte: every event is validated against the
+component the published document maps its name to (the stream's itemSchema, ChatStreamEvent,
+a oneOf discriminated by the event name), and its data line, parsed, against that component's
+contentSchema, with no key the schema does not state; the only other thing on the wire is the
+keep-alive comment. The streams cover every kind of event: a risky message (support), a silent
+model (keep-alive), a repeated submit (replay), an upstream failure (error) and its retry."""
 
 import json
 import uuid
@@ -19,21 +19,19 @@ from annotations.participant_api.keepalive import KEEPALIVE_COMMENT
 from tests.participant.test_safety_signals import RISKY
 
 pytestmark = pytest.mark.django_db(transaction=True)
+ANY_EVENT = "#/components/schemas/ChatStreamEvent"
 
 
-def json_schema(node: Any) -> Any:
-    """An OpenAPI 3.0 schema as JSON Schema: ``nullable`` becomes a null alternative, and an
-    object admits no property it does not list (the stream may add nothing undocumented)."""
+def strict(node: Any) -> Any:
+    """The schema with every object closed: the stream may add nothing undocumented."""
     if isinstance(node, list):
-        return [json_schema(item) for item in node]
+        return [strict(item) for item in node]
     if not isinstance(node, dict):
         return node
-    converted = {key: json_schema(value) for key, value in node.items() if key != "nullable"}
-    if "properties" in converted:
-        converted.setdefault("additionalProperties", False)
-    if node.get("nullable"):
-        return {"anyOf": [converted, {"type": "null"}]}
-    return converted
+    closed = {key: strict(value) for key, value in node.items()}
+    if "properties" in closed:
+        closed.setdefault("additionalProperties", False)
+    return closed
 
 
 @pytest.fixture
@@ -41,9 +39,14 @@ def schema(client) -> dict[str, Any]:
     return yaml.safe_load(client.get("/api/schema/").content)
 
 
-def validator(schema: dict[str, Any], component: str) -> Draft202012Validator:
-    document = {"components": json_schema(schema["components"])}
-    return Draft202012Validator({**document, "$ref": f"#/components/schemas/{component}"})
+def validator(schema: dict[str, Any], ref: str) -> Draft202012Validator:
+    """A validator of the component ``ref`` ("#/components/schemas/...") of the document."""
+    assert schema["openapi"].startswith("3.2")  # its schemas are JSON Schema 2020-12
+    return Draft202012Validator({"components": strict(schema["components"]), "$ref": ref})
+
+
+def validate(schema: dict[str, Any], ref: str, value: Any) -> list[str]:
+    return [error.message for error in validator(schema, ref).iter_errors(value)]
 
 
 def raw_stream(http: httpx.Client, path: str, body: dict, headers: dict) -> list[tuple[str, str]]:
@@ -91,24 +94,30 @@ def test_every_event_of_real_streams_matches_its_schema_component(
         send("And now?", uuid.uuid4().hex)
         streams.append(raw_stream(http, "/api/study/turns/2/retry", {}, client.headers))
 
+    for operation in ("/api/study/messages", "/api/study/turns/{number}/retry"):
+        content = schema["paths"][operation]["post"]["responses"]["200"]["content"]
+        assert content["text/event-stream"] == {"itemSchema": {"$ref": ANY_EVENT}}
     union = schema["components"]["schemas"]["ChatStreamEvent"]
     mapping = union["discriminator"]["mapping"]
     assert union["discriminator"]["propertyName"] == "event"
     assert {ref["$ref"] for ref in union["oneOf"]} == set(mapping.values())
-    any_event = validator(schema, "ChatStreamEvent")
     seen: list[tuple[str, Any]] = []
     for stream in streams:
         for name, data in stream:
             if name == "comment":
                 seen.append((name, None))
                 continue
-            event = {"event": name, "data": json.loads(data)}
+            event = {"event": name, "data": data}  # as the schema reads an event: two lines
             assert name in mapping, name
-            component = mapping[name].rsplit("/", 1)[1]
-            errors = [e.message for e in validator(schema, component).iter_errors(event)]
+            assert not validate(schema, mapping[name], event), (name, data)
+            assert not validate(schema, ANY_EVENT, event), (name, data)
+            component = schema["components"]["schemas"][mapping[name].rsplit("/", 1)[1]]
+            content = component["properties"]["data"]
+            assert content["contentMediaType"] == "application/json"
+            payload = json.loads(data)
+            errors = validate(schema, content["contentSchema"]["$ref"], payload)
             assert not errors, (name, data, errors)
-            assert any_event.is_valid(event)
-            seen.append((name, event["data"]))
+            seen.append((name, payload))
 
     names = [name for name, _ in seen]
     assert set(names) == {"turn", "delta", "done", "error", "comment"}  # every kind was checked
@@ -122,13 +131,15 @@ def test_every_event_of_real_streams_matches_its_schema_component(
 
 
 def test_an_event_the_schema_does_not_describe_fails_validation(schema):
-    """The check above can fail: a payload with an undocumented key or a wrong type does."""
-    any_event = validator(schema, "ChatStreamEvent")
-    assert any_event.is_valid({"event": "delta", "data": {"text": "Hi"}})
-    assert not any_event.is_valid({"event": "delta", "data": {"text": "Hi", "extra": 1}})
-    assert not any_event.is_valid({"event": "delta", "data": {"text": 3}})
-    assert not any_event.is_valid({"event": "finished", "data": {"text": "Hi"}})
+    """The checks above can fail: an unknown name, a key or type the schema does not state."""
+    assert not validate(schema, ANY_EVENT, {"event": "delta", "data": '{"text":"Hi"}'})
+    assert validate(schema, ANY_EVENT, {"event": "finished", "data": '{"text":"Hi"}'})
+    assert validate(schema, ANY_EVENT, {"event": "delta", "data": {"text": "Hi"}})  # a line
+    delta = "#/components/schemas/StreamDeltaData"
+    assert not validate(schema, delta, {"text": "Hi"})
+    assert validate(schema, delta, {"text": "Hi", "extra": 1})
+    assert validate(schema, delta, {"text": 3})
     failed = {"turn": {"number": 1, "status": "failed"},
               "error": {"reason": "internal", "message": "m", "retryable": True}}  # fmt: skip
-    assert any_event.is_valid({"event": "error", "data": failed})
-    assert not any_event.is_valid({"event": "done", "data": failed})
+    assert not validate(schema, "#/components/schemas/StreamErrorData", failed)
+    assert validate(schema, "#/components/schemas/StreamDoneData", failed)

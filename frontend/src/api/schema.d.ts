@@ -588,7 +588,7 @@ export interface components {
             traits?: string[];
             goals?: string[];
             /** @description Optional self-reported diagnosis. */
-            diagnosis?: (string) | null;
+            diagnosis?: (string | null) | string;
             /** @description Free questionnaire answers (at most 16 KiB of JSON). */
             responses?: {
                 [key: string]: unknown;
@@ -681,20 +681,13 @@ export interface components {
         /** @description A piece of the reply; many, to concatenate. */
         StreamDeltaEvent: {
             /**
-             * @description The `event:` line.
-             *
-             *     * `delta` - delta (enum property replaced by openapi-typescript)
+             * @description The `event:` line. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "delta";
-            /** @description The `data:` line (JSON). */
-            data: components["schemas"]["StreamDeltaData"];
+            /** @description The `data:` line: JSON. */
+            data: string;
         };
-        /**
-         * @description * `delta` - delta
-         * @enum {string}
-         */
-        StreamDeltaEventEventEnum: "delta";
         StreamDoneData: {
             /** @description The turn as stored, with the whole reply. */
             turn: components["schemas"]["TurnOutput"];
@@ -704,20 +697,13 @@ export interface components {
         /** @description Last, on success: the stored turn and its annotation step. */
         StreamDoneEvent: {
             /**
-             * @description The `event:` line.
-             *
-             *     * `done` - done (enum property replaced by openapi-typescript)
+             * @description The `event:` line. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "done";
-            /** @description The `data:` line (JSON). */
-            data: components["schemas"]["StreamDoneData"];
+            /** @description The `data:` line: JSON. */
+            data: string;
         };
-        /**
-         * @description * `done` - done
-         * @enum {string}
-         */
-        StreamDoneEventEventEnum: "done";
         StreamError: {
             /**
              * @description What went wrong, for the app's logs; the message is what to show.
@@ -745,20 +731,13 @@ export interface components {
         /** @description Last, on failure: the reply could not be written; the message is kept and the turn can be retried. */
         StreamErrorEvent: {
             /**
-             * @description The `event:` line.
-             *
-             *     * `error` - error (enum property replaced by openapi-typescript)
+             * @description The `event:` line. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "error";
-            /** @description The `data:` line (JSON). */
-            data: components["schemas"]["StreamErrorData"];
+            /** @description The `data:` line: JSON. */
+            data: string;
         };
-        /**
-         * @description * `error` - error
-         * @enum {string}
-         */
-        StreamErrorEventEventEnum: "error";
         StreamTurnData: {
             /** @description The stored message; its reply follows. */
             turn: components["schemas"]["StreamingTurn"];
@@ -768,20 +747,13 @@ export interface components {
         /** @description First: the message is stored (support resources come with it when it signalled risk). */
         StreamTurnEvent: {
             /**
-             * @description The `event:` line.
-             *
-             *     * `turn` - turn (enum property replaced by openapi-typescript)
+             * @description The `event:` line. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             event: "turn";
-            /** @description The `data:` line (JSON). */
-            data: components["schemas"]["StreamTurnData"];
+            /** @description The `data:` line: JSON. */
+            data: string;
         };
-        /**
-         * @description * `turn` - turn
-         * @enum {string}
-         */
-        StreamTurnEventEventEnum: "turn";
         StreamingTurn: {
             number: number;
             status: components["schemas"]["StreamingTurnStatusEnum"];
@@ -1370,10 +1342,10 @@ export interface operations {
         responses: {
             /**
              * @description Server-Sent Events (read with fetch(); EventSource cannot send the token).
-             *     The schema describes each event as `{"event": <the event: line>, "data": <the data: line's JSON>}`:
-             *     `turn`, then `delta` (many; concatenate them), then `done` or `error`. While the model is
-             *     silent the stream sends the comment `: keep-alive` (no event; SSE
-             *     readers skip it).
+             *     `itemSchema` describes each event (OpenAPI 3.2): its `event` line and its `data` line, one line
+             *     of JSON whose `contentSchema` names its shape: `turn`, then `delta` (many; concatenate them),
+             *     then `done` or `error`. While the model is silent the stream sends the comment
+             *     `: keep-alive` (no event; SSE readers skip it).
              *
              *     Errors before the stream starts come as JSON with the usual error shape and status.
              */
@@ -1382,7 +1354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ChatStreamEvent"];
+                    "text/event-stream": unknown;
                 };
             };
             /** @description invalid: error.field names the input */
@@ -2017,10 +1989,10 @@ export interface operations {
         responses: {
             /**
              * @description Server-Sent Events (read with fetch(); EventSource cannot send the token).
-             *     The schema describes each event as `{"event": <the event: line>, "data": <the data: line's JSON>}`:
-             *     `turn`, then `delta` (many; concatenate them), then `done` or `error`. While the model is
-             *     silent the stream sends the comment `: keep-alive` (no event; SSE
-             *     readers skip it).
+             *     `itemSchema` describes each event (OpenAPI 3.2): its `event` line and its `data` line, one line
+             *     of JSON whose `contentSchema` names its shape: `turn`, then `delta` (many; concatenate them),
+             *     then `done` or `error`. While the model is silent the stream sends the comment
+             *     `: keep-alive` (no event; SSE readers skip it).
              *
              *     Errors before the stream starts come as JSON with the usual error shape and status.
              */
@@ -2029,7 +2001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": components["schemas"]["ChatStreamEvent"];
+                    "text/event-stream": unknown;
                 };
             };
             /** @description invalid: error.field names the input */

@@ -33,9 +33,12 @@ export type Instrument = Schemas["InstrumentOutput"];
 export type ProfileQuestion = Schemas["ProfileQuestionOutput"];
 export type ServerDraft = Schemas["DraftOutput"];
 
-// The chat stream's events (the server's stream_events.py): `{event, data}` per event, a
-// union discriminated by `event`.
-export type StreamEvent = Schemas["ChatStreamEvent"];
+// The chat stream's events (the server's stream_events.py). The schema types each event's
+// name and says its `data` line is JSON shaped by the component Stream<Name>Data (its
+// contentSchema, which openapi-typescript does not follow): the app reads `data` parsed.
+type StreamEventName = Schemas["ChatStreamEvent"]["event"];
+type StreamDataOf<Name extends string> = `Stream${Capitalize<Name>}Data` extends infer Key extends keyof Schemas ? Schemas[Key] : never;
+export type StreamEvent = { [Name in StreamEventName]: { event: Name; data: StreamDataOf<Name> } }[StreamEventName];
 export type StreamingTurn = Schemas["StreamingTurn"];
 export type StreamError = Schemas["StreamError"];
 
