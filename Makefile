@@ -113,6 +113,7 @@ demo: migrate frontend
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 	$(MAKE) --no-print-directory lint-frontend check-api-types
 
 format: install

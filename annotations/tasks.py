@@ -1,16 +1,21 @@
-"""Celery tasks of the annotations app. Tasks take ids, are idempotent and acknowledge late."""
+"""Celery tasks of the annotations app. Tasks take ids, are idempotent and acknowledge late.
+
+A task module is a leaf: it imports its services, and nothing imports it (the services send
+tasks by name, ``annotations/dispatch.py``; workers find it by autodiscovery).
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 
+from annotations.dispatch import IMPROVE_REPLY
+from annotations.services.improver import record_improver_failure, run_improver
 from attune_collect.llm import GatewayError
 
 IMPROVER_MAX_RETRIES = 3
 
 
-@shared_task(bind=True, name="annotations.improve_reply", acks_late=True,
-             max_retries=IMPROVER_MAX_RETRIES)  # fmt: skip
+@shared_task(bind=True, name=IMPROVE_REPLY, acks_late=True, max_retries=IMPROVER_MAX_RETRIES)
 def improve_reply(self, turn_id: int) -> str:
     """Write the "improved" alternate reply of a turn (see services/improver.py).
 
@@ -18,8 +23,6 @@ def improve_reply(self, turn_id: int) -> str:
     is retried here later with backoff, and after the last attempt the comparison is skipped
     so no participant waits for it.
     """
-    from annotations.services.improver import record_improver_failure, run_improver
-
     try:
         return run_improver(turn_id)
     except GatewayError as error:

@@ -222,7 +222,7 @@ CELERY_TASK_IGNORE_RESULT = not REDIS_URL
 # its task ends, a worker takes one message per free process and reserves none ahead on Redis
 # (a reserved message of a killed worker would wait for Redis's visibility timeout), and the
 # timeout is longer than any task, so a live worker's task is never delivered twice. Recovery
-# from a killed worker is the sweep's job (evaluation/worker_step.py), within minutes.
+# from a killed worker is the sweep's job (attune_collect/sweep.py), within minutes.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -1,4 +1,9 @@
-"""Platform-level Celery tasks."""
+"""Platform-level Celery tasks, and the workers' periodic sweep (registered here because this
+module is imported by every worker, after Django is set up and before its bootsteps are built).
+
+A leaf: nothing imports this module (``celery.py`` lists it in ``imports``; the heartbeat is
+sent by name, ``attune_collect/dispatch.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,24 @@ import socket
 
 from celery import shared_task
 
+from annotations.models import AuditEntry
+from attune_collect.celery import app
+from attune_collect.dispatch import HEARTBEAT
+from attune_collect.sweep import PeriodicSweep
 
-@shared_task(name="attune.heartbeat", acks_late=True)
+
+@shared_task(name=HEARTBEAT, acks_late=True)
 def heartbeat(token: str) -> str:
     """Prove a worker is alive and reaches the database: writes one audit entry per token.
 
     Idempotent: a retried message with the same token writes nothing new.
     """
-    from annotations.models import AuditEntry
-
     AuditEntry.objects.get_or_create(
         action="system.worker.heartbeat",
         target_id=token,
         defaults={"actor_label": f"worker:{socket.gethostname()}", "data": {"token": token}},
     )
     return token
+
+
+app.steps["worker"].add(PeriodicSweep)

@@ -27,6 +27,8 @@ import gc
 from django.core.exceptions import ImproperlyConfigured
 
 from attune_collect.env import env_str
+from attune_collect.llm._litellm import load_litellm
+from attune_collect.llm.transport_direct import prepare_direct_transport
 
 # Python's default is (700, 10, 10): a young collection every 700 allocations.
 DEFAULT_GC_THRESHOLD = (50_000, 20, 20)
@@ -49,9 +51,6 @@ def gc_threshold_from_environment() -> tuple[int, int, int]:
 
 def prepare_web_process() -> None:
     """Import what the first request would import, then freeze it and space collections."""
-    from attune_collect.llm._litellm import load_litellm
-    from attune_collect.llm.transport_direct import prepare_direct_transport
-
     threshold = gc_threshold_from_environment()  # a bad value stops the start, not a request
     load_litellm()
     prepare_direct_transport()

@@ -25,9 +25,9 @@ def main() -> None:
     args = parser.parse_args()
     workdir = _setup.scratch_django("attune-method-", None, without_redis=True)
 
+    from annotations.demo import DEMO_STUDY_SLUG, seed_demo
     from annotations.models import Study
     from annotations.releases.services import build_release, create_release
-    from annotations.services.demo import DEMO_STUDY_SLUG, seed_demo
     from evaluation.benchmark.cli import main as engine
     from evaluation.benchmark.release import load_conversations
     from evaluation.benchmark.score_folder import read_runs, score_runs

@@ -38,10 +38,10 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
+    from annotations.demo import seed_demo
     from annotations.models import Conversation
     from annotations.qa.demo import time_demo_annotations
     from annotations.qa.services.flagging import compute_flags
-    from annotations.services.demo import seed_demo
 
     print(
         f"database: {connection.vendor}, conversations: {args.conversations}, repeat: {args.repeat}"

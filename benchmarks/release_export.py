@@ -173,7 +173,7 @@ def main() -> None:
 
     workdir = scratch_django("attune-release-bench-", args.database_url, without_redis=True)
     data_dir = workdir / "data"  # the phases' processes set Django up on the same data
-    from annotations.services.demo import seed_demo
+    from annotations.demo import seed_demo
 
     started = time.perf_counter()
     seed_demo(args.conversations, seed=1)

@@ -23,10 +23,10 @@ def main() -> None:
     workdir = scratch_django("attune-bench-", args.database_url)
     from django.db import connection
 
+    from annotations.demo import seed_demo
     from annotations.interchange.exporter import export_study
     from annotations.interchange.importer import import_folder
     from annotations.models import Study
-    from annotations.services.demo import seed_demo
 
     n = args.conversations
     print(f"database: {connection.vendor}, conversations: {n}")

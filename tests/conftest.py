@@ -9,8 +9,16 @@ app's migration (``annotations/qa/roles.py``).
 
 from __future__ import annotations
 
-import pytest
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
+import pytest
+from celery import Celery
+
+from attune_collect import dispatch as attune_dispatch
+from attune_collect.celery import app as celery_app
 from attune_collect.llm._litellm import apply_offline_environment
 
 # No test may let litellm reach the internet, whatever settings module the run uses.
@@ -67,3 +75,35 @@ def participant(study):
 def researcher_client(client, researcher):
     client.force_login(researcher)
     return client
+
+
+@pytest.fixture
+def sent_tasks(monkeypatch: pytest.MonkeyPatch) -> defaultdict[str, list]:
+    """Celery messages the code under test sent (by name: ``attune_collect.dispatch``), by task
+    name; none reaches a broker (a broker may be shared: a worker elsewhere would run them
+    against another database). A test runs a task itself, or uses a real worker (see
+    ``REAL_SEND_TASK``)."""
+    sent: defaultdict[str, list] = defaultdict(list)
+
+    def send_task(name: str, args: Sequence[Any] = (), **options: Any) -> None:
+        sent[name].append(args[0] if len(args) == 1 else tuple(args))
+
+    monkeypatch.setattr(celery_app, "send_task", send_task)
+    return sent
+
+
+REAL_SEND_TASK = celery_app.send_task  # what a test that sends for real puts back
+
+
+@contextmanager
+def broker_down() -> Iterator[None]:
+    """While inside, every task is sent to a broker that refuses the connection (Redis on a
+    closed port of this machine): the error a dispatch meets when the broker is down."""
+    dead = Celery("broker-down", broker="redis://127.0.0.1:1/0", fixups=[], set_as_current=False)
+    dead.conf.broker_connection_timeout = 1
+    real = attune_dispatch.celery_app
+    attune_dispatch.celery_app = dead
+    try:
+        yield
+    finally:
+        attune_dispatch.celery_app = real

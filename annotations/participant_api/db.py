@@ -18,6 +18,9 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
+from django.http import HttpResponse
 
 # Enough for the short steps of hundreds of streams (each takes a few milliseconds) while
 # staying far below PostgreSQL's connection limit with several web processes.
@@ -37,8 +40,6 @@ def one_writer_at_a_time() -> Iterator[None]:
     it only around the write (``write``): everything inside queues every other participant.
     PostgreSQL writes in parallel: no lock there.
     """
-    from django.db import connection
-
     if connection.vendor != "sqlite":
         yield
         return
@@ -54,8 +55,6 @@ def write[T](function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 
 def _pooled[T](function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    from django.db import connection
-
     if connection.errors_occurred:
         # The last step hit a database error (a restarted server...): keep the connection only
         # if it still works. Otherwise a pool thread keeps its connection for good.
@@ -78,7 +77,6 @@ def on_db_pool(view: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
     the test's transaction. The response is rendered on the thread and handed back as a plain
     ``HttpResponse``: Django would otherwise render a DRF response in a thread of its own again.
     """
-    from django.core.handlers.asgi import ASGIRequest
 
     def rendered(request: Any, *args: Any, **kwargs: Any) -> Any:
         return _plain(view(request, *args, **kwargs))
@@ -93,8 +91,6 @@ def on_db_pool(view: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
 
 
 def _plain(response: Any) -> Any:
-    from django.http import HttpResponse
-
     render = getattr(response, "render", None)
     if render is None:
         return response
@@ -114,8 +110,6 @@ def close_pool_connections(timeout: float = 10.0) -> None:
     barrier = threading.Barrier(DB_THREADS, timeout=timeout)
 
     def close() -> None:
-        from django.db import connection
-
         with suppress(threading.BrokenBarrierError):  # a busy thread: close the others anyway
             barrier.wait()
         connection.close()

@@ -7,6 +7,8 @@ class QAConfig(AppConfig):
     verbose_name = "Quality assurance"
 
     def ready(self) -> None:
+        # Imported here: models (and the receivers that use them) load only once the app
+        # registry is ready, which is what ready() is for.
         from django.db.models.signals import post_migrate, post_save
 
         from annotations.models import Conversation

@@ -16,6 +16,7 @@ from django.db.models.functions import Coalesce
 
 from annotations.models import Conversation, ConversationState, ModelEndpoint, Study, Turn
 from annotations.qa.access import limit_to_studies
+from annotations.qa.agreement import agreement_report
 from annotations.qa.models import (
     Decision,
     ExclusionReason,
@@ -52,8 +53,6 @@ def exclusion_reasons(queryset: QuerySet[Conversation]) -> dict[str, int]:
 
 def agreement_summary(study: Study) -> dict[str, Any]:
     """Kappa on decisions and alpha on flags over the study's double-reviewed conversations."""
-    from annotations.qa.agreement import agreement_report
-
     return agreement_report(study).summary()
 
 

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.apps import apps as live_apps
 
+from annotations import dispatch
 from annotations.models import Conversation, ConversationState
+from annotations.qa.roles import sync_roles
 
 
 def sync_roles_after_migrate(sender, app_config, using: str, apps=None, **kwargs) -> None:
     """After migrate (historical apps given) and flush (none given: the live registry)."""
-    from django.apps import apps as live_apps
-
-    from annotations.qa.roles import sync_roles
-
     sync_roles(apps or live_apps, using=using)
 
 
@@ -27,9 +25,6 @@ def schedule_flags_on_completion(
         return
     if update_fields is not None and "state" not in update_fields:
         return
-    from annotations.qa.tasks import compute_flags_task
-
-    conversation_id = instance.pk
-    # robust: a broker hiccup is logged, never turned into an error for the participant whose
-    # completion is already committed (the command recomputes whatever was missed).
-    transaction.on_commit(lambda: compute_flags_task.delay(conversation_id), robust=True)
+    # After commit; a broker hiccup is logged, never turned into an error for the participant
+    # whose completion is already committed (the command recomputes whatever was missed).
+    dispatch.compute_flags(instance.pk)

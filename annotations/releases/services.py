@@ -27,8 +27,11 @@ from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from annotations import dispatch
 from annotations.interchange.to_records import iter_id_chunks, load_records
 from annotations.models import Conversation, ConversationState, ModelConfig, Participant, Study
+from annotations.qa.corrections import apply_corrections
+from annotations.qa.selectors import agreement_summary, approved_conversations, exclusion_reasons
 from annotations.releases.archive import write_archive
 from annotations.releases.cards import ReleaseInfo, StudyInfo
 from annotations.releases.configurations import ConfigSnapshot, read_configurations
@@ -111,8 +114,6 @@ def create_release(
     previous = latest_frozen(name)
     if previous is not None and parse_version(version) <= previous.version_tuple:
         raise ReleaseError(f"version {version} is not higher than the latest release {previous}")
-    if qa_rule == QaRule.APPROVED and not _qa_installed():
-        raise ReleaseError("the QA app is not installed, so no conversation can be QA-approved")
     release = Release(
         name=name, version=version, completed_only=completed_only, qa_rule=qa_rule, layer=layer,
         subsample_sizes=DEFAULT_SUBSAMPLES if subsample_sizes is None else subsample_sizes,
@@ -131,15 +132,13 @@ def enqueue_build(
     release: Release, *, actor: AbstractBaseUser | None = None, actor_label: str | None = None
 ) -> None:
     """Queue the export on a Celery worker once the surrounding transaction has committed."""
-    from annotations.releases.tasks import build_release_task
-
     if release.state == ReleaseState.FROZEN:
         raise ReleaseFrozenError(f"{release} is frozen; build a new version instead")
     Release.objects.filter(pk=release.pk).update(
         state=ReleaseState.DRAFT, error="", queued_at=timezone.now(), lease_expires_at=None
     )
     record_audit("releases.enqueue", target=release, actor=actor, actor_label=actor_label)
-    transaction.on_commit(lambda: build_release_task.delay(release.pk))
+    dispatch.build_release(release.pk)
 
 
 def build_lease() -> timedelta:
@@ -154,8 +153,6 @@ def sweep_release_builds() -> list[int]:
     """Send again the builds a killed worker held (building under a lapsed lease) and those
     queued but claimed by nobody past the bound (their message was lost with a worker).
     A build sent twice is harmless: only one claim wins (``build_release``)."""
-    from annotations.releases.tasks import build_release_task
-
     now = timezone.now()
     stuck = Release.objects.filter(
         Q(state=ReleaseState.BUILDING, lease_expires_at__lt=now)
@@ -169,7 +166,7 @@ def sweep_release_builds() -> list[int]:
         if changed:
             record_audit("releases.build.requeued", target=release, actor_label="worker",
                          data={"was": release.state, "attempts": release.attempts})  # fmt: skip
-            transaction.on_commit(lambda pk=release.pk: build_release_task.delay(pk))
+            dispatch.build_release(release.pk)
             sent.append(release.pk)
     return sent
 
@@ -177,12 +174,6 @@ def sweep_release_builds() -> list[int]:
 def latest_frozen(name: str) -> Release | None:
     frozen = [r for r in Release.objects.filter(name=name, state=ReleaseState.FROZEN)]
     return max(frozen, key=lambda r: r.version_tuple) if frozen else None
-
-
-def _qa_installed() -> bool:
-    from django.apps import apps
-
-    return apps.is_installed("annotations.qa")
 
 
 # --- select -----------------------------------------------------------------------------------
@@ -210,8 +201,6 @@ def selected_conversations(release: Release) -> tuple[QuerySet[Conversation], di
         left_out["not_completed"] = chosen.exclude(state=ConversationState.COMPLETED).count()
         chosen = chosen.filter(state=ConversationState.COMPLETED)
     if release.qa_rule == QaRule.APPROVED:
-        from annotations.qa.selectors import approved_conversations
-
         approved = approved_conversations(chosen)
         left_out["not_qa_approved"] = chosen.count() - approved.count()
         chosen = approved
@@ -341,7 +330,7 @@ def _release_items(release: Release, ids: list[int]) -> Iterator[ReleaseItem]:
         "pk", "participant__pseudonym", "is_synthetic", "model_config__config_hash"
     )
     who = {pk: (pseudonym, synthetic, config) for pk, pseudonym, synthetic, config in rows}
-    apply = _corrections() if release.layer == AnnotationLayer.CORRECTED else None
+    apply = apply_corrections if release.layer == AnnotationLayer.CORRECTED else None
     for pk, record in zip(ids, load_records(ids), strict=True):
         pseudonym, synthetic, config = who[pk]
         if apply is not None:
@@ -374,27 +363,12 @@ def _config_snapshots(queryset: QuerySet[Conversation]) -> tuple[ConfigSnapshot,
     )
 
 
-def _corrections():
-    if not _qa_installed():
-        return (
-            None  # no QA app: no correction can exist, the participant layer is the corrected layer
-        )
-    from annotations.qa.corrections import apply_corrections
-
-    return apply_corrections
-
-
 def _release_info(
     release: Release, studies: list[Study], instrument, left_out: dict[str, int],
     queryset: QuerySet[Conversation],
 ) -> ReleaseInfo:  # fmt: skip
-    exclusions: dict[str, int] = {}
-    agreement: dict = {}
-    if _qa_installed():
-        from annotations.qa.selectors import agreement_summary, exclusion_reasons
-
-        exclusions = exclusion_reasons(Conversation.objects.filter(study__in=studies))
-        agreement = {study.slug: agreement_summary(study) for study in studies}
+    exclusions = exclusion_reasons(Conversation.objects.filter(study__in=studies))
+    agreement = {study.slug: agreement_summary(study) for study in studies}
     return ReleaseInfo(
         name=release.name,
         version=release.version,
@@ -488,8 +462,6 @@ def compare_releases(old: Release, new: Release) -> ReleaseComparison:
 def unreviewed_count(studies: QuerySet[Study]) -> int:
     """Completed conversations of these studies (as a release would take them) that QA has not
     approved: what "every conversation not excluded" adds to "QA-approved only"."""
-    from annotations.qa.selectors import approved_conversations
-
     chosen = Conversation.objects.filter(
         study__in=studies, participant__withdrawn=False, participant__is_preview=False,
         state=ConversationState.COMPLETED,

@@ -34,6 +34,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils import timezone
 
+from annotations import dispatch
 from annotations.models import (
     BehaviourJudgement,
     ConversationState,
@@ -89,16 +90,8 @@ def open_step(turn: Turn, study: Study) -> TurnAnnotation:
         improved_status=ImprovedStatus.PENDING if improver_id else ImprovedStatus.UNAVAILABLE,
     )
     if improver_id:
-        turn_id = turn.pk
-        transaction.on_commit(lambda: enqueue_improver(turn_id))
+        dispatch.improve_reply(turn.pk)  # after commit: the worker must see the turn
     return annotation
-
-
-def enqueue_improver(turn_id: int) -> None:
-    """Ask a worker for the improved reply (after commit: the worker must see the turn)."""
-    from annotations.tasks import improve_reply
-
-    improve_reply.delay(turn_id)
 
 
 def _pairwise_questions(study: Study, instrument: InstrumentDefinition) -> list[str]:

@@ -2,8 +2,8 @@
 name a vendor or a model (an identity leak breaks the study's blinding).
 
 Detections become ``TurnSignal`` rows (kind, which text, matched phrases) plus an audit entry;
-QA reads the signals (``annotations.qa`` turns them into review flags). The word lists are the
-QA app's own (``annotations.qa.flags.lexicons``, pure by design), so the live check and the
+QA reads the signals (``annotations.qa`` turns them into review flags). The word lists are shared
+with QA (``annotations.text_checks.lexicons``, pure by design), so the live check and the
 later QA scan always agree. A risk signal never stops the chat: the participant is shown the
 study's support resources and carries on.
 """
@@ -13,12 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from django.db import transaction
-
+from annotations import dispatch
 from annotations.models import SignalKind, SignalSource, Study, Turn, TurnSignal
-from annotations.qa.flags.lexicons import IDENTITY_PATTERN, RISK_PATTERN, matches
 from annotations.services.audit import record_audit
 from annotations.services.study_instrument import instrument_of
+from annotations.text_checks.lexicons import IDENTITY_PATTERN, RISK_PATTERN, matches
 
 _PATTERNS: dict[str, re.Pattern[str]] = {
     SignalKind.RISK: RISK_PATTERN,
@@ -55,18 +54,11 @@ def detect(turn: Turn, kind: str, source: str, text: str, *, actor_label: str) -
 def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotice | None:
     if detect(turn, SignalKind.RISK, SignalSource.USER_MESSAGE, turn.user_message,
               actor_label=actor_label):  # fmt: skip
-        enqueue_risk_alert(turn.pk)
+        # After the message is stored: the QA risk flag and the email to the study's contacts
+        # (``annotations.qa.services.risk_alerts``), in the background.
+        dispatch.risk_alert(turn.pk)
         return SupportNotice(resources=support_resources(study))
     return None
-
-
-def enqueue_risk_alert(turn_id: int) -> None:
-    """After the message is stored: the QA risk flag and the email to the study's contacts
-    (``annotations.qa.services.risk_alerts``), in the background. robust: a broker hiccup is
-    logged, never an error for the participant, whose message is already stored."""
-    from annotations.qa.tasks import risk_alert_task
-
-    transaction.on_commit(lambda: risk_alert_task.delay(turn_id), robust=True)
 
 
 def check_reply(turn: Turn, text: str, source: str) -> bool:

@@ -32,6 +32,8 @@ def register_demo_provider() -> None:
 
     The gateway does this by itself before any demo call; call it to use litellm directly.
     """
+    # Imported here: the demo provider subclasses litellm's CustomLLM, so importing it imports
+    # litellm (about 2.6 s), which a process calling only OpenAI-compatible endpoints never needs.
     from .demo_provider import register_demo_provider as register
 
     register()

@@ -38,7 +38,7 @@ def load_litellm() -> ModuleType:
     with _lock:
         if _module is None:
             apply_offline_environment()
-            import litellm
+            import litellm  # lazily (about 2.6 s), after its offline variables are set
 
             litellm.suppress_debug_info = True  # no banner and no "Give Feedback" lines
             # The gateway counts tokens and cost itself and no litellm callback is configured:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 COST_MAP_FILE = "model_prices_and_context_window_backup.json"
 
 CostMap = Mapping[str, Mapping[str, Any]]
@@ -46,8 +48,6 @@ def bundled_cost_map() -> CostMap:
         return {}
     path = Path(next(iter(spec.submodule_search_locations))) / COST_MAP_FILE
     try:
-        import orjson
-
         data = orjson.loads(path.read_bytes())
     except (OSError, ValueError):
         return {}

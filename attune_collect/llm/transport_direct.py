@@ -27,6 +27,7 @@ import httpx2
 import orjson
 
 from .errors import SECRETS, kind_for_status
+from .prices import default_price_book
 from .transport import CallRequest, Piece, Reply, TransportFailure, provider_of, wire_model
 
 OPENAI_API_BASE = "https://api.openai.com/v1"
@@ -131,8 +132,6 @@ def ssl_context() -> ssl.SSLContext:
 
 def prepare_direct_transport() -> None:
     """Do the one-off work of the first call now (web process start-up, test sessions)."""
-    from .prices import default_price_book
-
     ssl_context()
     default_price_book().warm()
 

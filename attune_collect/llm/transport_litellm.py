@@ -62,6 +62,7 @@ def _kwargs(request: CallRequest) -> dict[str, Any]:
         kwargs["stream"] = True
         kwargs.setdefault("stream_options", {"include_usage": True})
     if endpoint.model.startswith(DEMO_MODEL_PREFIX):
+        # Imported here, like litellm itself: the demo provider module imports litellm.
         from .demo_provider import register_demo_provider
 
         register_demo_provider()

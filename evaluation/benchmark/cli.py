@@ -13,15 +13,34 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from attune_collect.llm import EndpointConfig
 from attune_collect.llm._litellm import apply_offline_environment
 from attune_collect.llm.types import (
     DEFAULT_MAX_CONCURRENCY,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
 )
+from evaluation.benchmark.batch import (
+    GROUP_HEADERS,
+    USAGE_HEADERS,
+    group_rows,
+    plan_units,
+    run_batch,
+    usage_rows,
+)
+from evaluation.benchmark.cache import SQLiteCallCache
+from evaluation.benchmark.executor import CallExecutor
+from evaluation.benchmark.progress import ProgressBar
 from evaluation.benchmark.release import DataFolderError, load_conversations
-from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
+from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES, RunOptions
 from evaluation.benchmark.tables import format_table
+from evaluation.benchmark.workers import (
+    WorkerReport,
+    parse_shard,
+    run_workers,
+    shard_units,
+    share,
+)
 
 DEFAULT_CACHE_NAME = "call_cache.sqlite3"
 
@@ -102,10 +121,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_command(args: argparse.Namespace, argv: list[str]) -> int:
     apply_offline_environment()  # before anything can import litellm
-    from evaluation.benchmark.batch import GROUP_HEADERS, USAGE_HEADERS, group_rows, usage_rows
-    from evaluation.benchmark.progress import ProgressBar
-    from evaluation.benchmark.workers import WorkerReport, parse_shard, run_workers
-
     conversations = load_conversations(args.data, args.subsample)
     if args.shard is not None:  # a worker of a --workers run: JSON lines on stdout
         report = WorkerReport()
@@ -141,13 +156,6 @@ def _run_here(
     progress: Any,
 ) -> tuple[Any, Any]:
     """Run the units (of this shard) in this process; ``progress`` gets every call."""
-    from attune_collect.llm import EndpointConfig
-    from evaluation.benchmark.batch import plan_units, run_batch
-    from evaluation.benchmark.cache import SQLiteCallCache
-    from evaluation.benchmark.executor import CallExecutor
-    from evaluation.benchmark.runner import RunOptions
-    from evaluation.benchmark.workers import shard_units, share
-
     params = _params(args.param)
     whole = shard or (0, 1)
 
@@ -186,6 +194,7 @@ def _run_here(
 
 
 def score_command(args: argparse.Namespace) -> int:
+    # Imported here: scoring loads pandas and pyarrow (about 3.5 s), which `run` never needs.
     from evaluation.benchmark.score_folder import (
         ASKED_ONLY,
         SUMMARY_HEADERS,

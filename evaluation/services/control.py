@@ -14,8 +14,8 @@ from django.db.models import F
 from django.utils import timezone
 
 from annotations.services.audit import record_audit
+from evaluation import dispatch
 from evaluation.models import EvaluationRun, EvaluationUnit, RunStatus, UnitStatus
-from evaluation.services import dispatch
 from evaluation.services.errors import EvaluationError
 from evaluation.services.units import requeue_lapsed_units
 

@@ -7,8 +7,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotations.services.audit import record_audit
+from evaluation import dispatch
 from evaluation.models import EvaluationRun, EvaluationUnit, RunStatus, UnitStatus
-from evaluation.services import dispatch
 from evaluation.services.money import money
 from evaluation.services.planning import RunPlan, RunRequest, plan_run
 

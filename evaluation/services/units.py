@@ -22,7 +22,7 @@ from django.utils import timezone
 from annotations.models import AuditEntry
 from annotations.services.audit import record_audit
 from attune_collect.llm import EndpointConfig
-from evaluation import conf
+from evaluation import conf, dispatch
 from evaluation.background import CallCounts, CallTally, Interrupted, run_with_heartbeat
 from evaluation.benchmark.asking import FatalModelError
 from evaluation.benchmark.executor import CallExecutor
@@ -33,7 +33,6 @@ from evaluation.benchmark.runner import RunOptions, run_unit
 from evaluation.call_cache import process_call_pool
 from evaluation.engine import model_spec, read_conversation, run_options
 from evaluation.models import EvaluationRun, EvaluationUnit, RunStatus, UnitStatus
-from evaluation.services import dispatch
 from evaluation.services.money import money
 
 logger = logging.getLogger(__name__)
@@ -246,7 +245,7 @@ def retry_delay(failures: int) -> float:
 def sweep_run(run_id: int) -> None:
     """Put units whose worker is gone back in the queue, and finish the run when nothing is left.
 
-    Called after every unit, by every worker's periodic sweep (``evaluation.worker_step``) and by
+    Called after every unit, by every worker's periodic sweep (``attune_collect.sweep``) and by
     ``manage.py evaluate`` while it waits, so a killed worker's unit never holds a run up.
     """
     run = EvaluationRun.objects.filter(pk=run_id).first()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from annotations.services.demo import ensure_demo_study
+from annotations.demo import ensure_demo_study
 from tests.e2e.steps import PHONE
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from annotations.demo import ensure_demo_endpoints
 from annotations.models import Conversation, Participant, StudyStatus
 from annotations.qa.models import Flag
 from annotations.qa.services.risk_alerts import conversation_link
-from annotations.services.demo import ensure_demo_endpoints
 from annotations.services.study_instrument import instrument_of
 from tests.e2e import participant as act
 from tests.e2e.steps import PHONE, Steps

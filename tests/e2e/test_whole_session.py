@@ -16,6 +16,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from annotations.demo import ensure_demo_endpoints
 from annotations.interchange.to_records import conversation_to_record
 from annotations.models import (
     AuditEntry,
@@ -26,7 +27,6 @@ from annotations.models import (
     StudyStatus,
     TurnStatus,
 )
-from annotations.services.demo import ensure_demo_endpoints
 from annotations.services.study_instrument import instrument_of
 from evaluation.benchmark.reader import read_conversation_file
 from evaluation.benchmark.writer import write_conversation_file

@@ -9,8 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from annotations.demo import ensure_demo_study
 from annotations.models import Conversation, ConversationState, Participant
-from annotations.services.demo import ensure_demo_study
 from annotations.services.study_instrument import instrument_of
 from tests.e2e import participant as act
 from tests.e2e.steps import PHONE, Steps

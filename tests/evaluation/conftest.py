@@ -10,8 +10,8 @@ import uuid
 import pytest
 import redis
 
+from annotations.demo import ensure_demo_endpoints, seed_demo
 from annotations.releases.services import build_release, create_release
-from annotations.services.demo import ensure_demo_endpoints, seed_demo
 
 # The e2e tests and the Redis tests always use this Redis (db 15), with or without REDIS_URL.
 TEST_REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"

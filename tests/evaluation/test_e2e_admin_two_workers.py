@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 def test_admin_run_on_two_workers(celery_on_redis, researcher_client, client, reviewer):
-    from annotations.services.demo import ensure_demo_endpoints
+    from annotations.demo import ensure_demo_endpoints
 
     release = make_release(conversations=8, seed=4)
     personas = {e.model_name: e for e in ensure_demo_endpoints()}

@@ -11,9 +11,9 @@ import time
 
 import pytest
 
+from annotations.demo import ensure_demo_endpoints, seed_demo
 from annotations.releases.models import Release, ReleaseState
 from annotations.releases.services import create_release, enqueue_build
-from annotations.services.demo import ensure_demo_endpoints, seed_demo
 from evaluation.models import EvaluationRun, RunStatus
 from evaluation.services.creation import create_run
 from evaluation.services.planning import RunRequest

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from evaluation import dispatch
 from evaluation.models import EvaluationRun
-from evaluation.services import dispatch
 from evaluation.services.creation import create_run, start_run
 from evaluation.services.units import claim_unit, sweep_running_runs
 

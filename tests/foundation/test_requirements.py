@@ -24,6 +24,7 @@ USED_WITHOUT_IMPORT = {
     "pytest-playwright": "a pytest plugin",
     "pytest-xdist": "a pytest plugin (the suite runs on two processes)",
     "ruff": "the linter and formatter, a command",
+    "import-linter": "lint-imports, a command (the import contracts in .importlinter)",
 }
 
 

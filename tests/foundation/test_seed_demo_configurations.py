@@ -4,13 +4,13 @@ conversations keep the first snapshot and the later ones get the new one."""
 
 import pytest
 
-from annotations.models import Conversation, ModelConfig, ModelEndpoint
-from annotations.services.demo import (
+from annotations.demo import (
     DEMO_SYSTEM_PROMPT,
     REVISED_PROMPT_VERSION,
     REVISED_SYSTEM_PROMPT,
     seed_demo,
 )
+from annotations.models import Conversation, ModelConfig, ModelEndpoint
 from annotations.services.setup import setup_history
 
 pytestmark = pytest.mark.django_db

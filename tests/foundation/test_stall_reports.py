@@ -36,7 +36,7 @@ def test_evaluate_reports_the_stall_while_it_waits(demo_release_for_cli, setting
 
 @pytest.fixture
 def demo_release_for_cli(db, settings, tmp_path):
-    from annotations.services.demo import ensure_demo_endpoints
+    from annotations.demo import ensure_demo_endpoints
     from tests.evaluation.conftest import make_release
 
     settings.ATTUNE_RELEASES_DIR = tmp_path / "releases"

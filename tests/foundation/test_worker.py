@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from annotations.models import AuditEntry
-from attune_collect.tasks import heartbeat
+from attune_collect.dispatch import HEARTBEAT, send
 from tests.worker_process import celery_worker
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -25,7 +25,7 @@ def worker():
 
 def test_a_task_runs_in_the_worker_not_in_the_caller(worker):
     token = uuid.uuid4().hex
-    heartbeat.delay(token)
+    assert send(HEARTBEAT, token)
     deadline = time.monotonic() + 30
     entry = None
     while time.monotonic() < deadline and entry is None:

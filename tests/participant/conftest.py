@@ -12,18 +12,16 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections import defaultdict
 from collections.abc import Callable, Iterator
 
 import pytest
 import uvicorn
-from celery import Task
 from django.core.cache import cache
 
+from annotations.demo import ensure_demo_endpoints
 from annotations.models import ModelEndpoint, Study, StudyStatus
 from annotations.participant_api.db import close_pool_connections
 from annotations.services import chat
-from annotations.services.demo import ensure_demo_endpoints
 from annotations.services.improver import run_improver
 from annotations.services.participant_sessions import participant_for_token
 from attune_collect.llm import Completion
@@ -48,17 +46,9 @@ def _fresh_rate_limits() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def sent_tasks(monkeypatch: pytest.MonkeyPatch) -> defaultdict[str, list]:
-    """Celery messages the code under test sent, by task name; none reaches a broker (the
-    broker is shared: a worker elsewhere would run them against another database). A test
-    runs a task itself, or uses the real worker (test_improver_worker.py restores sending)."""
-    sent: defaultdict[str, list] = defaultdict(list)
-
-    def apply_async(task: Task, args: tuple = (), kwargs: dict | None = None, **options) -> None:
-        sent[task.name].append(args[0] if len(args) == 1 else tuple(args))
-
-    monkeypatch.setattr(Task, "apply_async", apply_async)
-    return sent
+def _no_broker(sent_tasks) -> None:
+    """Every participant test captures what it sends (``sent_tasks``, tests/conftest.py);
+    test_improver_worker.py sends for real."""
 
 
 @pytest.fixture

@@ -4,18 +4,17 @@
 import time
 
 import pytest
-from celery import Task
 
 from annotations.models import ImprovedStatus, TurnAnnotation
+from attune_collect.celery import app as celery_app
+from tests.conftest import REAL_SEND_TASK
 from tests.worker_process import celery_worker
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
-REAL_APPLY_ASYNC = Task.apply_async
-
 
 def test_the_worker_writes_the_improved_reply(chat_study, live_participant, monkeypatch):
-    monkeypatch.setattr(Task, "apply_async", REAL_APPLY_ASYNC)  # this test sends for real
+    monkeypatch.setattr(celery_app, "send_task", REAL_SEND_TASK)  # this test sends for real
     client = live_participant(chat_study)
     client.onboard()
     with celery_worker(name="improver"):

@@ -1,11 +1,11 @@
 """Flags are computed on completion and by a command; recomputing is idempotent."""
 
 from io import StringIO
-from unittest import mock
 
 import pytest
 from django.core.management import call_command
 
+from annotations.dispatch import COMPUTE_FLAGS
 from annotations.models import AuditEntry, Conversation, ConversationState, Turn
 from annotations.qa.models import ConversationReview, Flag, FlagStatus, StudyQASettings
 from annotations.qa.services.flagging import RETIRED_NOTE, compute_flags, resolve_flag
@@ -75,18 +75,19 @@ def test_the_command_checks_completed_conversations(study, risky):
     assert "checked 0 conversations" in out.getvalue()
 
 
-def test_completing_a_conversation_schedules_the_flags(study, django_capture_on_commit_callbacks):
+def test_completing_a_conversation_schedules_the_flags(
+    study, sent_tasks, django_capture_on_commit_callbacks
+):
     conversation = make_conversation(study)
     Conversation.objects.filter(pk=conversation.pk).update(state=ConversationState.POST_SURVEY)
     conversation.refresh_from_db()
-    with mock.patch("annotations.qa.tasks.compute_flags_task.delay") as delay:
-        with django_capture_on_commit_callbacks(execute=True):
-            conversation.save(update_fields=["updated_at"])  # not a state change: nothing
-        assert not delay.called
-        conversation.state = ConversationState.COMPLETED
-        with django_capture_on_commit_callbacks(execute=True):
-            conversation.save(update_fields=["state"])
-    delay.assert_called_once_with(conversation.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        conversation.save(update_fields=["updated_at"])  # not a state change: nothing
+    assert sent_tasks[COMPUTE_FLAGS] == []
+    conversation.state = ConversationState.COMPLETED
+    with django_capture_on_commit_callbacks(execute=True):
+        conversation.save(update_fields=["state"])
+    assert sent_tasks[COMPUTE_FLAGS] == [conversation.pk]
 
 
 def test_the_task_computes_and_tolerates_a_missing_conversation(risky):

@@ -12,11 +12,11 @@ from django.db.models import Count
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from annotations.demo import seed_demo
 from annotations.models import Conversation
 from annotations.qa.demo import time_demo_annotations
 from annotations.qa.models import Flag
 from annotations.qa.services.flagging import compute_flags
-from annotations.services.demo import seed_demo
 
 pytestmark = pytest.mark.django_db
 

@@ -10,9 +10,9 @@ import pytest
 from django.db import transaction
 from django.test import override_settings
 
+from annotations.demo import seed_demo
 from annotations.models import Study
 from annotations.releases.services import build_release, create_release
-from annotations.services.demo import seed_demo
 
 
 @pytest.fixture

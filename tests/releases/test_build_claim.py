@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from annotations.releases import tasks
+from annotations.dispatch import BUILD_RELEASE
 from annotations.releases.models import Release, ReleaseState
 from annotations.releases.services import build_release, create_release, sweep_release_builds
 
@@ -20,10 +20,8 @@ def release(demo_study, releases_dir):
 
 
 @pytest.fixture
-def sent(monkeypatch) -> list[int]:
-    ids: list[int] = []
-    monkeypatch.setattr(tasks.build_release_task, "delay", ids.append)
-    return ids
+def sent(sent_tasks) -> list[int]:
+    return sent_tasks[BUILD_RELEASE]
 
 
 def _set(release, **fields):

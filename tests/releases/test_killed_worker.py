@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from annotations.demo import seed_demo
 from annotations.releases.manifest import verify_folder
 from annotations.releases.models import Release, ReleaseState
 from annotations.releases.services import create_release, enqueue_build
-from annotations.services.demo import seed_demo
 from tests.worker_process import celery_worker
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]

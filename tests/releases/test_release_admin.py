@@ -3,9 +3,9 @@
 import pytest
 from django.urls import reverse
 
+from annotations.demo import seed_demo
 from annotations.releases.models import Release, ReleaseState
 from annotations.releases.services import build_release
-from annotations.services.demo import seed_demo
 
 pytestmark = pytest.mark.django_db
 

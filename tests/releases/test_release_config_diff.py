@@ -4,11 +4,11 @@ changed, and conversations now under another configuration; the version rule cou
 import pytest
 from django.core.exceptions import ValidationError
 
+from annotations.demo import seed_demo
 from annotations.models import Conversation, ModelEndpoint
 from annotations.releases.configurations import ReleasedConfigurations
 from annotations.releases.services import compare_releases
 from annotations.releases.versioning import diff_configurations, diff_hashes
-from annotations.services.demo import seed_demo
 from annotations.services.setup import save_setup
 
 pytestmark = pytest.mark.django_db

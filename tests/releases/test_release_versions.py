@@ -3,6 +3,7 @@
 import pytest
 from django.core.exceptions import ValidationError
 
+from annotations.demo import seed_demo
 from annotations.models import Turn
 from annotations.releases.models import ReleaseState
 from annotations.releases.services import (
@@ -12,7 +13,6 @@ from annotations.releases.services import (
     create_release,
 )
 from annotations.releases.versioning import diff_hashes, version_problem
-from annotations.services.demo import seed_demo
 
 pytestmark = pytest.mark.django_db
 

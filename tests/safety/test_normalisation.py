@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from annotations.qa.flags.lexicons import IDENTITY_PATTERN, RISK_PATTERN, matches
-from annotations.qa.flags.normalise import normalise
+from annotations.text_checks.lexicons import IDENTITY_PATTERN, RISK_PATTERN, matches
+from annotations.text_checks.normalise import normalise
 
 
 @pytest.mark.parametrize(

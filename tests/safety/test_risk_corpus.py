@@ -3,7 +3,7 @@ everyday ones flagged. The figures are printed in the run's report line."""
 
 from __future__ import annotations
 
-from annotations.qa.flags.lexicons import RISK_PATTERN, matches
+from annotations.text_checks.lexicons import RISK_PATTERN, matches
 from tests.safety.conftest import REPORT_KEY
 from tests.safety.corpus import EVERYDAY, RISK
 

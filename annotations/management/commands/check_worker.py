@@ -8,7 +8,7 @@ import uuid
 from django.core.management.base import BaseCommand, CommandError
 
 from annotations.models import AuditEntry
-from attune_collect.tasks import heartbeat
+from attune_collect.dispatch import HEARTBEAT, send
 
 
 class Command(BaseCommand):
@@ -21,7 +21,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, timeout: float, **options) -> None:
         token = uuid.uuid4().hex
-        heartbeat.delay(token)
+        if not send(HEARTBEAT, token):
+            raise CommandError("the Celery broker did not take the heartbeat (see the log above)")
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             entry = AuditEntry.objects.filter(

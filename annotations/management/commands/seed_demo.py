@@ -7,7 +7,7 @@ import time
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from annotations.services.demo import seed_demo
+from annotations.demo import seed_demo
 
 
 class Command(BaseCommand):

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from annotations.qa.flags.lexicons import matches
+from annotations.text_checks.lexicons import matches
 
 # Severity values, the same strings as ``annotations.qa.models.Severity``.
 INFO, WARNING, CRITICAL = "info", "warning", "critical"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from annotations.qa.flags import base
 from annotations.qa.flags.base import ConversationSnapshot, Detection, Thresholds, register
-from annotations.qa.flags.lexicons import RISK_PATTERN
+from annotations.text_checks.lexicons import RISK_PATTERN
 
 
 @register(

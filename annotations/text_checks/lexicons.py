@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from annotations.qa.flags.normalise import normalise
+from annotations.text_checks.normalise import normalise
 
 # A reply that names a vendor or model family breaks the anonymisation of the study.
 IDENTITY_PATTERN = re.compile(

@@ -1,0 +1,34 @@
+"""The annotations app's tasks (with QA's and the releases'), sent by name after commit.
+
+The names are the tasks' registered names (each task module uses the constant); the services
+call these functions and never import a task module. See ``attune_collect/dispatch.py``.
+"""
+
+from __future__ import annotations
+
+from attune_collect.dispatch import send_on_commit
+
+IMPROVE_REPLY = "annotations.improve_reply"  # annotations/tasks.py
+COMPUTE_FLAGS = "qa.compute_flags"  # annotations/qa/tasks.py
+RISK_ALERT = "qa.risk_alert"  # annotations/qa/tasks.py
+BUILD_RELEASE = "releases.build"  # annotations/releases/tasks.py
+
+
+def improve_reply(turn_id: int) -> None:
+    """Ask a worker for the turn's improved reply (the sweep asks again if this is lost)."""
+    send_on_commit(IMPROVE_REPLY, turn_id)
+
+
+def compute_flags(conversation_id: int) -> None:
+    """Compute the QA flags of a completed conversation (the sweep again if this is lost)."""
+    send_on_commit(COMPUTE_FLAGS, conversation_id)
+
+
+def risk_alert(turn_id: int) -> None:
+    """Raise the risk flag of the turn's conversation and email the study's safety contacts."""
+    send_on_commit(RISK_ALERT, turn_id)
+
+
+def build_release(release_id: int) -> None:
+    """Build a release (the sweep sends it again while it is queued and claimed by nobody)."""
+    send_on_commit(BUILD_RELEASE, release_id)
