@@ -115,6 +115,7 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	$(MAKE) --no-print-directory lint-frontend check-api-types
+	$(BIN)/mypy
 
 format: install
 	$(BIN)/ruff format .

@@ -7,6 +7,7 @@ What a participant wrote or answered is shown read-only: the admin may look, nev
 from __future__ import annotations
 
 from contextvars import ContextVar
+from typing import Protocol
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
@@ -36,8 +37,22 @@ from annotations.models import (
 )
 from annotations.services.participants import start_preview
 from annotations.services.study_links import participant_app_path, recruitment_link
+from annotations.staff import staff_user
 
 _site_address: ContextVar[str] = ContextVar("site_address", default="/")
+
+
+# The rows of a list page carry the counts its queryset annotates (get_queryset below).
+class _ConversationCount(Protocol):
+    n_conversations: int
+
+
+class _StudyCount(Protocol):
+    n_studies: int
+
+
+class _TurnCount(Protocol):
+    n_turns: int
 
 
 class ReadOnlyAdminMixin:
@@ -65,7 +80,7 @@ class ModelConfigAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         return super().get_queryset(request).annotate(n_conversations=Count("conversations"))
 
     @admin.display(description="conversations", ordering="n_conversations")
-    def conversation_count(self, obj: ModelConfig) -> int:
+    def conversation_count(self, obj: _ConversationCount) -> int:
         return obj.n_conversations
 
 
@@ -85,7 +100,7 @@ class InstrumentAdmin(SetupAdminMixin, admin.ModelAdmin):
         return super().get_queryset(request).annotate(n_studies=Count("studies"))
 
     @admin.display(description="studies", ordering="n_studies")
-    def study_count(self, obj: Instrument) -> int:
+    def study_count(self, obj: _StudyCount) -> int:
         return obj.n_studies
 
     @admin.display(description="hash")
@@ -121,7 +136,7 @@ class StudyAdmin(SetupAdminMixin, admin.ModelAdmin):
         return super().get_queryset(request).annotate(n_conversations=Count("conversations"))
 
     @admin.display(description="conversations", ordering="n_conversations")
-    def conversation_count(self, obj: Study) -> int:
+    def conversation_count(self, obj: _ConversationCount) -> int:
         return obj.n_conversations
 
     def get_urls(self):
@@ -169,7 +184,7 @@ class StudyAdmin(SetupAdminMixin, admin.ModelAdmin):
         study = get_object_or_404(Study, pk=pk)
         if not self.has_change_permission(request, study):
             raise PermissionDenied
-        result = start_preview(study, actor=request.user)
+        result = start_preview(study, actor=staff_user(request))
         return HttpResponseRedirect(f"{participant_app_path(study)}#token={result.token}")
 
 
@@ -222,7 +237,7 @@ class ConversationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         return super().get_queryset(request).annotate(n_turns=Count("turns"))
 
     @admin.display(description="turns", ordering="n_turns")
-    def turn_count(self, obj: Conversation) -> int:
+    def turn_count(self, obj: _TurnCount) -> int:
         return obj.n_turns
 
 

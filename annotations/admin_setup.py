@@ -4,15 +4,22 @@ write path (services/setup.py) and show their audit history on their page."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
 from annotations.services.setup import frozen_fields, save_setup, setup_history
+from annotations.staff import staff_user
+
+if TYPE_CHECKING:  # the mixin's methods call the ModelAdmin's it comes before
+    _ModelAdmin = admin.ModelAdmin
+else:
+    _ModelAdmin = object
 
 
-class SetupAdminMixin:
+class SetupAdminMixin(_ModelAdmin):
     """Saves go through ``save_setup`` (validate, write, audit before/after); fields that data
     depends on are read-only; the page lists the object's audit history."""
 
@@ -22,7 +29,7 @@ class SetupAdminMixin:
     def save_related(self, request: HttpRequest, form, formsets, change: bool) -> None:
         many = {f.name: form.cleaned_data[f.name] for f in form.instance._meta.many_to_many
                 if f.name in form.cleaned_data}  # fmt: skip
-        save_setup(form.instance, actor=request.user, many_to_many=many)
+        save_setup(form.instance, actor=staff_user(request), many_to_many=many)
         for formset in formsets:
             self.save_formset(request, form, formset, change=change)
 

@@ -207,6 +207,7 @@ def _comparison(rng: random.Random, persona: DemoPersona, qid: str) -> records.P
     )
     rng.shuffle(pair)
     original_side = "A" if pair[0] == "original" else "B" if pair[1] == "original" else None
+    winner: str | None
     if original_side is None:
         winner = "A" if (pair[0] == "human") == (rng.random() < 0.6) else "B"
     else:

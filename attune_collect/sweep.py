@@ -58,7 +58,7 @@ def sweep() -> None:
 
 
 class PeriodicSweep(bootsteps.StartStopStep):
-    requires = {"celery.worker.components:Timer"}
+    requires = ("celery.worker.components:Timer",)
 
     def __init__(self, parent, **kwargs) -> None:
         super().__init__(parent, **kwargs)

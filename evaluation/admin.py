@@ -18,6 +18,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from annotations.qa.access import has_perm_in_all, has_study_perm, limit_to_all_studies
+from annotations.staff import staff_user
 from evaluation.forms import StartRunForm
 from evaluation.models import EvaluationRun, EvaluationUnit
 from evaluation.progress import format_duration, time_left_s
@@ -28,13 +29,13 @@ from evaluation.services.planning import plan_run
 
 START = "evaluation.start_evaluation"
 VIEW_REPORT = "evaluation.view_report"
-_RUN_FIELDS = [
+_RUN_FIELDS = (
     "release", "release_hash", "models_under_test", "judges", "modes", "panas_strategy",
     "subsample", "prompt_set", "prompt_version", "seed", "inline", "status", "units_total",
     "units_done", "units_failed", "calls_made", "calls_cached", "call_errors", "cost_usd",
     "estimated_calls", "estimated_cost_usd", "estimate", "error", "report_folder", "created_by",
     "created_via", "created_at", "started_at", "finished_at",
-]  # fmt: skip
+)  # fmt: skip
 
 
 @admin.register(EvaluationRun)
@@ -130,7 +131,7 @@ class EvaluationRunAdmin(admin.ModelAdmin):
                 form.add_error(None, exc.messages[0])
             else:
                 if "_confirm" in request.POST:
-                    run = create_run(plan.request, actor=request.user, plan=plan)
+                    run = create_run(plan.request, actor=staff_user(request), plan=plan)
                     messages.success(request, f"{run} is queued: this page follows its progress.")
                     return HttpResponseRedirect(
                         reverse("admin:evaluation_evaluationrun_change", args=[run.pk])
@@ -245,7 +246,7 @@ def _run_allows(request: HttpRequest, run: EvaluationRun, perm: str) -> bool:
 def _apply(request: HttpRequest, run: EvaluationRun, service, done: str) -> None:
     """Call a control service for the user; its refusal becomes the message shown."""
     try:
-        service(run, actor=request.user)
+        service(run, actor=staff_user(request))
     except ValidationError as exc:
         messages.error(request, exc.messages[0])
     else:

@@ -39,10 +39,12 @@ class RedisCallCache:
         ttl_s: int | None = None,
         client: redis.Redis | None = None,
     ) -> None:
-        if client is None and url is None:
-            raise ValueError("RedisCallCache needs a URL or a client")
-        self._client = client if client is not None else redis.Redis.from_url(url)
         self._owns_client = client is None
+        if client is None:
+            if url is None:
+                raise ValueError("RedisCallCache needs a URL or a client")
+            client = redis.Redis.from_url(url)
+        self._client = client
         self.prefix = f"{prefix}calls:"
         self.ttl_s = ttl_s
 
@@ -76,7 +78,7 @@ class RedisCallCache:
             self._client.close()
 
 
-def _decode(raw: bytes) -> CachedCall:
+def _decode(raw: bytes | str) -> CachedCall:
     return CachedCall(**json.loads(raw))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 
 from annotations.models import ModelEndpoint
@@ -45,9 +47,10 @@ class StartRunForm(forms.Form):
 
     def __init__(self, *args, user=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["prompt_set"].choices = [(name, name) for name in prompt_sets()]
-        if user is not None:  # only releases made of the user's studies (access.py)
-            field = self.fields["release"]
+        prompt_set = cast(forms.ChoiceField, self.fields["prompt_set"])
+        prompt_set.choices = [(name, name) for name in prompt_sets()]
+        field = cast(forms.ModelChoiceField, self.fields["release"])
+        if user is not None and field.queryset is not None:  # only the user's studies' releases
             field.queryset = limit_to_all_studies(
                 field.queryset, user, "evaluation.start_evaluation", "studies"
             )

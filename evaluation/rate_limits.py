@@ -68,7 +68,7 @@ class RedisRequestRateLimiter:
 
     def reserve(self) -> float:
         """Book the next start slot; returns how long the caller must wait for it."""
-        args: list[object] = [repr(self.interval_s), self._burst]
+        args: list[str | int] = [repr(self.interval_s), self._burst]
         if self._clock is not None:
             args.append(repr(self._clock()))
         return float(self._script(keys=[self.key], args=args))

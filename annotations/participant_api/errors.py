@@ -102,7 +102,7 @@ def participant_exception_handler(exc: Exception, context: dict[str, Any]) -> Re
         response.data = validation_body(exc.detail)
     elif isinstance(exc, exceptions.Throttled):
         response.data = error_body("rate_limited", "Too many requests. Please wait a moment.",
-                                   retry_after=math.ceil(exc.wait or 1))  # fmt: skip
+                                   retry_after=math.ceil(getattr(exc, "wait", None) or 1))  # fmt: skip
     elif isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         response.data = error_body("unauthenticated", str(exc.detail))
     else:

@@ -8,7 +8,7 @@ provider, model name, system prompt or upstream error text reaches a participant
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -25,8 +25,14 @@ from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
 
 # --- requests -----------------------------------------------------------------------------------
 
+
 # min_length=1 states in the schema what DRF enforces anyway (allow_blank=False).
-_NAMES = {"max_length": 200, "min_length": 1}
+class _Lengths(TypedDict):
+    max_length: int
+    min_length: int
+
+
+_NAMES: _Lengths = {"max_length": 200, "min_length": 1}
 # Free JSON fields have a size of their own (the request body as a whole has Django's limit).
 MAX_PROFILE_RESPONSES_BYTES = 16 * 1024
 MAX_TIMINGS_BYTES = 4 * 1024
@@ -146,7 +152,7 @@ class PostSurveyInput(serializers.Serializer):
 
 
 class DraftInput(serializers.Serializer):
-    data = serializers.JSONField(validators=[json_size_at_most(MAX_DRAFT_BYTES)],
+    data = serializers.JSONField(validators=[json_size_at_most(MAX_DRAFT_BYTES)],  # type: ignore[assignment]  # a declared field: DRF's metaclass moves it off the class
                                  help_text="Anything the app wants back later (at most 64 KiB).")  # fmt: skip
 
 
@@ -246,8 +252,9 @@ class AnnotationStepOutput(serializers.Serializer):
     def get_behaviour_questions(self, annotation: TurnAnnotation) -> list[dict[str, str]]:
         instrument = instrument_of(annotation.turn.conversation.study)
         return [
-            {"id": qid, "text": instrument.behaviour_question(qid).participant_wording}
+            {"id": qid, "text": question.participant_wording}
             for qid in annotation.shown_behaviour_questions
+            if (question := instrument.behaviour_question(qid)) is not None  # the instrument's own
         ]
 
     @extend_schema_field(ComparisonOutput)
@@ -345,7 +352,7 @@ class StartOutput(serializers.Serializer):
 
 class DraftOutput(serializers.Serializer):
     key = serializers.CharField()
-    data = serializers.JSONField()
+    data = serializers.JSONField()  # type: ignore[assignment]  # a declared field: DRF's metaclass moves it off the class
     updated_at = serializers.DateTimeField()
 
 
@@ -369,7 +376,7 @@ class PanasItemOutput(serializers.Serializer):
 
 class OptionOutput(serializers.Serializer):
     id = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field: DRF's metaclass moves it off the class
 
 
 class ChoiceQuestionOutput(serializers.Serializer):
@@ -387,7 +394,7 @@ class ProfileQuestionOutput(serializers.Serializer):
     id = serializers.CharField()
     kind = serializers.CharField(help_text="number, single or multi")
     prompt = serializers.CharField()
-    required = serializers.BooleanField()
+    required = serializers.BooleanField()  # type: ignore[assignment]  # a declared field: DRF's metaclass moves it off the class
     min = serializers.IntegerField(allow_null=True)
     max = serializers.IntegerField(allow_null=True)
     options = ProfileOptionOutput(many=True)
@@ -400,7 +407,7 @@ class FollowUpOutput(serializers.Serializer):
 
 class BranchOutput(serializers.Serializer):
     id = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a declared field: DRF's metaclass moves it off the class
     text = serializers.CharField(source="participant_wording")
 
 
@@ -420,4 +427,5 @@ class InstrumentOutput(serializers.Serializer):
     def get_profile(self, instrument: Any) -> list[dict[str, Any]]:
         """The profile questionnaire (empty when the instrument has none)."""
         questions = instrument.profile.questions if instrument.profile else ()
-        return ProfileQuestionOutput(questions, many=True).data
+        # many=True makes a ListSerializer (its data a list); the stubs keep the item class.
+        return ProfileQuestionOutput(questions, many=True).data  # type: ignore[return-value]

@@ -36,7 +36,8 @@ STREAM_EVENT = PolymorphicProxySerializer(
     resource_type_field_name="event",
     many=False,
 )
-_STREAM = {
+# drf-spectacular's responses: a status (ERRORS) or a (status, media type) -> the response
+_STREAM: dict[Any, OpenApiResponse] = {
     (200, "text/event-stream"): OpenApiResponse(STREAM_EVENT, description=STREAM_DESCRIPTION),
     **ERRORS,
 }

@@ -24,7 +24,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework.throttling import BaseThrottle
 
@@ -61,7 +61,7 @@ DISCONNECTED = "the participant's connection closed before the reply was complet
 
 
 @csrf_exempt  # authenticated by header, never by cookie: a cross-site form cannot send it
-async def send_message(request: HttpRequest) -> HttpResponse:
+async def send_message(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     """POST /api/study/messages {"text", "idempotency_key"} -> an SSE stream."""
     if request.method != "POST":
         return _method_not_allowed()
@@ -70,7 +70,7 @@ async def send_message(request: HttpRequest) -> HttpResponse:
 
 
 @csrf_exempt
-async def retry_turn(request: HttpRequest, number: int) -> HttpResponse:
+async def retry_turn(request: HttpRequest, number: int) -> HttpResponse | StreamingHttpResponse:
     """POST /api/study/turns/<number>/retry -> an SSE stream, like a new message."""
     if request.method != "POST":
         return _method_not_allowed()
@@ -111,9 +111,11 @@ def _prepare(
         response = JsonResponse(error_body("unauthenticated", INVALID_SESSION), status=401)
         response["WWW-Authenticate"] = 'Participant realm="study"'
         return response
-    request.user = ParticipantPrincipal(participant)  # what the throttle counts by
+    # What the throttle counts by: the participant API's principal, as its DRF views have it.
+    request.user = ParticipantPrincipal(participant)  # type: ignore[assignment]
     throttle: BaseThrottle = MessageRateThrottle()
-    if not throttle.allow_request(request, None):
+    # A plain Django view (it streams): the throttle reads only the user and the address.
+    if not throttle.allow_request(request, None):  # type: ignore[arg-type]
         return rate_limited_response(throttle.wait())
     try:
         return action(participant, request)

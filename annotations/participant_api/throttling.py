@@ -27,7 +27,7 @@ class ParticipantRateThrottle(SimpleRateThrottle):
 
     def get_rate(self) -> str:
         configured = api_settings.DEFAULT_THROTTLE_RATES or {}
-        return configured.get(self.scope) or DEFAULT_RATES[self.scope]
+        return str(configured.get(self.scope) or DEFAULT_RATES[self.scope])
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         participant = getattr(getattr(request, "user", None), "participant", None)

@@ -11,6 +11,8 @@ and hides the cross-study audit log from them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -38,8 +40,13 @@ from annotations.qa.models import (
 )
 from annotations.qa.services.configuration import delete_configuration, save_configuration
 
+if TYPE_CHECKING:  # the mixins' methods call the ModelAdmin's they come before
+    _ModelAdmin = admin.ModelAdmin
+else:
+    _ModelAdmin = object
 
-class StudyScopedAdminMixin:
+
+class StudyScopedAdminMixin(_ModelAdmin):
     """Rows of the studies where the user may view this model; study choices likewise."""
 
     study_lookup = "study"
@@ -148,7 +155,7 @@ ANNOTATION_STUDY_LOOKUPS = {
 }
 
 
-class HiddenFromLimitedUsersMixin:
+class HiddenFromLimitedUsersMixin(_ModelAdmin):
     """The audit log spans every study: users limited to some studies do not see it."""
 
     def has_view_permission(self, request: HttpRequest, obj=None) -> bool:

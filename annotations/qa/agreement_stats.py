@@ -7,7 +7,7 @@ every rating is the same category, chance agreement is 1 and the ratio is 0/0).
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Sequence
 
 
@@ -37,7 +37,7 @@ def krippendorff_alpha_nominal(units: Iterable[Iterable[Hashable | None]]) -> fl
     coincidence matrix o (each unit with m values adds 1/(m-1) per ordered pair of its values)
     and the marginals n_c, alpha = 1 - (n - 1) * sum_{c!=k} o_ck / sum_{c!=k} n_c * n_k.
     """
-    coincidences: Counter[tuple[Hashable, Hashable]] = Counter()
+    coincidences: dict[tuple[Hashable, Hashable], float] = defaultdict(float)
     for unit in units:
         values = [value for value in unit if value is not None]
         m = len(values)
@@ -48,7 +48,7 @@ def krippendorff_alpha_nominal(units: Iterable[Iterable[Hashable | None]]) -> fl
             for k, n_k in counts.items():
                 ordered_pairs = n_c * (n_k - 1) if c == k else n_c * n_k
                 coincidences[c, k] += ordered_pairs / (m - 1)
-    marginals: Counter[Hashable] = Counter()
+    marginals: dict[Hashable, float] = defaultdict(float)
     for (c, _), weight in coincidences.items():
         marginals[c] += weight
     n = sum(marginals.values())

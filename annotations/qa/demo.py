@@ -27,6 +27,8 @@ def time_demo_annotations(study: Study, seed: int) -> int:
     )  # fmt: skip
     turns, annotations = [], []
     for pk, turn_id, number, external_id, conversation_started in rows:
+        if conversation_started is None:  # never for a seeded conversation: it has begun
+            continue
         rng = random.Random(f"{seed}:{external_id}:{number}")
         begun = conversation_started + timedelta(minutes=4 * number)
         opened = begun + timedelta(seconds=rng.uniform(8, 40))  # reading the reply first

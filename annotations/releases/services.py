@@ -17,11 +17,11 @@ import stat
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
@@ -96,7 +96,7 @@ def create_release(
     license: str = "cc-by-4.0",
     license_name: str = "",
     description: str = "",
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     actor_label: str | None = None,
 ) -> Release:
     """Validate the request and store a draft release. Enqueue it with ``enqueue_build``."""
@@ -129,7 +129,7 @@ def create_release(
 
 
 def enqueue_build(
-    release: Release, *, actor: AbstractBaseUser | None = None, actor_label: str | None = None
+    release: Release, *, actor: User | None = None, actor_label: str | None = None
 ) -> None:
     """Queue the export on a Celery worker once the surrounding transaction has committed."""
     if release.state == ReleaseState.FROZEN:
@@ -363,6 +363,13 @@ def _config_snapshots(queryset: QuerySet[Conversation]) -> tuple[ConfigSnapshot,
     )
 
 
+def _published(release: Release) -> datetime:
+    published = release.frozen_at or release.build_started_at  # a build sets its start first
+    if published is None:
+        raise ReleaseError(f"{release} has not started building")
+    return published
+
+
 def _release_info(
     release: Release, studies: list[Study], instrument, left_out: dict[str, int],
     queryset: QuerySet[Conversation],
@@ -376,7 +383,7 @@ def _release_info(
         license=release.license,
         license_name=release.license_name,
         # The freeze date, kept by a rebuild of a frozen release so its bytes stay the same.
-        date_published=(release.frozen_at or release.build_started_at).date().isoformat(),
+        date_published=_published(release).date().isoformat(),
         instrument=instrument,
         studies=[_study_info(study) for study in studies],
         rules={

@@ -84,16 +84,17 @@ def open_conversation(
     """
     endpoint = assign_endpoint(study, participant)
     number = Conversation.objects.filter(participant=participant).count() + 1
+    config = snapshot_for(study, endpoint)
     conversation = Conversation.objects.create(
         study=study,
         participant=participant,
         external_id=f"{participant.pseudonym}-c{number}",
         model_endpoint=endpoint,
-        model_config=snapshot_for(study, endpoint),
+        model_config=config,
         system_prompt_version=endpoint.system_prompt_version,
         state=state,
     )
     record_audit("annotations.conversation.assign", target=conversation, actor_label=actor_label,
                  data={"endpoint": endpoint.alias, "number": number,
-                       "model_config": conversation.model_config.config_hash})  # fmt: skip
+                       "model_config": config.config_hash})  # fmt: skip
     return conversation

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import models
 
 from annotations.models import AuditEntry
 
 
-def actor_label_for(user: AbstractBaseUser | None, fallback: str = "system") -> str:
+def actor_label_for(user: User | None, fallback: str = "system") -> str:
     if user is not None and getattr(user, "is_authenticated", False):
         return f"user:{user.get_username()}"
     return fallback
@@ -20,7 +20,7 @@ def record_audit(
     action: str,
     *,
     target: models.Model | None = None,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     actor_label: str | None = None,
     data: dict[str, Any] | None = None,
 ) -> AuditEntry:

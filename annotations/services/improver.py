@@ -69,6 +69,8 @@ def run_improver(turn_id: int) -> str:
     )
     if annotation is None or annotation.improved_status != ImprovedStatus.PENDING:
         return "skipped"
+    if annotation.improver_endpoint is None:  # a pending reply always names its improver
+        raise ValueError(f"turn {turn_id}: a pending improved reply without an improver")
     endpoint = improver_config_of(annotation.turn.conversation, annotation.improver_endpoint)
     messages = improver_messages(annotation.turn)
     try:

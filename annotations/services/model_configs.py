@@ -94,13 +94,21 @@ def snapshot_for(study: Study, endpoint: ModelEndpoint) -> ModelConfig:
 def system_prompt_of(conversation: Conversation) -> str:
     """The system prompt this conversation runs under: its snapshot's, else the endpoint's."""
     recorded = _recorded_part(conversation, "endpoint")
-    return recorded["system_prompt"] if recorded else conversation.model_endpoint.system_prompt
+    return recorded["system_prompt"] if recorded else _endpoint_of(conversation).system_prompt
+
+
+def _endpoint_of(conversation: Conversation) -> ModelEndpoint:
+    # Every conversation a participant chats in has one (imported conversations may not).
+    if conversation.model_endpoint is None:
+        raise ValueError(f"conversation {conversation.pk} has no model endpoint")
+    return conversation.model_endpoint
 
 
 def _recorded_part(conversation: Conversation, part: str) -> dict[str, Any] | None:
-    if conversation.model_config_id is None:
+    if conversation.model_config_id is None or conversation.model_config is None:
         return None
-    return conversation.model_config.definition.get(part)
+    recorded: dict[str, Any] | None = conversation.model_config.definition.get(part)
+    return recorded
 
 
 def _as_recorded(live: EndpointConfig, recorded: dict[str, Any] | None) -> EndpointConfig:
@@ -114,7 +122,7 @@ def _as_recorded(live: EndpointConfig, recorded: dict[str, Any] | None) -> Endpo
 def gateway_config_of(conversation: Conversation) -> EndpointConfig:
     """The configuration the chat calls for this conversation's replies."""
     return _as_recorded(
-        conversation.model_endpoint.gateway_config(), _recorded_part(conversation, "endpoint")
+        _endpoint_of(conversation).gateway_config(), _recorded_part(conversation, "endpoint")
     )
 
 

@@ -11,7 +11,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -41,7 +41,7 @@ MAX_LIST_ITEMS = 20
 MAX_ITEM_CHARS = 200
 MAX_RESPONSES = 50
 _PROLIFIC_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-_CLOSED_MESSAGES = {
+_CLOSED_MESSAGES: dict[str, str] = {
     StudyStatus.DRAFT: "This study has not opened yet.",
     StudyStatus.CLOSED: "This study is closed and takes no more participants. Thank you for your interest.",
 }
@@ -207,7 +207,7 @@ def _refuse_returning_link(study: Study) -> None:
     raise FlowError("already_started", _ALREADY_STARTED)
 
 
-def start_preview(study: Study, *, actor: AbstractBaseUser) -> StartResult:
+def start_preview(study: Study, *, actor: User) -> StartResult:
     """A test participant for a researcher: any study status, never counted, never released."""
     with transaction.atomic():
         participant = Participant.objects.create(
@@ -336,8 +336,10 @@ def submit_profile(
         except ProfileError as error:
             raise invalid(error.field, str(error).split(": ", 1)[-1]) from None
         age_question = next((q for q in questionnaire.questions if q.kind == "number"), None)
-        band = age_question.band_of(age) if age_question else None
-        responses |= chosen | ({f"{age_question.id}_band": band} if band else {})
+        if age_question is not None and (band := age_question.band_of(age)):
+            responses |= chosen | {f"{age_question.id}_band": band}
+        else:
+            responses |= chosen
         traits += [t for t in traits_of(questionnaire, chosen) if t not in traits]
     elif answers or other_text:
         raise invalid("answers", "this study's instrument has no profile questionnaire")

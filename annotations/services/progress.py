@@ -77,7 +77,7 @@ def progress_of(participant: Participant) -> Progress:
         step=step,
         conversation=conversation,
         conversation_number=number,
-        chat=chat_state(conversation) if step == Step.CHAT else None,
+        chat=chat_state(conversation) if step == Step.CHAT and conversation is not None else None,
         support=_support(conversation),
         completion=_exit(participant, study.completion_code) if step == Step.COMPLETE else None,
         screenout=_exit(participant, study.screenout_code) if step == Step.SCREENED_OUT else None,
@@ -97,7 +97,7 @@ def _exit(participant: Participant, code: str) -> ExitCode:
     )
 
 
-_STEP_OF_STATE = {
+_STEP_OF_STATE: dict[str, Step] = {
     ConversationState.CONSENTED: Step.PROFILE,
     ConversationState.CHATTING: Step.CHAT,
     ConversationState.COMPLETED: Step.COMPLETE,

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
@@ -88,13 +88,13 @@ def _changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, dict[st
 
 
 @transaction.atomic
-def save_setup(
-    obj: SetupObject,
+def save_setup[S: (Study, ModelEndpoint, Instrument)](
+    obj: S,
     *,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     actor_label: str | None = None,
     many_to_many: dict[str, Iterable[models.Model]] | None = None,
-) -> SetupObject:
+) -> S:
     """Validate, write and audit one setup object (and its many-to-many fields, if given).
 
     Raises ValidationError naming the field, and then nothing is written.
@@ -103,11 +103,11 @@ def save_setup(
     stored = None if created else type(obj).objects.get(pk=obj.pk)
     before = {} if stored is None else setup_state(stored)
     if stored is not None:
+        fields = {field.name: field for field in obj._meta.concrete_fields}
         frozen = [
             name
             for name in frozen_fields(stored)
-            if _field_value(stored, obj._meta.get_field(name))
-            != _field_value(obj, obj._meta.get_field(name))
+            if _field_value(stored, fields[name]) != _field_value(obj, fields[name])
         ]
         if frozen:
             raise ValidationError(

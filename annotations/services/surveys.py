@@ -33,7 +33,7 @@ MAX_TOPIC_CHARS = 200
 MAX_FOLLOW_UP_ITEMS = 10
 MAX_FOLLOW_UP_CHARS = 2000
 # Which conversation state each PANAS phase belongs to.
-_PANAS_STATE = {
+_PANAS_STATE: dict[str, ConversationState] = {
     PanasPhase.PRE: ConversationState.PROFILED,
     PanasPhase.POST: ConversationState.POST_SURVEY,
 }

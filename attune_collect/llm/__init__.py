@@ -13,9 +13,10 @@ does not import litellm until an endpoint that needs it is called (the import co
 """
 
 from .demo_personas import PERSONAS as DEMO_PERSONAS
-from .gateway import DEMO_MODEL_PREFIX, LLMGateway, default_gateway
+from .gateway import LLMGateway, default_gateway
 from .ledger import EndpointUsage, UsageLedger
 from .retry import RetryPolicy
+from .transport import DEMO_MODEL_PREFIX
 from .types import (
     Completion,
     EndpointConfig,

@@ -241,7 +241,9 @@ def _fill(example: Any, path: tuple[str, ...], context: JsonContext) -> Any:
     return example
 
 
-def _fill_object(example: Mapping[str, Any], path: tuple[str, ...], context: JsonContext) -> dict:
+def _fill_object(
+    example: Mapping[str, Any], path: tuple[str, ...], context: JsonContext
+) -> dict[str, Any]:
     keys = [k for k in example if k not in ("...", "…")]
     if keys and all(QUESTION_ID.match(k) or k.startswith("<") for k in keys):
         # An illustration of the shape: answer the questions the prompt actually lists.

@@ -93,7 +93,7 @@ def token_delay_s(optional_params: Mapping[str, Any] | None) -> float:
     if raw is None:
         raw, source = os.environ.get(TOKEN_DELAY_ENV, "0") or "0", TOKEN_DELAY_ENV
     try:
-        milliseconds = float(raw)  # type: ignore[arg-type]
+        milliseconds = float(raw)
     except (TypeError, ValueError):
         raise CustomLLMError(status_code=400, message=f"{source} must be a number of ms") from None
     if milliseconds < 0:
@@ -104,21 +104,21 @@ def token_delay_s(optional_params: Mapping[str, Any] | None) -> float:
 class DemoProvider(CustomLLM):
     """litellm's entry points for the demo. litellm passes everything by keyword."""
 
-    def completion(self, *args: Any, **kwargs: Any) -> ModelResponse:  # type: ignore[override]
+    def completion(self, *args: Any, **kwargs: Any) -> ModelResponse:
         reply = build_demo_reply(kwargs["model"], kwargs["messages"])
         delay = token_delay_s(kwargs.get("optional_params"))
         if delay:
             time.sleep(delay * len(reply.chunks))  # a demo answer takes time, like a model's
         return _model_response(reply)
 
-    async def acompletion(self, *args: Any, **kwargs: Any) -> ModelResponse:  # type: ignore[override]
+    async def acompletion(self, *args: Any, **kwargs: Any) -> ModelResponse:
         reply = build_demo_reply(kwargs["model"], kwargs["messages"])
         delay = token_delay_s(kwargs.get("optional_params"))
         if delay:
             await asyncio.sleep(delay * len(reply.chunks))
         return _model_response(reply)
 
-    def streaming(self, *args: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:  # type: ignore[override]
+    def streaming(self, *args: Any, **kwargs: Any) -> Iterator[dict[str, Any]]:
         reply = build_demo_reply(kwargs["model"], kwargs["messages"])
         delay = token_delay_s(kwargs.get("optional_params"))
         for index, chunk in enumerate(_stream_chunks(reply)):
@@ -126,7 +126,7 @@ class DemoProvider(CustomLLM):
                 time.sleep(delay)
             yield chunk
 
-    async def astreaming(self, *args: Any, **kwargs: Any) -> AsyncIterator[dict[str, Any]]:  # type: ignore[override]
+    async def astreaming(self, *args: Any, **kwargs: Any) -> AsyncIterator[dict[str, Any]]:
         reply = build_demo_reply(kwargs["model"], kwargs["messages"])
         delay = token_delay_s(kwargs.get("optional_params"))
         for index, chunk in enumerate(_stream_chunks(reply)):

@@ -17,7 +17,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -220,7 +220,7 @@ class LLMGateway:
         request: CallRequest,
         attempt: int,
         progress: _StreamProgress,
-    ) -> AsyncIterator[StreamEvent]:
+    ) -> AsyncGenerator[StreamEvent, None]:
         transport = self.transport_for(endpoint)
         transport.ready()
         async with self._concurrency.semaphore(endpoint.name, endpoint.max_concurrency):

@@ -42,7 +42,8 @@ def bundled_cost_map() -> CostMap:
     """litellm's cost map: its live module's when imported, else its bundled file."""
     litellm = sys.modules.get("litellm")
     if litellm is not None and getattr(litellm, "model_cost", None):
-        return litellm.model_cost
+        live: CostMap = litellm.model_cost
+        return live
     spec = importlib.util.find_spec("litellm")  # finds the package without importing it
     if spec is None or not spec.submodule_search_locations:
         return {}

@@ -62,7 +62,8 @@ class AnswerLog:
     def cost_usd(self) -> float:
         """Every call of the unit (judges included), cached answers at what they cost when
         made, so a resumed run reports the same cost as an uninterrupted one."""
-        return sum(usage["cost_usd"] for usage in self.usage.values())
+        total: float = sum(usage["cost_usd"] for usage in self.usage.values())
+        return total
 
     def parse_failures(self) -> dict[str, dict[str, int]]:
         return {name: dict(self.counts[name]) for name in _ordered(self.counts)}

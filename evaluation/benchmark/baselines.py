@@ -28,8 +28,9 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from evaluation.benchmark.records import Conversation, MoodTag, Panas, Turn
+from evaluation.benchmark.records import BinaryJudgement, Conversation, MoodTag, Panas, Turn
 from evaluation.benchmark.run_output import (
+    AnswerMap,
     PostConversationOutput,
     PredictedConversationWide,
     PredictedPanas,
@@ -69,7 +70,7 @@ def _most_common[T: Hashable](values: Iterable[T], default: T) -> T:
     return min((value for value, count in counts.items() if count == best), key=_sort_key)
 
 
-def _sort_key(value: Hashable) -> tuple:
+def _sort_key(value: Hashable) -> tuple[Hashable, ...]:
     return tuple(value) if isinstance(value, tuple) else (value,)
 
 
@@ -101,8 +102,12 @@ def ground_truth_stats(conversations: Sequence[Conversation]) -> GroundTruthStat
     judgements = [
         j for turn in turns for j in turn.annotations.binary_judgements if is_applicable(j)
     ]
-    comparisons = [
-        c for turn in turns for c in turn.annotations.pairwise_comparisons if c.winner in WINNERS
+    # (question id, winner) of every comparison the participant decided
+    winners = [
+        (c.question_id, c.winner)
+        for turn in turns
+        for c in turn.annotations.pairwise_comparisons
+        if c.winner is not None and c.winner in WINNERS
     ]
     post = [c.post_panas for c in conversations if c.post_panas is not None]
     wide = [c.conversation_wide for c in conversations if c.conversation_wide is not None]
@@ -123,12 +128,10 @@ def ground_truth_stats(conversations: Sequence[Conversation]) -> GroundTruthStat
         om_answers=_majority_by_question(judgements, om_ground_truth),
         human_answers=_majority_by_question(judgements, human_ground_truth),
         pairwise_winners={
-            question_id: _most_common(
-                (c.winner for c in comparisons if c.question_id == question_id), "A"
-            )
-            for question_id in sorted({c.question_id for c in comparisons})
+            question_id: _most_common((w for q, w in winners if q == question_id), "A")
+            for question_id in sorted({q for q, _ in winners})
         },
-        default_winner=_most_common((c.winner for c in comparisons), "A"),
+        default_winner=_most_common((w for _, w in winners), "A"),
         post_items={
             name: _most_common((p.items[name] for p in post if name in p.items), DEFAULT_INTENSITY)
             for name in PANAS_ITEMS
@@ -157,7 +160,9 @@ def ground_truth_stats(conversations: Sequence[Conversation]) -> GroundTruthStat
     )
 
 
-def _majority_by_question(judgements: Sequence, ground_truth: Callable) -> dict[str, str]:
+def _majority_by_question(
+    judgements: Sequence[BinaryJudgement], ground_truth: Callable[[BinaryJudgement], str | None]
+) -> dict[str, str]:
     answers: dict[str, list[str]] = {}
     for judgement in judgements:
         truth = ground_truth(judgement)
@@ -176,7 +181,7 @@ def _run(
     name: str,
     mode: str,
     turns: list[TurnOutput],
-    post: PostConversationOutput,
+    post: PostConversationOutput | None,
 ) -> RunOutput:
     return RunOutput(
         conversation_id=conversation.conversation_id,
@@ -197,7 +202,7 @@ def _applicable_ids(turn: Turn) -> list[str]:
     return [j.question_id for j in turn.annotations.binary_judgements if is_applicable(j)]
 
 
-def _assignment(turn: Turn) -> dict[str, dict]:
+def _assignment(turn: Turn) -> dict[str, dict[str, str]]:
     return {
         str(index): {"A": c.response_a, "B": c.response_b}
         for index, c in enumerate(turn.annotations.pairwise_comparisons)
@@ -214,9 +219,9 @@ def _panas_prediction(items: dict[str, int]) -> PredictedPanas:
 
 def _majority_turn(turn: Turn, stats: GroundTruthStats, *, always_a: bool = False) -> TurnOutput:
     question_ids = _applicable_ids(turn)
-    om = {qid: stats.om_answers.get(qid, "no") for qid in question_ids}
-    human = {qid: stats.human_answers.get(qid, "no") for qid in question_ids}
-    selections = {
+    om: AnswerMap = {qid: stats.om_answers.get(qid, "no") for qid in question_ids}
+    human: AnswerMap = {qid: stats.human_answers.get(qid, "no") for qid in question_ids}
+    selections: dict[str, str | None] = {
         str(index): "A"
         if always_a
         else stats.pairwise_winners.get(c.question_id, stats.default_winner)
@@ -330,7 +335,7 @@ def _random_turn(turn: Turn, rng: random.Random) -> TurnOutput:
         return {qid: rng.choice(("yes", "no")) for qid in question_ids}
 
     om, human, om_hp, human_hp = answers(), answers(), answers(), answers()
-    selections = {
+    selections: dict[str, str | None] = {
         str(index): rng.choice(WINNERS)
         for index in range(len(turn.annotations.pairwise_comparisons))
     }

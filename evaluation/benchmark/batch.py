@@ -29,6 +29,7 @@ from evaluation.benchmark.run_output import (
     run_output_from_dict,
 )
 from evaluation.benchmark.runner import RunOptions, check_mode, planned_calls, run_unit
+from evaluation.benchmark.tables import Cell
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,7 @@ GROUP_HEADERS = (
 USAGE_HEADERS = ("model", "requests", "cached", "errors", "tokens in", "tokens out", "spent $")
 
 
-def group_rows(result: BatchResult) -> list[list[object]]:
+def group_rows(result: BatchResult) -> list[list[Cell]]:
     return [
         [model, mode, g.units, g.run_now, g.reused, g.not_run, g.calls, g.failures,
          g.call_errors, round(g.api_cost, 4)]
@@ -184,7 +185,7 @@ def group_rows(result: BatchResult) -> list[list[object]]:
     ]  # fmt: skip
 
 
-def usage_rows(usage: dict[str, ModelUsage]) -> list[list[object]]:
+def usage_rows(usage: dict[str, ModelUsage]) -> list[list[Cell]]:
     return [
         [model, u.made, u.cached, u.errors, u.prompt_tokens, u.completion_tokens,
          round(u.cost_usd, 4)]

@@ -29,7 +29,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -101,7 +101,9 @@ CREATE TABLE IF NOT EXISTS calls (
 """
 
 
-def _retry_while_locked(statement, attempts: int = 40, pause_s: float = 0.05) -> None:
+def _retry_while_locked(
+    statement: Callable[[], object], attempts: int = 40, pause_s: float = 0.05
+) -> None:
     for attempt in range(attempts):
         try:
             statement()

@@ -320,7 +320,9 @@ class Instrument:
 # --------------------------------------------------------------------------------------------
 
 
-def _mapping(value: Any, path: str, required: Iterable[str], optional: Iterable[str] = ()) -> dict:
+def _mapping(
+    value: Any, path: str, required: Iterable[str], optional: Iterable[str] = ()
+) -> dict[str, Any]:
     """Check ``value`` is an object with all ``required`` keys and no unknown ones.
 
     Unknown keys are rejected because a misspelt key (``participant_wordng``) would otherwise
@@ -371,7 +373,7 @@ def _unit_interval(value: Any, path: str) -> float:
 
 
 def _one_of(value: Any, path: str, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
+    if not isinstance(value, str) or value not in allowed:
         raise InstrumentError(path, f"{value!r} is not one of {allowed}")
     return value
 
@@ -536,7 +538,7 @@ def _parse_branches(value: Any, path: str) -> tuple[Branch, ...]:
 # --------------------------------------------------------------------------------------------
 
 
-def load_instrument(data: dict) -> Instrument:
+def load_instrument(data: dict[str, Any]) -> Instrument:
     """Validate an instrument definition and build an :class:`Instrument`.
 
     Raises InstrumentError (a ValueError) naming the first offending field.
@@ -612,9 +614,10 @@ def _default_instrument_text() -> str:
     return DEFAULT_INSTRUMENT_PATH.read_text(encoding="utf-8")
 
 
-def default_instrument_data() -> dict:
+def default_instrument_data() -> dict[str, Any]:
     """The shipped default definition as a fresh dict (safe to modify, e.g. to derive a variant)."""
-    return json.loads(_default_instrument_text())
+    data: dict[str, Any] = json.loads(_default_instrument_text())
+    return data
 
 
 @functools.cache

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from evaluation.benchmark.run_output import DraftJudgeScores
+from evaluation.benchmark.run_output import AnswerMap, DraftJudgeScores
 from evaluation.benchmark.schemas import JUDGE_DIMENSIONS
 
 
@@ -27,11 +27,11 @@ def combine_scores(by_model: Mapping[str, DraftJudgeScores]) -> DraftJudgeScores
     return DraftJudgeScores(**means)  # type: ignore[arg-type]
 
 
-def majority(by_model: Mapping[str, Mapping[str, str]]) -> dict[str, str] | None:
+def majority(by_model: Mapping[str, Mapping[str, str]]) -> AnswerMap | None:
     if not by_model:
         return None
     question_ids = dict.fromkeys(qid for answers in by_model.values() for qid in answers)
-    verdicts: dict[str, str] = {}
+    verdicts: AnswerMap = {}
     for qid in question_ids:
         votes = Counter(
             answers[qid] for answers in by_model.values() if answers.get(qid) in ("yes", "no")

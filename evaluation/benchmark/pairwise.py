@@ -43,7 +43,7 @@ class Presentation:
             str(shown.index): {"A": shown.shown_a, "B": shown.shown_b} for shown in self.comparisons
         }
 
-    def selections(self, letters: dict[str, str]) -> dict[str, str]:
+    def selections(self, letters: dict[str, str]) -> dict[str, str | None]:
         """The model's letters (shown frame) in the participant's frame, by comparison index."""
         return {
             str(shown.index): shown.to_participant_frame(letters[str(shown.index)])

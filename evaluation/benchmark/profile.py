@@ -93,7 +93,9 @@ class Profile:
         return {"questions": [q.to_dict() for q in self.questions]}
 
 
-def _require(data: Any, path: str, keys: tuple[str, ...], optional: tuple[str, ...]) -> dict:
+def _require(
+    data: Any, path: str, keys: tuple[str, ...], optional: tuple[str, ...]
+) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ProfileError(path, "expected an object")
     for key in keys:
@@ -225,7 +227,7 @@ def clean_answers(
             continue
         cleaned[question.id] = chosen if question.kind == "multi" else chosen[0]
         text = (other_text.get(question.id) or "").strip()
-        wants_text = any(question.option(c).other for c in chosen)
+        wants_text = any(option.other for option in question.options if option.id in chosen)
         if wants_text and not 1 <= len(text) <= MAX_OTHER_CHARS:
             raise ProfileError(f"other_text.{question.id}", f"please describe it (1 to {MAX_OTHER_CHARS} characters)")  # fmt: skip
         if wants_text:
@@ -248,9 +250,12 @@ def _chosen(question: ProfileQuestion, answer: Any) -> list[str]:
         if not isinstance(answer, list) or not all(isinstance(a, str) for a in answer):
             raise ProfileError(path, "expected a list of option ids")
         chosen = list(dict.fromkeys(answer))
+    options = []
     for option_id in chosen:
-        if question.option(option_id) is None:
+        option = question.option(option_id)
+        if option is None:
             raise ProfileError(path, f"{option_id!r} is not an option")
-    if len(chosen) > 1 and any(question.option(c).exclusive for c in chosen):
+        options.append(option)
+    if len(options) > 1 and any(option.exclusive for option in options):
         raise ProfileError(path, "this answer cannot be combined with others")
     return chosen

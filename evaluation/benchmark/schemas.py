@@ -226,7 +226,7 @@ class Field:
 class Obj:
     fields: tuple[Field, ...]
 
-    def example(self) -> Any:
+    def example(self) -> dict[str, Any]:
         return {f.key: f.kind.example() for f in self.fields}
 
     def check(self, value: Any, path: str) -> dict[str, Any]:

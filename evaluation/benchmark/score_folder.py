@@ -39,6 +39,7 @@ from evaluation.benchmark.scoring import (
     score_conversation,
     scores_to_json,
 )
+from evaluation.benchmark.tables import Cell
 
 SCORES_FILE = "scores.json"
 PER_TURN_FILE = "per_turn.parquet"
@@ -131,7 +132,7 @@ def score_runs(
             score(conversation, run)
     baseline_set = [by_id[cid] for cid in covered] or list(by_id.values())
     for run in all_baseline_runs(baseline_set, seed=baseline_seed):
-        score(by_id[run.conversation_id], run)
+        score(by_id[run.conversation_id or ""], run)  # a baseline run names its conversation
     result.aggregates = aggregate(result.conversations)
     for variant in result.variants.values():
         variant.aggregates = aggregate(variant.conversations)
@@ -183,11 +184,11 @@ SUMMARY_HEADERS = (
 
 def summary_rows(
     aggregates: Sequence[AggregateScores], variant: Sequence[AggregateScores] | None = None
-) -> list[list[object]]:
+) -> list[list[Cell]]:
     """One row per model and mode: composite +- SE, the axes, the parse-failure rate; with a
     variant, its composite in one more column beside the default's."""
     beside = {(item.em_model, item.mode): item for item in variant or ()}
-    rows: list[list[object]] = []
+    rows: list[list[Cell]] = []
     for item in aggregates:
         metrics = item.metrics
         calls = sum(int(c.get("calls") or 0) for c in item.parse_failures.values())

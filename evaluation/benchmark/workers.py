@@ -178,11 +178,13 @@ def worker_argv(argv: Sequence[str], shard: Shard) -> list[str]:
 
 def _show(progress: ProgressBar, merged: _Merged) -> None:
     progress.total = sum(merged.planned.values())
-    totals = {"done": 0, "cached": 0, "failed": 0, "cost_usd": 0.0}
-    for counts in merged.progress.values():
-        for key in totals:
-            totals[key] += counts.get(key, 0)
-    progress.show(**totals)
+    workers = merged.progress.values()
+    progress.show(
+        done=sum(counts.get("done", 0) for counts in workers),
+        cached=sum(counts.get("cached", 0) for counts in workers),
+        failed=sum(counts.get("failed", 0) for counts in workers),
+        cost_usd=sum((counts.get("cost_usd", 0) for counts in workers), 0.0),
+    )
 
 
 def _merge(summaries: Any) -> tuple[BatchResult, dict[str, ModelUsage]]:

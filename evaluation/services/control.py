@@ -8,7 +8,7 @@ units a cancel stopped, and units whose worker is gone.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -24,7 +24,7 @@ from evaluation.services.units import requeue_lapsed_units
 def cancel_run(
     run: EvaluationRun,
     *,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     actor_label: str | None = None,
 ) -> EvaluationRun:
     cancelled = EvaluationRun.objects.filter(
@@ -50,7 +50,7 @@ def can_resume(run: EvaluationRun) -> bool:
 def resume_run(
     run: EvaluationRun,
     *,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     actor_label: str | None = None,
 ) -> EvaluationRun:
     """Queue every unfinished unit again, with a fresh allowance of failures, and send them.

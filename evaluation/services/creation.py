@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -17,7 +17,7 @@ from evaluation.services.planning import RunPlan, RunRequest, plan_run
 def create_run(
     request: RunRequest,
     *,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     actor_label: str | None = None,
     inline: bool = False,
     plan: RunPlan | None = None,

@@ -9,8 +9,8 @@ from annotations.qa.flags.base import ConversationSnapshot, Detection, Threshold
 @register("fast_annotation", "Implausibly fast annotation",
           "A turn's annotation was submitted faster than the study's threshold allows.")  # fmt: skip
 def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection | None:
-    timed = [t for t in snapshot.turns if t.annotation_seconds is not None]
-    fast = [t for t in timed if t.annotation_seconds < thresholds.fast_annotation_seconds]
+    timed = [(t, t.annotation_seconds) for t in snapshot.turns if t.annotation_seconds is not None]
+    fast = [(t, seconds) for t, seconds in timed if seconds < thresholds.fast_annotation_seconds]
     if not fast:
         return None
     return Detection(
@@ -19,7 +19,7 @@ def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection 
         summary=f"{len(fast)} of {len(timed)} timed turns annotated in under {thresholds.fast_annotation_seconds:g} s",
         evidence={
             "threshold_seconds": thresholds.fast_annotation_seconds,
-            "turns": {str(t.number): round(t.annotation_seconds, 1) for t in fast},
+            "turns": {str(t.number): round(seconds, 1) for t, seconds in fast},
         },
-        turn_numbers=tuple(t.number for t in fast),
+        turn_numbers=tuple(t.number for t, _ in fast),
     )

@@ -15,14 +15,16 @@ def _same(a: str, b: str) -> bool:
 @register("unedited_replies", "Edited reply identical to the original",
           "On every turn the participant's edited reply equals the model's reply.")  # fmt: skip
 def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection | None:
-    edited = [t for t in snapshot.turns if t.annotated and t.human_edited is not None]
+    edited = [
+        (t, t.human_edited) for t in snapshot.turns if t.annotated and t.human_edited is not None
+    ]
     if len(edited) < MIN_EDITED_TURNS:
         return None
-    if not all(_same(t.human_edited, t.model_reply) for t in edited):
+    if not all(_same(text, t.model_reply) for t, text in edited):
         return None
     return Detection(
         severity=base.WARNING,
         summary=f"the edited reply equals the original on all {len(edited)} turns",
-        evidence={"turns": [t.number for t in edited]},
-        turn_numbers=tuple(t.number for t in edited),
+        evidence={"turns": [t.number for t, _ in edited]},
+        turn_numbers=tuple(t.number for t, _ in edited),
     )

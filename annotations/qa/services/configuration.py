@@ -6,7 +6,7 @@ audit log like every other QA change.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import models, transaction
 from django.forms.models import model_to_dict
 
@@ -18,7 +18,7 @@ def _snapshot(obj: models.Model) -> dict:
 
 
 @transaction.atomic
-def save_configuration(obj: models.Model, *, actor: AbstractBaseUser) -> models.Model:
+def save_configuration(obj: models.Model, *, actor: User) -> models.Model:
     created = obj.pk is None
     obj.full_clean()
     obj.save()
@@ -28,6 +28,6 @@ def save_configuration(obj: models.Model, *, actor: AbstractBaseUser) -> models.
 
 
 @transaction.atomic
-def delete_configuration(obj: models.Model, *, actor: AbstractBaseUser) -> None:
+def delete_configuration(obj: models.Model, *, actor: User) -> None:
     record_audit(f"qa.{obj._meta.model_name}.delete", target=obj, actor=actor, data=_snapshot(obj))
     obj.delete()

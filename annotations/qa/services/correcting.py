@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -32,7 +32,7 @@ def add_correction(
     value: Any,
     reason: str,
     note: str = "",
-    actor: AbstractBaseUser,
+    actor: User,
 ) -> Correction:
     """Record a corrected value for one field; a correction already on that field is replaced.
 
@@ -74,14 +74,14 @@ def add_correction(
 
 
 @transaction.atomic
-def withdraw_correction(correction: Correction, *, actor: AbstractBaseUser) -> Correction:
+def withdraw_correction(correction: Correction, *, actor: User) -> Correction:
     correction = Correction.objects.select_for_update().get(pk=correction.pk)
     if correction.withdrawn_at is not None:
         raise QAError("This correction is already withdrawn.")
     return _withdraw(correction, actor, action="qa.correction.withdraw")
 
 
-def _withdraw(correction: Correction, actor: AbstractBaseUser, *, action: str) -> Correction:
+def _withdraw(correction: Correction, actor: User, *, action: str) -> Correction:
     correction.withdrawn_at = timezone.now()
     correction.withdrawn_by = actor
     correction.save(update_fields=["withdrawn_at", "withdrawn_by"])

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -80,7 +80,7 @@ def _compute_chunk(
             if detection is not None and flag is None:
                 _create(item.conversation, flag_type.key, detection, actor_label)
                 report.raised += 1
-            elif detection is not None:
+            elif detection is not None and flag is not None:
                 report.updated += _refresh(flag, detection, actor_label)
             elif flag is not None and flag.status == FlagStatus.OPEN:
                 _set_status(flag, FlagStatus.DISMISSED, None, RETIRED_NOTE,
@@ -140,7 +140,7 @@ def _refresh(flag: Flag, detection: Detection, actor_label: str) -> int:
 def raise_flag(
     conversation: Conversation,
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     summary: str,
     severity: str = Severity.WARNING,
     flag_type: str = MANUAL,
@@ -174,7 +174,7 @@ def raise_flag(
 
 
 @transaction.atomic
-def resolve_flag(flag: Flag, *, status: str, actor: AbstractBaseUser, note: str = "") -> Flag:
+def resolve_flag(flag: Flag, *, status: str, actor: User, note: str = "") -> Flag:
     """Confirm, dismiss or reopen a flag outside a review."""
     flag = Flag.objects.select_for_update().get(pk=flag.pk)
     if status not in FlagStatus.values:
@@ -192,12 +192,12 @@ def resolve_flag(flag: Flag, *, status: str, actor: AbstractBaseUser, note: str 
     return set_flag_status(flag, status, actor, note)
 
 
-def set_flag_status(flag: Flag, status: str, actor: AbstractBaseUser | None, note: str) -> Flag:
+def set_flag_status(flag: Flag, status: str, actor: User | None, note: str) -> Flag:
     """Change a flag's status and audit it; callers hold the transaction."""
     return _set_status(flag, status, actor, note, action=f"qa.flag.{_VERBS[status]}")
 
 
-_VERBS = {
+_VERBS: dict[str, str] = {
     FlagStatus.OPEN: "reopen",
     FlagStatus.CONFIRMED: "confirm",
     FlagStatus.DISMISSED: "dismiss",
@@ -207,7 +207,7 @@ _VERBS = {
 def _set_status(
     flag: Flag,
     status: str,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     note: str,
     *,
     action: str,

@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -52,7 +52,7 @@ class ReviewInput:
 
 @transaction.atomic
 def submit_review(
-    conversation: Conversation, reviewer: AbstractBaseUser, data: ReviewInput
+    conversation: Conversation, reviewer: User, data: ReviewInput
 ) -> ConversationReview:
     """A reviewer's decision: the first or second review of a conversation."""
     conversation, qa = _lock(conversation)
@@ -99,7 +99,7 @@ def submit_review(
 
 @transaction.atomic
 def adjudicate(
-    conversation: Conversation, adjudicator: AbstractBaseUser, data: ReviewInput
+    conversation: Conversation, adjudicator: User, data: ReviewInput
 ) -> ConversationReview:
     """The final decision on a conversation the reviewers did not agree on."""
     conversation, qa = _lock(conversation)
@@ -185,7 +185,7 @@ def _same_critical_verdicts(first: Review, second: Review) -> bool:
 
 def _write_review(
     conversation: Conversation,
-    reviewer: AbstractBaseUser,
+    reviewer: User,
     stage: str,
     data: ReviewInput,
     *,
@@ -222,7 +222,7 @@ def _finalise(
     qa: ConversationReview,
     conversation: Conversation,
     deciding: Review,
-    actor: AbstractBaseUser,
+    actor: User,
     *,
     verdicts_from: Sequence[Review],
     decisive: Review | None = None,
@@ -243,7 +243,7 @@ def _finalise(
                        "reason": qa.exclusion_reason, "stage": deciding.stage})  # fmt: skip
 
 
-def _exclude(conversation: Conversation, actor: AbstractBaseUser, reason: str) -> None:
+def _exclude(conversation: Conversation, actor: User, reason: str) -> None:
     previous = conversation.state
     if ConversationState.EXCLUDED not in ALLOWED_TRANSITIONS[previous]:
         raise QAError(f"A {previous} conversation cannot be excluded.")
@@ -257,7 +257,7 @@ def _apply_verdicts(
     conversation: Conversation,
     reviews: Sequence[Review],
     decisive: Review | None,
-    actor: AbstractBaseUser,
+    actor: User,
 ) -> None:
     """Resolve open flags: the decisive verdict if any, else the reviewers' unanimous one.
 
@@ -269,6 +269,7 @@ def _apply_verdicts(
         by_flag[verdict.flag_id][verdict.review_id] = verdict.verdict
     for flag in Flag.objects.filter(conversation=conversation, status=FlagStatus.OPEN):
         given = by_flag.get(flag.pk, {})
+        status: str | None
         if decisive is not None and decisive.pk in given:
             status = given[decisive.pk]
         else:

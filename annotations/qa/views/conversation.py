@@ -28,6 +28,7 @@ from annotations.qa.services.correcting import add_correction, withdraw_correcti
 from annotations.qa.services.flagging import raise_flag, resolve_flag
 from annotations.qa.services.reviews import ReviewInput, adjudicate, submit_review
 from annotations.qa.views.common import authorised_conversation, render_page
+from annotations.staff import staff_user
 
 REVIEW, ADJUDICATE = "qa.review_conversation", "qa.adjudicate"
 FLAG, CORRECT = "qa.flag_conversation", "qa.correct_annotation"
@@ -70,8 +71,9 @@ def _back(conversation_id: int, request: HttpRequest) -> HttpResponseRedirect:
 
 
 def _review_input(request: HttpRequest) -> ReviewInput:
-    verdicts = {}
-    for key, value in request.POST.items():
+    verdicts: dict[int, str] = {}
+    for key in request.POST:
+        value = request.POST.get(key, "")
         if key.startswith("flag-") and key[5:].isdigit() and value:
             verdicts[int(key[5:])] = value
     return ReviewInput(
@@ -97,7 +99,7 @@ def _act(request: HttpRequest, conversation_id: int, action, success: str) -> Ht
 def review(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = authorised_conversation(request, pk, REVIEW)
     try:
-        qa = submit_review(conversation, request.user, _review_input(request))
+        qa = submit_review(conversation, staff_user(request), _review_input(request))
     except QAError as exc:
         messages.error(request, str(exc))
         return _back(pk, request)
@@ -116,7 +118,7 @@ def review(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def adjudication(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = authorised_conversation(request, pk, ADJUDICATE)
-    return _act(request, pk, lambda: adjudicate(conversation, request.user, _review_input(request)),
+    return _act(request, pk, lambda: adjudicate(conversation, staff_user(request), _review_input(request)),
                 "Adjudicated: the decision is final.")  # fmt: skip
 
 
@@ -125,7 +127,7 @@ def flag_raise(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = authorised_conversation(request, pk, FLAG)
     turns = [int(n) for n in request.POST.get("turns", "").replace(",", " ").split() if n.isdigit()]
     return _act(request, pk, lambda: raise_flag(
-        conversation, actor=request.user, summary=request.POST.get("summary", ""),
+        conversation, actor=staff_user(request), summary=request.POST.get("summary", ""),
         severity=request.POST.get("severity", Severity.WARNING), flag_type=MANUAL, turn_numbers=turns,
     ), "Flag raised.")  # fmt: skip
 
@@ -136,7 +138,7 @@ def flag_status(request: HttpRequest, pk: int) -> HttpResponse:
     authorised_conversation(request, flag.conversation_id, FLAG)
     status = request.POST.get("status", "")
     return _act(request, flag.conversation_id, lambda: resolve_flag(
-        flag, status=status, actor=request.user, note=request.POST.get("note", "")
+        flag, status=status, actor=staff_user(request), note=request.POST.get("note", "")
     ), f"Flag {dict(FlagStatus.choices).get(status, status).lower()}.")  # fmt: skip
 
 
@@ -145,7 +147,7 @@ def correction_add(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = authorised_conversation(request, pk, CORRECT)
     return _act(request, pk, lambda: add_correction(
         conversation, field_path=request.POST.get("field_path", ""), value=request.POST.get("value", ""),
-        reason=request.POST.get("reason", ""), note=request.POST.get("note", ""), actor=request.user,
+        reason=request.POST.get("reason", ""), note=request.POST.get("note", ""), actor=staff_user(request),
     ), "Correction recorded; the participant's original is kept.")  # fmt: skip
 
 
@@ -154,4 +156,4 @@ def correction_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     correction = get_object_or_404(Correction, pk=pk)
     authorised_conversation(request, correction.conversation_id, CORRECT)
     return _act(request, correction.conversation_id,
-                lambda: withdraw_correction(correction, actor=request.user), "Correction withdrawn.")  # fmt: skip
+                lambda: withdraw_correction(correction, actor=staff_user(request)), "Correction withdrawn.")  # fmt: skip

@@ -63,10 +63,10 @@ def _aggregate_group(
     for member in members:
         for key, counts in member.confusion.items():
             confusion[key] = confusion.get(key, ConfusionCounts()) + counts
-        for call_type, counts in member.parse_failures.items():
+        for call_type, calls in member.parse_failures.items():
             total = failures.setdefault(call_type, {"calls": 0, "failures": 0})
-            total["calls"] += counts.get("calls", 0)
-            total["failures"] += counts.get("failures", 0)
+            total["calls"] += calls.get("calls", 0)
+            total["failures"] += calls.get("failures", 0)
     return AggregateScores(
         em_model=model,
         mode=mode,

@@ -56,8 +56,9 @@ def _absolute_total(
     total: float | None, items: dict[str, float], names: tuple[str, ...]
 ) -> float | None:
     """Given total, else (section 5) the sum of the predicted items of that polarity."""
-    if _as_float(total) is not None:
-        return _clamp_total(float(total))
+    given = _as_float(total)
+    if given is not None:
+        return _clamp_total(given)
     present = [items[name] for name in names if name in items]
     return _clamp_total(sum(present)) if present else None
 
@@ -67,12 +68,13 @@ def _delta_total(
 ) -> float | None:
     """pre total + predicted change; the change is the given total change, else the sum of the
     item changes of that polarity (an item without a change is unchanged); None if neither."""
-    if _as_float(change) is None:
+    given = _as_float(change)
+    if given is None:
         present = [deltas[name] for name in names if name in deltas]
         if not present:
             return None
-        change = sum(present)
-    return _clamp_total(pre_total + float(change))
+        given = sum(present)
+    return _clamp_total(pre_total + given)
 
 
 def resolve_predicted_post_panas(

@@ -124,7 +124,7 @@ def compute_statistics(
         "discriminability", lambda: discriminability(matrix, pairs, models, mode=mode)
     )
 
-    ranked = [matrix.column(m, mode) for m in models]
+    ranked = [matrix.columns.index((m, mode)) for m in models]  # models run in this mode
     means = {axis: replicates[axis].estimate[ranked] for axis in AXES}
     correlations = timed(
         "rank_correlations",

@@ -67,7 +67,10 @@ def axis_estimates(
         rep = replicates[axis]
         low, high = bca_interval(rep, confidence)
         n = np.isfinite(matrix.values[axis]).sum(axis=0)
-        rank = dict.fromkeys(range(len(matrix.columns)), (None, None, None))
+        # column -> (rank, rank_low, rank_high); None where the model is not ranked
+        rank: dict[int, tuple[int | None, int | None, int | None]] = dict.fromkeys(
+            range(len(matrix.columns)), (None, None, None)
+        )
         if ranked:
             point = point_ranks(rep.estimate[ranked])
             rank_low, rank_high = rank_interval(rep.boot[ranked], confidence)

@@ -3,6 +3,8 @@ so that a model's format failures are never read as failures of emotional intell
 
 from __future__ import annotations
 
+from typing import cast
+
 import pandas as pd
 
 from evaluation.benchmark.stats.contract import PARSE_PREFIX
@@ -21,7 +23,9 @@ def parse_failure_rates(frame: pd.DataFrame) -> tuple[ParseFailureRate, ...]:
     columns = [f"{PARSE_PREFIX}{c}_{kind}" for c in call_types for kind in ("calls", "failures")]
     totals = frame.groupby(["model", "mode"], sort=True)[columns].sum()
     rates = []
-    for (model, mode), row in totals.iterrows():
+    for key, row in totals.iterrows():
+        # A (model, mode) MultiIndex: every key is a pair (pandas types it as any Hashable).
+        model, mode = cast(tuple[object, object], key)
         for call_type in call_types:
             calls = int(row[f"{PARSE_PREFIX}{call_type}_calls"])
             failures = int(row[f"{PARSE_PREFIX}{call_type}_failures"])

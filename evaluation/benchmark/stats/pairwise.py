@@ -58,6 +58,7 @@ def paired_tests(
         adjusted = holm([number(p) for p in p_values[span]])
         for k, (a, b) in enumerate(pairs):
             j = i * len(pairs) + k
+            p_holm = adjusted[k]
             tests.append(
                 PairTest(
                     axis=axis,
@@ -68,8 +69,8 @@ def paired_tests(
                     ci_low=number(low[j]),
                     ci_high=number(high[j]),
                     p_value=number(p_values[j]),
-                    p_holm=adjusted[k],
-                    distinguished=adjusted[k] is not None and adjusted[k] < alpha,
+                    p_holm=p_holm,
+                    distinguished=p_holm is not None and p_holm < alpha,
                 )
             )
     return tuple(tests)

@@ -20,7 +20,8 @@ from evaluation.benchmark.stats.results import Concordance, RankCorrelation, num
 def _pair_signs(values: np.ndarray) -> np.ndarray:
     """sign(x_i - x_j) for every i < j, along the last axis."""
     first, second = np.triu_indices(values.shape[-1], k=1)
-    return np.sign(values[..., first] - values[..., second])
+    signs: np.ndarray = np.sign(values[..., first] - values[..., second])
+    return signs
 
 
 def kendall_tau(x: np.ndarray, y: np.ndarray) -> float:
@@ -62,7 +63,8 @@ def _w_statistic(ranks: np.ndarray) -> np.ndarray:
     m, n = ranks.shape[-2], ranks.shape[-1]
     totals = ranks.sum(axis=-2)
     spread = ((totals - m * (n + 1) / 2) ** 2).sum(axis=-1)
-    return 12 * spread / (m**2 * (n**3 - n))
+    w: np.ndarray = 12 * spread / (m**2 * (n**3 - n))
+    return w
 
 
 def kendall_w(ranks: np.ndarray) -> float:

@@ -185,7 +185,7 @@ class Statistics:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON values (``json.dumps(..., allow_nan=False)`` accepts it), no timings."""
-        data = _plain(dataclasses.asdict(self))
+        data: dict[str, Any] = _plain(dataclasses.asdict(self))
         del data["timings"]
         return data
 

@@ -57,7 +57,8 @@ def subgroup_differences(
     has_value = (strata >= 0)[:, None]
 
     def weights_of(members: np.ndarray) -> np.ndarray:
-        return defined * members[:, None]
+        weights: np.ndarray = defined * members[:, None]
+        return weights
 
     level_weights = [weights_of(labels == level) for level in compared]
     if spec.reference is None:

@@ -32,7 +32,8 @@ def composite_of(axes: np.ndarray) -> np.ndarray:
     """The scorer's composite weights applied to (..., 5) synthetic component axes."""
     emotion, behaviour, preference, _, outcome = np.moveaxis(axes, -1, 0)
     quality = 0.5 * behaviour + 0.5 * preference
-    return np.round(100 * (0.24 * emotion + 0.49 * quality + 0.27 * outcome), 2)
+    composite: np.ndarray = np.round(100 * (0.24 * emotion + 0.49 * quality + 0.27 * outcome), 2)
+    return composite
 
 
 def synthetic_scores(
@@ -69,8 +70,10 @@ def synthetic_scores(
         ORIGINAL_MODEL_COLUMN: rng.choice(ORIGINAL_MODELS, n_conversations),
     }
     for index, group in enumerate(DIAGNOSES):
+        # An object array holds the None of "no such group" (numpy's stubs take no bare None).
+        missing = np.array(None, dtype=object)
         attributes[f"{TRAIT_PREFIX}{group}"] = np.where(
-            ~diagnosis, TRAIT_REFERENCE, np.where(which == index, group, None)
+            ~diagnosis, TRAIT_REFERENCE, np.where(which == index, group, missing)
         )
     attributes[f"{TRAIT_PREFIX}any diagnosis"] = np.where(
         diagnosis, "any diagnosis", TRAIT_REFERENCE
