@@ -30,13 +30,11 @@ HEARTBEAT = "attune.heartbeat"  # attune_collect/tasks.py
 
 def send(name: str, *args: int | str, queue: str | None = None, countdown: float = 0) -> bool:
     """Send one task now; False (and a logged error) when the broker cannot take it."""
-    options: dict[str, object] = {}
-    if queue:
-        options["queue"] = queue
-    if countdown:
-        options["countdown"] = countdown
     try:
-        celery_app.send_task(name, args=list(args), **options)
+        # None, as when left out: the default queue, no delay
+        celery_app.send_task(
+            name, args=list(args), queue=queue or None, countdown=countdown or None
+        )
     except Exception:  # any broker or network error: the sweep sends it again later
         logger.error(
             "could not send task %s%r to the broker; the periodic sweep sends it again",
