@@ -128,7 +128,7 @@ def _conversation(
             category=category,
             subtopic=subtopic,
             other={"synthetic": True, "generator": "attune seed_demo", "seed": seed},
-        ),  # fmt: skip
+        ),
         participant_profile=_profile(rng, seed, index, instrument),
         pre_panas=pre,
         post_panas=post,
@@ -138,9 +138,14 @@ def _conversation(
 
 
 def _turn(
-    instrument: Instrument, rng: random.Random, persona: DemoPersona, number: int, topic: str,
-    mood: list[str], distress: float,
-) -> records.Turn:  # fmt: skip
+    instrument: Instrument,
+    rng: random.Random,
+    persona: DemoPersona,
+    number: int,
+    topic: str,
+    mood: list[str],
+    distress: float,
+) -> records.Turn:
     emotion = mood[-1].lower()
     user = rng.choice(_USER_LINES).format(topic=topic, emotion=emotion)
     reply = rng.choice(persona.openers).format(topic=topic) + " (synthetic demo reply)"
@@ -233,10 +238,16 @@ def _panas(rng: random.Random, distress: float) -> records.Panas:
 
 # The demo's diagnosed conditions as the default questionnaire's option ids, by the group the
 # paper reports them in (the draws of the main stream stay as they were).
-_CONDITIONS = {"diagnosis:anxiety_depression": ("anxiety", "depression"),
-               "diagnosis:asd_adhd": ("adhd", "autism")}  # fmt: skip
-_OTHER_TEXT = {"country": "Norway", "first_language": "Norwegian", "gender": "Agender",
-               "diagnoses": "OCD"}  # fmt: skip
+_CONDITIONS = {
+    "diagnosis:anxiety_depression": ("anxiety", "depression"),
+    "diagnosis:asd_adhd": ("adhd", "autism"),
+}
+_OTHER_TEXT = {
+    "country": "Norway",
+    "first_language": "Norwegian",
+    "gender": "Agender",
+    "diagnoses": "OCD",
+}
 
 
 def _profile(

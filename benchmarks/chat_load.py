@@ -105,8 +105,11 @@ def serve_upstream(args: argparse.Namespace) -> None:
     from attune_collect.llm.testing import run_test_server
 
     words = " ".join(f"word{i}" for i in range(args.tokens))
-    with run_test_server(lambda body: words, latency_s=args.latency_ms / 1000,
-                         token_delay_s=args.token_delay_ms / 1000) as server:  # fmt: skip
+    with run_test_server(
+        lambda body: words,
+        latency_s=args.latency_ms / 1000,
+        token_delay_s=args.token_delay_ms / 1000,
+    ) as server:
         print(f"PORT {server.port}", flush=True)
         deadline = time.monotonic() + UPSTREAM_LIFETIME_S
         while time.monotonic() < deadline and os.getppid() != 1:  # parent gone: stop
@@ -237,8 +240,14 @@ def create_postgres_database(database_url: str) -> None:
     import psycopg
 
     config = dj_database_url.parse(database_url)
-    with psycopg.connect(host=config["HOST"], port=config["PORT"] or 5432, user=config["USER"],
-                         password=config["PASSWORD"] or None, dbname="postgres", autocommit=True) as db:  # fmt: skip
+    with psycopg.connect(
+        host=config["HOST"],
+        port=config["PORT"] or 5432,
+        user=config["USER"],
+        password=config["PASSWORD"] or None,
+        dbname="postgres",
+        autocommit=True,
+    ) as db:
         exists = db.execute(
             "SELECT 1 FROM pg_database WHERE datname = %s", [config["NAME"]]
         ).fetchone()
@@ -264,14 +273,25 @@ def create_participants(upstream_url: str, count: int, turns: int) -> tuple[str,
     from evaluation.benchmark.instrument import default_instrument
 
     endpoint = ModelEndpoint.objects.create(
-        alias="bench-upstream", provider="openai", model_name="gpt-4o-mini",
-        litellm_model="openai/gpt-4o-mini", api_base=upstream_url, api_key_env=KEY_ENV,
-        max_concurrency=count * 2, max_retries=0, timeout_s=REQUEST_TIMEOUT_S,
-    )  # fmt: skip
+        alias="bench-upstream",
+        provider="openai",
+        model_name="gpt-4o-mini",
+        litellm_model="openai/gpt-4o-mini",
+        api_base=upstream_url,
+        api_key_env=KEY_ENV,
+        max_concurrency=count * 2,
+        max_retries=0,
+        timeout_s=REQUEST_TIMEOUT_S,
+    )
     study = get_or_create_study(
-        "chat-load", status=StudyStatus.RECRUITING, min_turns=1, max_turns=turns,
-        target_participants=count * 2, pairwise_questions_per_turn=0, topics=[],
-    )  # fmt: skip
+        "chat-load",
+        status=StudyStatus.RECRUITING,
+        min_turns=1,
+        max_turns=turns,
+        target_participants=count * 2,
+        pairwise_questions_per_turn=0,
+        topics=[],
+    )
     study.model_pool.set([endpoint])
     panas = dict.fromkeys(default_instrument().panas_ids, 3)
     tokens = []
@@ -340,12 +360,17 @@ async def platform_turn(http: Any, token: str, phase: Phase) -> None:
 
 
 async def direct_turn(http: Any, phase: Phase) -> None:
-    body = {"model": "bench-model", "stream": True, "stream_options": {"include_usage": True},
-            "messages": [{"role": "user", "content": "I have been feeling anxious about work lately."}]}  # fmt: skip
+    body = {
+        "model": "bench-model",
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "messages": [{"role": "user", "content": "I have been feeling anxious about work lately."}],
+    }
     started = time.perf_counter()
     first = None
-    async with http.stream("POST", "/chat/completions", json=body,
-                           headers={"Authorization": "Bearer bench"}) as response:  # fmt: skip
+    async with http.stream(
+        "POST", "/chat/completions", json=body, headers={"Authorization": "Bearer bench"}
+    ) as response:
         if response.status_code != 200:
             await response.aread()
             raise RuntimeError(f"HTTP {response.status_code}")
@@ -361,8 +386,16 @@ async def direct_turn(http: Any, phase: Phase) -> None:
     phase.samples.append(Sample(first - started, time.perf_counter() - started))
 
 
-async def run_phase(phase: Phase, base_url: str, participants: int, turns: int, ramp_s: float,
-                    turn: Any, tokens: list[str] | None, deadline_s: float) -> None:  # fmt: skip
+async def run_phase(
+    phase: Phase,
+    base_url: str,
+    participants: int,
+    turns: int,
+    ramp_s: float,
+    turn: Any,
+    tokens: list[str] | None,
+    deadline_s: float,
+) -> None:
     import httpx
 
     limits = httpx.Limits(
@@ -390,17 +423,23 @@ async def run_phase(phase: Phase, base_url: str, participants: int, turns: int, 
 
 
 def report(direct: Phase, platforms: list[Phase], args: argparse.Namespace, database: str) -> None:
-    print(f"\ndatabase: {database}; uvicorn workers: {args.workers}"
-          f"{'; synchronous WhiteNoise' if args.sync_whitenoise else ''}; "
-          f"participants: {args.participants}; turns each: {args.turns}; "
-          f"upstream: {args.latency_ms} ms to the first token, {args.tokens} tokens "
-          f"{args.token_delay_ms} ms apart")  # fmt: skip
-    print(f"{'':18} {'streams':>8} {'errors':>7} {'max open':>9} {'TTFT p50':>9} {'TTFT p95':>9} "
-          f"{'total p50':>10} {'total p95':>10}")  # fmt: skip
+    print(
+        f"\ndatabase: {database}; uvicorn workers: {args.workers}"
+        f"{'; synchronous WhiteNoise' if args.sync_whitenoise else ''}; "
+        f"participants: {args.participants}; turns each: {args.turns}; "
+        f"upstream: {args.latency_ms} ms to the first token, {args.tokens} tokens "
+        f"{args.token_delay_ms} ms apart"
+    )
+    print(
+        f"{'':18} {'streams':>8} {'errors':>7} {'max open':>9} {'TTFT p50':>9} {'TTFT p95':>9} "
+        f"{'total p50':>10} {'total p95':>10}"
+    )
     for phase in (direct, *platforms):
-        print(f"{phase.name:18} {len(phase.samples):8d} {len(phase.errors):7d} {phase.max_open_streams:9d} "
-              f"{phase.percentile('ttft_s', 50) * 1000:7.1f}ms {phase.percentile('ttft_s', 95) * 1000:7.1f}ms "
-              f"{phase.percentile('total_s', 50) * 1000:8.1f}ms {phase.percentile('total_s', 95) * 1000:8.1f}ms")  # fmt: skip
+        print(
+            f"{phase.name:18} {len(phase.samples):8d} {len(phase.errors):7d} {phase.max_open_streams:9d} "
+            f"{phase.percentile('ttft_s', 50) * 1000:7.1f}ms {phase.percentile('ttft_s', 95) * 1000:7.1f}ms "
+            f"{phase.percentile('total_s', 50) * 1000:8.1f}ms {phase.percentile('total_s', 95) * 1000:8.1f}ms"
+        )
     for platform in platforms:
         for name, attribute in (("TTFT", "ttft_s"), ("total", "total_s")):
             ratios = [
@@ -411,8 +450,10 @@ def report(direct: Phase, platforms: list[Phase], args: argparse.Namespace, data
                 (platform.percentile(attribute, q) - direct.percentile(attribute, q)) * 1000
                 for q in (50, 95)
             ]
-            print(f"{platform.name}/direct {name}: p50 x{ratios[0]:.3f} (+{overhead[0]:.1f} ms), "
-                  f"p95 x{ratios[1]:.3f} (+{overhead[1]:.1f} ms)")  # fmt: skip
+            print(
+                f"{platform.name}/direct {name}: p50 x{ratios[0]:.3f} (+{overhead[0]:.1f} ms), "
+                f"p95 x{ratios[1]:.3f} (+{overhead[1]:.1f} ms)"
+            )
     for phase in (direct, *platforms):
         for error in sorted(set(phase.errors))[:10]:
             print(f"  {phase.name} error ({phase.errors.count(error)}x): {error}")
@@ -420,15 +461,19 @@ def report(direct: Phase, platforms: list[Phase], args: argparse.Namespace, data
     for platform in platforms:
         server_cpu = platform.cpu["platform"]
         per_message[platform.name] = server_cpu / max(len(platform.samples), 1) * 1000
-        print(f"{platform.name}: platform server {server_cpu:.1f} s CPU in {platform.seconds:.1f} s "
-              f"({per_message[platform.name]:.1f} ms per message, "
-              f"{server_cpu / platform.seconds:.0%} of one core)")  # fmt: skip
+        print(
+            f"{platform.name}: platform server {server_cpu:.1f} s CPU in {platform.seconds:.1f} s "
+            f"({per_message[platform.name]:.1f} ms per message, "
+            f"{server_cpu / platform.seconds:.0%} of one core)"
+        )
     if len(per_message) == 2:
         (first, first_ms), (second, second_ms) = per_message.items()
         print(f"platform CPU per message, {first} / {second}: {first_ms / second_ms:.2f}")
     for phase in (direct, *platforms):
-        print(f"CPU during the {phase.name} phase: "
-              + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in phase.cpu.items()))  # fmt: skip
+        print(
+            f"CPU during the {phase.name} phase: "
+            + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in phase.cpu.items())
+        )
 
 
 def main() -> None:
@@ -469,9 +514,14 @@ def main() -> None:
         return
 
     workdir = Path(tempfile.mkdtemp(prefix="attune-chat-load-"))
-    env = {**os.environ, "ATTUNE_DATA_DIR": str(workdir / "data"), KEY_ENV: "sk-bench-not-a-secret",
-           "DJANGO_SETTINGS_MODULE": "attune_collect.settings", "ATTUNE_LOG_LEVEL": "WARNING",
-           **PRODUCTION_PROFILE}  # fmt: skip
+    env = {
+        **os.environ,
+        "ATTUNE_DATA_DIR": str(workdir / "data"),
+        KEY_ENV: "sk-bench-not-a-secret",
+        "DJANGO_SETTINGS_MODULE": "attune_collect.settings",
+        "ATTUNE_LOG_LEVEL": "WARNING",
+        **PRODUCTION_PROFILE,
+    }
     for name in ("DATABASE_URL", "REDIS_URL"):  # the cache and broker stay local: no shared Redis
         env.pop(name, None)
         os.environ.pop(name, None)
@@ -494,9 +544,21 @@ def main() -> None:
         )
         server_env["DJANGO_SETTINGS_MODULE"] = "bench_settings"
 
-    upstream = start_process([sys.executable, __file__, "--serve-upstream", "--latency-ms", str(args.latency_ms),
-                              "--tokens", str(args.tokens), "--token-delay-ms", str(args.token_delay_ms)], env,
-                             read_stdout=True)  # fmt: skip
+    upstream = start_process(
+        [
+            sys.executable,
+            __file__,
+            "--serve-upstream",
+            "--latency-ms",
+            str(args.latency_ms),
+            "--tokens",
+            str(args.tokens),
+            "--token-delay-ms",
+            str(args.token_delay_ms),
+        ],
+        env,
+        read_stdout=True,
+    )
     server = None
     try:
         line = upstream.stdout.readline() if upstream.stdout else ""
@@ -525,9 +587,28 @@ def main() -> None:
         connection.close()
 
         port = free_port()
-        server = start_process([sys.executable, "-m", "uvicorn", "attune_collect.asgi:application", "--host",
-                                "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning",
-                                "--backlog", "4096", "--timeout-keep-alive", "30", "--workers", str(args.workers)], server_env)  # fmt: skip
+        server = start_process(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "attune_collect.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--no-access-log",
+                "--log-level",
+                "warning",
+                "--backlog",
+                "4096",
+                "--timeout-keep-alive",
+                "30",
+                "--workers",
+                str(args.workers),
+            ],
+            server_env,
+        )
         platform_url = f"http://127.0.0.1:{port}"
         wait_for_http(f"{platform_url}/healthz")
 
@@ -543,8 +624,18 @@ def main() -> None:
         if database == "postgresql":
             processes["postgresql"] = POSTGRES
         with cpu_used(processes, direct):
-            asyncio.run(run_phase(direct, upstream_url, args.participants, args.turns, reply_s,
-                                  direct_turn, None, deadline))  # fmt: skip
+            asyncio.run(
+                run_phase(
+                    direct,
+                    upstream_url,
+                    args.participants,
+                    args.turns,
+                    reply_s,
+                    direct_turn,
+                    None,
+                    deadline,
+                )
+            )
         platforms = []
         for index, transport in enumerate(args.transports):
             force_litellm(transport == "litellm")
@@ -552,14 +643,34 @@ def main() -> None:
             # Warm-up: opens database and upstream connections (and litellm's client) in every
             # worker before the measured phase.
             warm = Phase("warm-up")
-            asyncio.run(run_phase(warm, platform_url, warm_count, 1, 0.0, platform_turn,
-                                  mine[args.participants:], deadline))  # fmt: skip
+            asyncio.run(
+                run_phase(
+                    warm,
+                    platform_url,
+                    warm_count,
+                    1,
+                    0.0,
+                    platform_turn,
+                    mine[args.participants :],
+                    deadline,
+                )
+            )
             if warm.errors:
                 raise SystemExit(f"warm-up ({transport}) failed: {warm.errors[0]}")
             phase = Phase(f"platform-{transport}")
             with cpu_used(processes, phase):
-                asyncio.run(run_phase(phase, platform_url, args.participants, args.turns, reply_s,
-                                      platform_turn, mine[: args.participants], deadline))  # fmt: skip
+                asyncio.run(
+                    run_phase(
+                        phase,
+                        platform_url,
+                        args.participants,
+                        args.turns,
+                        reply_s,
+                        platform_turn,
+                        mine[: args.participants],
+                        deadline,
+                    )
+                )
             print(f"{phase.name} done, load average {_load()}", flush=True)
             platforms.append(phase)
         report(direct, platforms, args, database)

@@ -73,20 +73,29 @@ def main() -> None:
         key = (item.em_model, item.mode)
         rows.append(
             [
-                item.em_model, item.n_conversations, value(item), value(asked[key]),
-                value(reference[key]), value(item, "avg_binary_om_accuracy"),
+                item.em_model,
+                item.n_conversations,
+                value(item),
+                value(asked[key]),
+                value(reference[key]),
+                value(item, "avg_binary_om_accuracy"),
                 value(asked[key], "avg_binary_om_accuracy"),
             ]
-        )  # fmt: skip
+        )
     print(
         f"release {release} ({len(conversations)} conversations, hash "
         f"{release.content_hash[:12]}); "
         f"OM judgements with a yes/no truth: {len(judgements)}, of them not asked: {not_asked}"
     )
     headers = (
-        "model", "n", "composite (default)", "composite (asked only)", "composite (compat)",
-        "OM acc (default)", "OM acc (asked only)",
-    )  # fmt: skip
+        "model",
+        "n",
+        "composite (default)",
+        "composite (asked only)",
+        "composite (compat)",
+        "OM acc (default)",
+        "OM acc (asked only)",
+    )
     print(format_table(headers, rows))
 
 

@@ -152,11 +152,22 @@ def run_command(
     for index in range(args.models):
         command += ["--model", f"openai/bench-model-{index + 1}"]
     return command + [
-        "--api-base", server.base_url, "--api-key-env", KEY_ENV,
-        "--concurrency", str(args.concurrency), "--timeout", "120", "--no-progress",
-        "--workers", str(workers),
-        "--cache", str(cache), "--out", str(out),
-    ]  # fmt: skip
+        "--api-base",
+        server.base_url,
+        "--api-key-env",
+        KEY_ENV,
+        "--concurrency",
+        str(args.concurrency),
+        "--timeout",
+        "120",
+        "--no-progress",
+        "--workers",
+        str(workers),
+        "--cache",
+        str(cache),
+        "--out",
+        str(out),
+    ]
 
 
 # What an engine process imports before its first call to an OpenAI-compatible endpoint
@@ -232,9 +243,13 @@ def probe(kind: str, base_url: str, calls: int) -> None:
                 load_litellm()
             gateway = LLMGateway()
             endpoint = EndpointConfig(
-                name="probe", model="openai/probe", api_base=base_url, api_key_env=KEY_ENV,
-                max_concurrency=64, force_litellm=kind == "gateway-litellm",
-            )  # fmt: skip
+                name="probe",
+                model="openai/probe",
+                api_base=base_url,
+                api_key_env=KEY_ENV,
+                max_concurrency=64,
+                force_litellm=kind == "gateway-litellm",
+            )
 
             async def one(index: int) -> None:
                 await gateway.complete(
@@ -285,8 +300,12 @@ def measure_probes(calls: int) -> dict[str, float]:
         for kind in PROBES:
             done = subprocess.run(
                 [sys.executable, __file__, "--probe", kind, server.base_url, str(calls)],
-                cwd=ROOT, env=_env(), capture_output=True, text=True, check=True,
-            )  # fmt: skip
+                cwd=ROOT,
+                env=_env(),
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             results[kind] = float(done.stdout.strip().splitlines()[-1])
         return results
     finally:
@@ -316,8 +335,10 @@ def main() -> None:
     if args.probe_only:
         print(f"load average at the start: {_load()}")
         probes = measure_probes(args.probe_calls)
-        print("client stack alone, CPU ms/call at 64 in flight: "
-              + ", ".join(f"{kind} {value:.2f}" for kind, value in probes.items()))  # fmt: skip
+        print(
+            "client stack alone, CPU ms/call at 64 in flight: "
+            + ", ".join(f"{kind} {value:.2f}" for kind, value in probes.items())
+        )
         print(f"load average at the end: {_load()}")
         return None
     work = Path(tempfile.mkdtemp(prefix="attune-eval-bench-"))

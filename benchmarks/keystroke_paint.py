@@ -77,8 +77,13 @@ def measure(
 
 def main() -> None:
     parser = _setup.argument_parser(__doc__)
-    parser.add_argument("--build", action="append", required=True, metavar="NAME=DIST",
-                        help="a name and a built frontend/dist folder (repeat to compare)")  # fmt: skip
+    parser.add_argument(
+        "--build",
+        action="append",
+        required=True,
+        metavar="NAME=DIST",
+        help="a name and a built frontend/dist folder (repeat to compare)",
+    )
     parser.add_argument("--keys", type=int, default=60, help="keys typed per build (default 60)")
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slowdown (default 4)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per build at most")
@@ -93,11 +98,15 @@ def main() -> None:
         rows.append((name, statistics.median(ordered), p95, ordered[-1], len(ordered), busy))
     base, base_task = rows[0][1], rows[0][5]["task"]
     print(f"keystroke to paint, reply editor, {args.throttle:g}x CPU slowdown, 390x844 page")
-    print(f"{'build':<10} {'keys':>5} {'median ms':>10} {'p95 ms':>8} {'max ms':>8} {'vs first':>9}"
-          f" {'task ms/key':>12} {'script ms/key':>14} {'vs first':>9}")  # fmt: skip
+    print(
+        f"{'build':<10} {'keys':>5} {'median ms':>10} {'p95 ms':>8} {'max ms':>8} {'vs first':>9}"
+        f" {'task ms/key':>12} {'script ms/key':>14} {'vs first':>9}"
+    )
     for name, median, p95, worst, count, busy in rows:
-        print(f"{name:<10} {count:>5} {median:>10.1f} {p95:>8.1f} {worst:>8.1f} {median / base:>8.2f}x"
-              f" {busy['task']:>12.1f} {busy['script']:>14.1f} {busy['task'] / base_task:>8.2f}x")  # fmt: skip
+        print(
+            f"{name:<10} {count:>5} {median:>10.1f} {p95:>8.1f} {worst:>8.1f} {median / base:>8.2f}x"
+            f" {busy['task']:>12.1f} {busy['script']:>14.1f} {busy['task'] / base_task:>8.2f}x"
+        )
 
 
 if __name__ == "__main__":

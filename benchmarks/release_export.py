@@ -131,9 +131,20 @@ def run_naive(out: Path, fast_json: bool = False) -> dict:
             name: group.get_group(cid).to_dict("records") if cid in group.groups else []
             for name, group in by_turn.items()
         }
-        document = {"conversationId": cid, "metadata": {k: record[k] for k in ("model", "provider", "category", "subtopic")},
-                    "turns": [{**turn, **{name: [c for c in rows_ if c["turn_number"] == turn["turn_number"]]
-                                          for name, rows_ in children.items()}} for turn in conversation_turns]}  # fmt: skip
+        document = {
+            "conversationId": cid,
+            "metadata": {k: record[k] for k in ("model", "provider", "category", "subtopic")},
+            "turns": [
+                {
+                    **turn,
+                    **{
+                        name: [c for c in rows_ if c["turn_number"] == turn["turn_number"]]
+                        for name, rows_ in children.items()
+                    },
+                }
+                for turn in conversation_turns
+            ],
+        }
         (folder / f"conversation_{cid}.json").write_text(
             json.dumps(document, default=str, indent=2), encoding="utf-8"
         )
@@ -190,13 +201,17 @@ def main() -> None:
             raise SystemExit(f"{phase} failed:\n{completed.stderr[-3000:]}")
         results[phase] = json.loads(line.removeprefix("RESULT "))
         r = results[phase]
-        print(f"{phase:>9}: {r['seconds']:.1f} s, {r['rows'] / r['seconds']:,.0f} rows/s "
-              f"({r['rows']:,} table rows, {r['conversations']:,} conversations), peak RSS {r['peak_rss_mb']:.0f} MB")  # fmt: skip
+        print(
+            f"{phase:>9}: {r['seconds']:.1f} s, {r['rows'] / r['seconds']:,.0f} rows/s "
+            f"({r['rows']:,} table rows, {r['conversations']:,} conversations), peak RSS {r['peak_rss_mb']:.0f} MB"
+        )
     streaming = results["streaming"]
     for phase in ("naive", "naive-orjson"):
         ratio = results[phase]["seconds"] / streaming["seconds"]
-        print(f"SUMMARY streaming vs {phase}: {ratio:.2f}x the speed; peak RSS {streaming['peak_rss_mb']:.0f} MB "
-              f"vs {results[phase]['peak_rss_mb']:.0f} MB")  # fmt: skip
+        print(
+            f"SUMMARY streaming vs {phase}: {ratio:.2f}x the speed; peak RSS {streaming['peak_rss_mb']:.0f} MB "
+            f"vs {results[phase]['peak_rss_mb']:.0f} MB"
+        )
 
 
 if __name__ == "__main__":

@@ -86,9 +86,15 @@ class _SizingGateway(LLMGateway):
         tally.prompt_chars += sum(len(str(m.get("content", ""))) for m in messages)
         tally.completion_chars += len(text)
         return Completion(
-            text=text, finish_reason="stop", prompt_tokens=0, completion_tokens=0,
-            cost_usd=0.0, latency_ms=0.0, model=endpoint.model, attempts=1,
-        )  # fmt: skip
+            text=text,
+            finish_reason="stop",
+            prompt_tokens=0,
+            completion_tokens=0,
+            cost_usd=0.0,
+            latency_ms=0.0,
+            model=endpoint.model,
+            attempts=1,
+        )
 
 
 @lru_cache(maxsize=128)

@@ -86,13 +86,13 @@ def build_record(
             timestamp="2026-03-01T10:00:00+00:00",
             category="work",
             subtopic="burnout",
-        ),  # fmt: skip
+        ),
         "participant_profile": records.ParticipantProfile(
             participant_id=unique("participant"),
             age=30,
             traits=("diagnosis:asd_adhd",),
             goals=("be heard",),
-        ),  # fmt: skip
+        ),
         "pre_panas": records.Panas(items=panas_items, total_positive=30, total_negative=40),
         "post_panas": records.Panas(items=panas_items, total_positive=35, total_negative=30),
         "conversation_wide": records.ConversationWide(
@@ -100,7 +100,7 @@ def build_record(
             emotion_clarity="clear",
             model_fit="mostly_well",
             four_branch=records.FourBranchScores(5, 4, None, 6),
-        ),  # fmt: skip
+        ),
         "turns": tuple(build_turn(n) for n in range(1, n_turns + 1)),
     }
     return records.Conversation(**{**defaults, **fields})

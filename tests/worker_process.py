@@ -31,10 +31,26 @@ def celery_worker(
 ) -> Iterator[subprocess.Popen]:
     env = {**os.environ, "DATABASE_URL": test_database_url(), **(extra_env or {})}
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "attune_collect", "worker", "--pool=solo", "--loglevel=warning",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{name}@%h"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "attune_collect",
+            "worker",
+            "--pool=solo",
+            "--loglevel=warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"{name}@%h",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         yield process
     finally:

@@ -65,8 +65,12 @@ def _column_values(record: records.Conversation):
             Participant,
             "external_id",
         )
-        yield ("participant_profile.schema_version", profile.schema_version, Participant,
-               "profile_schema_version")  # fmt: skip
+        yield (
+            "participant_profile.schema_version",
+            profile.schema_version,
+            Participant,
+            "profile_schema_version",
+        )
     wide = record.conversation_wide
     if wide is not None:
         yield (
@@ -248,7 +252,7 @@ def _save_surveys(
                         total_negative=panas.total_negative,
                         other=panas.other,
                         submitted_at=now,
-                    )  # fmt: skip
+                    )
                 )
         wide = record.conversation_wide
         if wide is not None:
@@ -286,7 +290,7 @@ def _save_turns(batch: Sequence[records.Conversation], conversations: list[Conve
                     model_reply=turn.llm_response,
                     status=TurnStatus.DONE,
                     other=turn.other,
-                )  # fmt: skip
+                )
             )
             turn_records.append(turn)
     Turn.objects.bulk_create(turn_rows)
@@ -307,8 +311,10 @@ def _save_turns(batch: Sequence[records.Conversation], conversations: list[Conve
     )
     tags, judgements, choices = [], [], []
     for annotation, turn in zip(annotations, turn_records, strict=True):
-        tags += [MoodTag(annotation=annotation, position=i, emotion=t.emotion, intensity=t.intensity)
-                 for i, t in enumerate(turn.mood_tags)]  # fmt: skip
+        tags += [
+            MoodTag(annotation=annotation, position=i, emotion=t.emotion, intensity=t.intensity)
+            for i, t in enumerate(turn.mood_tags)
+        ]
         judgements += [
             BehaviourJudgement(
                 annotation=annotation,
@@ -317,7 +323,7 @@ def _save_turns(batch: Sequence[records.Conversation], conversations: list[Conve
                 observed=j.observed,
                 preferred=j.preferred,
                 llm_value=j.llm_value,
-            )  # fmt: skip
+            )
             for i, j in enumerate(turn.annotations.binary_judgements)
         ]
         choices += [
@@ -328,7 +334,7 @@ def _save_turns(batch: Sequence[records.Conversation], conversations: list[Conve
                 response_a=c.response_a,
                 response_b=c.response_b,
                 winner=c.winner,
-            )  # fmt: skip
+            )
             for i, c in enumerate(turn.annotations.pairwise_comparisons)
         ]
     MoodTag.objects.bulk_create(tags, batch_size=2000)

@@ -68,11 +68,17 @@ def import_folder(
         raise
     finally:
         record_audit(
-            "annotations.import.folder", target=study, actor_label=actor_label,
-            data={"folder": folder.name, "imported": len(report.imported),
-                  "already_present": len(report.already_present), "rejected": report.rejected,
-                  **({"error": error} if error else {})},
-        )  # fmt: skip
+            "annotations.import.folder",
+            target=study,
+            actor_label=actor_label,
+            data={
+                "folder": folder.name,
+                "imported": len(report.imported),
+                "already_present": len(report.already_present),
+                "rejected": report.rejected,
+                **({"error": error} if error else {}),
+            },
+        )
     return report
 
 

@@ -28,13 +28,27 @@ from evaluation.benchmark import records
 DEFAULT_CHUNK_SIZE = 500
 
 _CONVERSATION_FIELDS = (
-    "id", "external_id", "model_version", "topic_category", "topic_subtopic", "source_timestamp",
-    "started_at", "metadata_other", "record_other", "model_endpoint__model_name",
-    "model_endpoint__provider", "participant__profile_submitted_at", "participant__external_id",
-    "participant__profile_schema_version", "participant__age", "participant__traits",
-    "participant__goals", "participant__responses", "participant__profile_extra",
+    "id",
+    "external_id",
+    "model_version",
+    "topic_category",
+    "topic_subtopic",
+    "source_timestamp",
+    "started_at",
+    "metadata_other",
+    "record_other",
+    "model_endpoint__model_name",
+    "model_endpoint__provider",
+    "participant__profile_submitted_at",
+    "participant__external_id",
+    "participant__profile_schema_version",
+    "participant__age",
+    "participant__traits",
+    "participant__goals",
+    "participant__responses",
+    "participant__profile_extra",
     "participant__profile_other",
-)  # fmt: skip
+)
 
 
 def iter_records(
@@ -82,8 +96,12 @@ def conversation_to_record(conversation: Conversation) -> records.Conversation:
     return record
 
 
-def _record(row: tuple, panas: dict[str, records.Panas], wide: records.ConversationWide | None,
-            turns: list[records.Turn]) -> records.Conversation:  # fmt: skip
+def _record(
+    row: tuple,
+    panas: dict[str, records.Panas],
+    wide: records.ConversationWide | None,
+    turns: list[records.Turn],
+) -> records.Conversation:
     values = dict(zip(_CONVERSATION_FIELDS, row, strict=True))
     started_at = values["started_at"]
     metadata = records.Metadata(
@@ -132,8 +150,19 @@ def _panas_by_conversation(ids: list[int]) -> dict[int, dict[str, records.Panas]
 
 
 def _wide_by_conversation(ids: list[int]) -> dict[int, records.ConversationWide]:
-    fields = ("conversation_id", "looking_for", "emotion_clarity", "model_fit", "what_felt_off",
-              "has_four_branch", "perceiving", "facilitating", "understanding", "managing", "other")  # fmt: skip
+    fields = (
+        "conversation_id",
+        "looking_for",
+        "emotion_clarity",
+        "model_fit",
+        "what_felt_off",
+        "has_four_branch",
+        "perceiving",
+        "facilitating",
+        "understanding",
+        "managing",
+        "other",
+    )
     found = {}
     for row in ConversationWideAnswers.objects.filter(conversation_id__in=ids).values_list(*fields):
         v = dict(zip(fields, row, strict=True))
@@ -172,7 +201,7 @@ def _turns_by_conversation(ids: list[int]) -> dict[int, list[records.Turn]]:
                 mood_tags=tags,
                 annotations=turn_annotations,
                 other=dict(other),
-            )  # fmt: skip
+            )
         )
     return found
 
@@ -195,13 +224,17 @@ def _annotations_by_turn(
         MoodTag, annotation_ids, ("emotion", "intensity"), lambda e, i: records.MoodTag(e, i)
     )
     judgements = _grouped(
-        BehaviourJudgement, annotation_ids, ("question_id", "llm_value", "observed", "preferred"),
+        BehaviourJudgement,
+        annotation_ids,
+        ("question_id", "llm_value", "observed", "preferred"),
         lambda q, llm, observed, preferred: records.BinaryJudgement(q, llm, observed, preferred),
-    )  # fmt: skip
+    )
     choices = _grouped(
-        PairwiseChoice, annotation_ids, ("question_id", "response_a", "response_b", "winner"),
+        PairwiseChoice,
+        annotation_ids,
+        ("question_id", "response_a", "response_b", "winner"),
         lambda q, a, b, winner: records.PairwiseComparison(q, a, b, winner),
-    )  # fmt: skip
+    )
     found = {}
     for annotation_id, turn_id, improved, edited, selected, other in rows:
         found[turn_id] = (

@@ -51,13 +51,16 @@ class TurnAnnotation(models.Model):
     )
     # Live collection only (imported records leave these empty).
     pairwise_plan = models.JSONField(
-        default=list, blank=True,
+        default=list,
+        blank=True,
         help_text='A/B positions shown: [{"question_id", "response_a", "response_b"}].',
-    )  # fmt: skip
+    )
     improved_status = models.CharField(
-        max_length=12, choices=ImprovedStatus.choices, blank=True,
+        max_length=12,
+        choices=ImprovedStatus.choices,
+        blank=True,
         help_text="Progress of the background improved reply (empty for imported records).",
-    )  # fmt: skip
+    )
     improver_endpoint = models.ForeignKey(
         ModelEndpoint, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

@@ -49,17 +49,25 @@ class Conversation(models.Model):
         max_length=200, help_text="conversationId in the AttuneBench format."
     )
     model_endpoint = models.ForeignKey(
-        ModelEndpoint, null=True, blank=True, on_delete=models.PROTECT, related_name="conversations",
+        ModelEndpoint,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="conversations",
         help_text="The hidden model the participant talked to. Never shown to the participant.",
-    )  # fmt: skip
+    )
     model_version = models.CharField(max_length=120, blank=True)
     system_prompt_version = models.CharField(
         max_length=40, blank=True, help_text="The endpoint's system prompt version at assignment."
     )
     model_config = models.ForeignKey(
-        ModelConfig, null=True, blank=True, on_delete=models.PROTECT, related_name="conversations",
+        ModelConfig,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="conversations",
         help_text="The configuration snapshot taken when the conversation opened (none if imported).",
-    )  # fmt: skip
+    )
     topic_category = models.CharField(max_length=120, blank=True)
     topic_subtopic = models.CharField(max_length=200, blank=True)
     state = models.CharField(
@@ -137,7 +145,7 @@ class Turn(models.Model):
                 fields=["conversation", "idempotency_key"],
                 condition=models.Q(idempotency_key__isnull=False),
                 name="turn_unique_idempotency_key",
-            ),  # fmt: skip
+            ),
             models.CheckConstraint(
                 condition=models.Q(status__in=TurnStatus.values), name="turn_status_valid"
             ),

@@ -44,9 +44,11 @@ class ModelEndpoint(models.Model):
     system_prompt_version = models.CharField(max_length=40, blank=True)
     api_base = models.URLField(blank=True)
     api_key_env = models.CharField(
-        max_length=100, blank=True, validators=[env_var_name_validator],
+        max_length=100,
+        blank=True,
+        validators=[env_var_name_validator],
         help_text="Name of the environment variable that holds the API key.",
-    )  # fmt: skip
+    )
     weight = models.PositiveIntegerField(
         default=1, help_text="Relative share of new conversations."
     )
@@ -105,9 +107,13 @@ class ModelEndpoint(models.Model):
             raise ValidationError({"params": "Give the parameters as a JSON object."})
         secret = sorted(k for k in self.params if SECRET_PARAM.match(str(k)))
         if secret:
-            raise ValidationError({"params": f"{', '.join(secret)}: a key or header never goes in "
-                                             "the parameters; name its environment variable in "
-                                             "the key field."})  # fmt: skip
+            raise ValidationError(
+                {
+                    "params": f"{', '.join(secret)}: a key or header never goes in "
+                    "the parameters; name its environment variable in "
+                    "the key field."
+                }
+            )
 
     def gateway_config(self) -> EndpointConfig:
         """What the LLM gateway needs to call this endpoint (the key stays in the environment)."""

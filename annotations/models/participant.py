@@ -41,11 +41,15 @@ class Participant(models.Model):
     )
     is_synthetic = models.BooleanField(default=False)
     restart_of = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="restarts",
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="restarts",
         help_text="The first record of this PROLIFIC_PID, when this one is a fresh session "
         "started beside it (a link with the same PROLIFIC_PID that proved nothing, under the "
         "study's 'fresh' returning-link policy).",
-    )  # fmt: skip
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -57,7 +61,7 @@ class Participant(models.Model):
                 fields=["study", "prolific_pid"],
                 condition=~models.Q(prolific_pid="") & models.Q(restart_of__isnull=True),
                 name="participant_unique_pid_per_study",
-            ),  # fmt: skip
+            ),
             models.CheckConstraint(
                 condition=models.Q(age__isnull=True) | models.Q(age__lte=130),
                 name="participant_age_plausible",

@@ -40,8 +40,11 @@ class StreamingTurn(serializers.Serializer):
 
 class StreamTurnData(serializers.Serializer):
     turn = StreamingTurn(help_text="The stored message; its reply follows.")
-    support = SupportOutput(allow_null=True, help_text="Set when the message signalled risk: "
-                            "show the resources prominently; the chat goes on.")  # fmt: skip
+    support = SupportOutput(
+        allow_null=True,
+        help_text="Set when the message signalled risk: "
+        "show the resources prominently; the chat goes on.",
+    )
 
 
 class StreamDeltaData(serializers.Serializer):
@@ -50,8 +53,10 @@ class StreamDeltaData(serializers.Serializer):
 
 class StreamDoneData(serializers.Serializer):
     turn = TurnOutput(help_text="The turn as stored, with the whole reply.")
-    annotation = AnnotationStepOutput(allow_null=True, help_text="The annotation step of the "
-                                      "reply (null only for a turn that has none).")  # fmt: skip
+    annotation = AnnotationStepOutput(
+        allow_null=True,
+        help_text="The annotation step of the reply (null only for a turn that has none).",
+    )
 
 
 class FailedTurn(serializers.Serializer):
@@ -60,8 +65,10 @@ class FailedTurn(serializers.Serializer):
 
 
 class StreamError(serializers.Serializer):
-    reason = serializers.ChoiceField(FAILURE_REASONS, help_text="What went wrong, for the app's "
-                                     "logs; the message is what to show.")  # fmt: skip
+    reason = serializers.ChoiceField(
+        FAILURE_REASONS,
+        help_text="What went wrong, for the app's logs; the message is what to show.",
+    )
     message = serializers.CharField()
     retryable = serializers.BooleanField(help_text="POST /api/study/turns/{number}/retry.")
 
@@ -118,11 +125,19 @@ class StreamEvent:
         return type(name, (serializers.Serializer,), attrs)
 
 
-TURN = StreamEvent("turn", StreamTurnData, "First: the message is stored (support resources "
-                   "come with it when it signalled risk).")  # fmt: skip
+TURN = StreamEvent(
+    "turn",
+    StreamTurnData,
+    "First: the message is stored (support resources come with it when it signalled risk).",
+)
 DELTA = StreamEvent("delta", StreamDeltaData, "A piece of the reply; many, to concatenate.")
-DONE = StreamEvent("done", StreamDoneData, "Last, on success: the stored turn and its "
-                   "annotation step.")  # fmt: skip
-ERROR = StreamEvent("error", StreamErrorData, "Last, on failure: the reply could not be "
-                    "written; the message is kept and the turn can be retried.")  # fmt: skip
+DONE = StreamEvent(
+    "done", StreamDoneData, "Last, on success: the stored turn and its annotation step."
+)
+ERROR = StreamEvent(
+    "error",
+    StreamErrorData,
+    "Last, on failure: the reply could not be "
+    "written; the message is kept and the turn can be retried.",
+)
 EVENTS = (TURN, DELTA, DONE, ERROR)

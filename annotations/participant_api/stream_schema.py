@@ -55,8 +55,11 @@ class EventDataFieldExtension(OpenApiSerializerFieldExtension):
 
     def map_serializer_field(self, auto_schema: Any, direction: str) -> dict[str, Any]:
         component = auto_schema.resolve_serializer(self.target.data, direction)
-        return {"type": "string", "contentMediaType": "application/json",
-                "contentSchema": component.ref}  # fmt: skip
+        return {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": component.ref,
+        }
 
 
 def stream_item_schemas(result: dict, generator: Any, request: Any, public: bool) -> dict:
@@ -77,18 +80,29 @@ class _StreamDocs(APIView):
 
 
 class MessageStreamDocs(_StreamDocs):
-    @extend_schema(operation_id="study_send_message", request=io.MessageInput, responses=_STREAM,
-                   description="Store the message, then stream the model's reply.")  # fmt: skip
+    @extend_schema(
+        operation_id="study_send_message",
+        request=io.MessageInput,
+        responses=_STREAM,
+        description="Store the message, then stream the model's reply.",
+    )
     def post(self, request: Any) -> None:  # pragma: no cover - documentation only
         raise NotImplementedError
 
 
 class RetryStreamDocs(_StreamDocs):
-    @extend_schema(operation_id="study_retry_turn", request=None,
-                   responses={**_STREAM, 404: OpenApiResponse(
-                       io.ErrorOutput, description="not_found: the conversation has no such turn")},
-                   description="Ask again for the reply of a failed (or lost) turn; "
-                   "a turn already answered is replayed.")  # fmt: skip
+    @extend_schema(
+        operation_id="study_retry_turn",
+        request=None,
+        responses={
+            **_STREAM,
+            404: OpenApiResponse(
+                io.ErrorOutput, description="not_found: the conversation has no such turn"
+            ),
+        },
+        description="Ask again for the reply of a failed (or lost) turn; "
+        "a turn already answered is replayed.",
+    )
     def post(self, request: Any, number: int) -> None:  # pragma: no cover - documentation only
         raise NotImplementedError
 

@@ -24,7 +24,7 @@ urlpatterns = [
         "turns/<int:number>/retry",
         documented_by(streaming.retry_turn, RetryStreamDocs),
         name="study-turn-retry",
-    ),  # fmt: skip
+    ),
     path("turns/<int:number>/annotation", views.AnnotationView.as_view(), name="study-annotation"),
     path("finish", views.FinishView.as_view(), name="study-finish"),
     path("post-survey", views.PostSurveyView.as_view(), name="study-post-survey"),

@@ -29,8 +29,9 @@ class ReviewPair:
     @property
     def decisions_differ(self) -> bool:
         return (self.first.decision, self.first.exclusion_reason) != (
-            self.second.decision, self.second.exclusion_reason
-        )  # fmt: skip
+            self.second.decision,
+            self.second.exclusion_reason,
+        )
 
     @property
     def flag_disagreements(self) -> dict[int, tuple[str | None, str | None]]:
@@ -110,9 +111,9 @@ def agreement_report(study: Study) -> AgreementReport:
     complete = {c: r for c, r in by_conversation.items() if len(r) == 2}
     review_ids = [r.pk for pair in complete.values() for r in pair.values()]
     verdicts: dict[int, dict[int, str]] = defaultdict(dict)  # flag -> review -> verdict
-    for flag_id, review_id, verdict in FlagVerdict.objects.filter(review_id__in=review_ids).values_list(
-        "flag_id", "review_id", "verdict"
-    ):  # fmt: skip
+    for flag_id, review_id, verdict in FlagVerdict.objects.filter(
+        review_id__in=review_ids
+    ).values_list("flag_id", "review_id", "verdict"):
         verdicts[flag_id][review_id] = verdict
     flags = {f.pk: f for f in Flag.objects.filter(conversation_id__in=complete)}
     pairs = []

@@ -79,14 +79,46 @@ class FieldPath:
 _PATTERNS: tuple[tuple[re.Pattern[str], str, FieldKind | None], ...] = (
     (re.compile(rf"{_TURN}\.userMessage"), "user_message", FieldKind.TEXT),
     (re.compile(rf"{_TURN}\.llmResponse"), "llm_response", FieldKind.TEXT),
-    (re.compile(rf"{_TURN}\.annotations\.alternateResponses\.humanEdited"), "human_edited", FieldKind.TEXT),
-    (re.compile(rf"{_TURN}\.moodShiftTags\[(?P<index>{_NUMBER})\]\.(?P<key>emotion|intensity)"), "mood_tag", None),
-    (re.compile(rf"{_TURN}\.annotations\.binaryJudgements\[questionId=(?P<qid>[A-Za-z0-9_:-]+)\]\.(?P<key>observedBehavior|preferredBehavior)"), "judgement", FieldKind.ANSWER),
-    (re.compile(rf"{_TURN}\.annotations\.pairwiseComparisons\[(?P<index>{_NUMBER})\]\.winner"), "winner", FieldKind.WINNER),
-    (re.compile(r"(?P<key>prePanas|postPanas)\.items\.(?P<item>[A-Za-z]+)"), "panas", FieldKind.PANAS_ITEM),
-    (re.compile(r"conversationWideQuestions\.(?P<key>q2_emotionClarity|q3_modelFit)"), "wide_choice", FieldKind.CHOICE),
-    (re.compile(r"conversationWideQuestions\.fourBranchScores\.(?P<key>perceiving|facilitating|understanding|managing)"), "branch", FieldKind.RATING),
-)  # fmt: skip
+    (
+        re.compile(rf"{_TURN}\.annotations\.alternateResponses\.humanEdited"),
+        "human_edited",
+        FieldKind.TEXT,
+    ),
+    (
+        re.compile(rf"{_TURN}\.moodShiftTags\[(?P<index>{_NUMBER})\]\.(?P<key>emotion|intensity)"),
+        "mood_tag",
+        None,
+    ),
+    (
+        re.compile(
+            rf"{_TURN}\.annotations\.binaryJudgements\[questionId=(?P<qid>[A-Za-z0-9_:-]+)\]\.(?P<key>observedBehavior|preferredBehavior)"
+        ),
+        "judgement",
+        FieldKind.ANSWER,
+    ),
+    (
+        re.compile(rf"{_TURN}\.annotations\.pairwiseComparisons\[(?P<index>{_NUMBER})\]\.winner"),
+        "winner",
+        FieldKind.WINNER,
+    ),
+    (
+        re.compile(r"(?P<key>prePanas|postPanas)\.items\.(?P<item>[A-Za-z]+)"),
+        "panas",
+        FieldKind.PANAS_ITEM,
+    ),
+    (
+        re.compile(r"conversationWideQuestions\.(?P<key>q2_emotionClarity|q3_modelFit)"),
+        "wide_choice",
+        FieldKind.CHOICE,
+    ),
+    (
+        re.compile(
+            r"conversationWideQuestions\.fourBranchScores\.(?P<key>perceiving|facilitating|understanding|managing)"
+        ),
+        "branch",
+        FieldKind.RATING,
+    ),
+)
 
 
 def parse_path(text: str) -> FieldPath:
@@ -233,8 +265,11 @@ def _get_text(record, path):
 
 def _set_text(record, path, value):
     if path.family == "human_edited":
-        return _with_turn(record, path, lambda t: replace(
-            t, annotations=replace(t.annotations, human_edited=value)))  # fmt: skip
+        return _with_turn(
+            record,
+            path,
+            lambda t: replace(t, annotations=replace(t.annotations, human_edited=value)),
+        )
     return _with_turn(record, path, lambda t: replace(t, **{path.family: value}))
 
 

@@ -22,9 +22,14 @@ def time_demo_annotations(study: Study, seed: int) -> int:
     rows = (
         TurnAnnotation.objects.filter(turn__conversation__study=study, submitted_at__isnull=True)
         .order_by("turn__conversation_id", "turn__number")
-        .values_list("pk", "turn_id", "turn__number", "turn__conversation__external_id",
-                     "turn__conversation__started_at")
-    )  # fmt: skip
+        .values_list(
+            "pk",
+            "turn_id",
+            "turn__number",
+            "turn__conversation__external_id",
+            "turn__conversation__started_at",
+        )
+    )
     turns, annotations = [], []
     for pk, turn_id, number, external_id, conversation_started in rows:
         if conversation_started is None:  # never for a seeded conversation: it has begun

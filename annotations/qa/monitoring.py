@@ -79,9 +79,11 @@ def funnel_by_day(study: Study) -> Table:
     for row in rows.values():
         row["started"] += row["consented"]
     return Table(
-        "funnel", "Recruitment funnel by day", ("day", *FUNNEL_STAGES),
+        "funnel",
+        "Recruitment funnel by day",
+        ("day", *FUNNEL_STAGES),
         [(d.isoformat(), *(rows[d][s] for s in FUNNEL_STAGES)) for d in sorted(rows)],
-    )  # fmt: skip
+    )
 
 
 def conversations_per_model(study: Study) -> Table:
@@ -99,10 +101,11 @@ def conversations_per_model(study: Study) -> Table:
     )
     total = sum(r[1] for r in rows) or 1
     return Table(
-        "models", "Conversations per model (assignment balance)",
+        "models",
+        "Conversations per model (assignment balance)",
         ("model", "conversations", "share", "completed", "abandoned", "excluded"),
         [(alias or NO_MODEL, n, round(n / total, 4), c, a, e) for alias, n, c, a, e in rows],
-    )  # fmt: skip
+    )
 
 
 def turns_per_conversation(study: Study) -> Table:
@@ -110,9 +113,11 @@ def turns_per_conversation(study: Study) -> Table:
         _conversations(study).annotate(n=Count("turns")).order_by().values_list("n", flat=True)
     )
     return Table(
-        "turns", "Turns per conversation", ("turns", "conversations"),
+        "turns",
+        "Turns per conversation",
+        ("turns", "conversations"),
         [(n, counts[n]) for n in sorted(counts)],
-    )  # fmt: skip
+    )
 
 
 def _median(values: Sequence[float]) -> float | None:
@@ -122,8 +127,13 @@ def _median(values: Sequence[float]) -> float | None:
 def median_times(study: Study) -> Table:
     rows = data.TurnAnnotation.objects.filter(
         turn__conversation__study=study, turn__conversation__participant__is_preview=False
-    ).values_list("turn__conversation__model_endpoint__alias", "turn__started_at", "started_at",
-                  "submitted_at", "timings")  # fmt: skip
+    ).values_list(
+        "turn__conversation__model_endpoint__alias",
+        "turn__started_at",
+        "started_at",
+        "submitted_at",
+        "timings",
+    )
     per_turn: dict[str, list[float]] = defaultdict(list)
     per_annotation: dict[str, list[float]] = defaultdict(list)
     for alias, turn_started, started, submitted, timings in rows.iterator(chunk_size=5000):
@@ -135,10 +145,26 @@ def median_times(study: Study) -> Table:
                 per_annotation[key].append(seconds)
     keys = sorted(set(per_turn) | set(per_annotation), key=lambda k: (k == ALL_MODELS, k))
     return Table(
-        "timings", "Median seconds per turn and per annotation",
-        ("model", "turns_timed", "median_turn_seconds", "annotations_timed", "median_annotation_seconds"),
-        [(k, len(per_turn[k]), _median(per_turn[k]), len(per_annotation[k]), _median(per_annotation[k])) for k in keys],
-    )  # fmt: skip
+        "timings",
+        "Median seconds per turn and per annotation",
+        (
+            "model",
+            "turns_timed",
+            "median_turn_seconds",
+            "annotations_timed",
+            "median_annotation_seconds",
+        ),
+        [
+            (
+                k,
+                len(per_turn[k]),
+                _median(per_turn[k]),
+                len(per_annotation[k]),
+                _median(per_annotation[k]),
+            )
+            for k in keys
+        ],
+    )
 
 
 def flag_rates(study: Study) -> Table:
@@ -158,13 +184,22 @@ def flag_rates(study: Study) -> Table:
     rows = []
     for flag_type, alias, n in sorted(flagged, key=lambda r: (r[0], r[1] or "")):
         base = checked.get(alias, 0)
-        rows.append((flag_type, flag_label(flag_type), alias or NO_MODEL, base, n,
-                     round(n / base, 4) if base else None))  # fmt: skip
+        rows.append(
+            (
+                flag_type,
+                flag_label(flag_type),
+                alias or NO_MODEL,
+                base,
+                n,
+                round(n / base, 4) if base else None,
+            )
+        )
     return Table(
-        "flags", "Flag rates by type and model",
+        "flags",
+        "Flag rates by type and model",
         ("flag_type", "label", "model", "conversations_checked", "conversations_flagged", "rate"),
         rows,
-    )  # fmt: skip
+    )
 
 
 def withdrawals(study: Study) -> Table:
@@ -176,9 +211,11 @@ def withdrawals(study: Study) -> Table:
         .annotate(n=Count("id"))
     )
     return Table(
-        "withdrawals", "Withdrawals by day", ("day", "withdrawn"),
+        "withdrawals",
+        "Withdrawals by day",
+        ("day", "withdrawn"),
         [(d.isoformat(), n) for d, n in per_day],
-    )  # fmt: skip
+    )
 
 
 TABLES = {

@@ -16,8 +16,11 @@ def _column(table: Table, name: str) -> list:
 
 def _funnel(table: Table) -> str:
     shown = [s for s in FUNNEL_STAGES if s != "consented"]  # consented tracks started closely
-    return charts.lines("Conversations by day of start", _column(table, "day"),
-                        {s: _column(table, s) for s in shown})  # fmt: skip
+    return charts.lines(
+        "Conversations by day of start",
+        _column(table, "day"),
+        {s: _column(table, s) for s in shown},
+    )
 
 
 def _funnel_totals(table: Table) -> str:
@@ -26,21 +29,34 @@ def _funnel_totals(table: Table) -> str:
 
 
 def _models(table: Table) -> str:
-    return charts.bars("Conversations per model", _column(table, "model"),
-                       {"conversations": _column(table, "conversations")})  # fmt: skip
+    return charts.bars(
+        "Conversations per model",
+        _column(table, "model"),
+        {"conversations": _column(table, "conversations")},
+    )
 
 
 def _turns(table: Table) -> str:
     labels = [str(n) for n in _column(table, "turns")]
-    return charts.columns("Turns per conversation", labels, _column(table, "conversations"),
-                          x_title="turns in the conversation")  # fmt: skip
+    return charts.columns(
+        "Turns per conversation",
+        labels,
+        _column(table, "conversations"),
+        x_title="turns in the conversation",
+    )
 
 
 def _timings(table: Table) -> str:
-    medians = {"per turn": [v or 0 for v in _column(table, "median_turn_seconds")],
-               "per annotation": [v or 0 for v in _column(table, "median_annotation_seconds")]}  # fmt: skip
-    return charts.bars("Median seconds per turn and per annotation", _column(table, "model"),
-                       medians, fmt=lambda v: f"{v:.1f} s")  # fmt: skip
+    medians = {
+        "per turn": [v or 0 for v in _column(table, "median_turn_seconds")],
+        "per annotation": [v or 0 for v in _column(table, "median_annotation_seconds")],
+    }
+    return charts.bars(
+        "Median seconds per turn and per annotation",
+        _column(table, "model"),
+        medians,
+        fmt=lambda v: f"{v:.1f} s",
+    )
 
 
 def _flags(table: Table) -> str:
@@ -48,13 +64,15 @@ def _flags(table: Table) -> str:
     rates = {(row[1], row[2]): row[5] or 0 for row in table.rows}
     series = {model: [rates.get((label, model), 0) for label in labels] for model in models}
     top = max(0.05, charts.nice_ceiling(max(rates.values(), default=0)))
-    return charts.bars("Share of checked conversations flagged", labels, series,
-                       fmt=charts.percent, maximum=top)  # fmt: skip
+    return charts.bars(
+        "Share of checked conversations flagged", labels, series, fmt=charts.percent, maximum=top
+    )
 
 
 def _withdrawals(table: Table) -> str:
-    return charts.columns("Withdrawals by day", _column(table, "day"),
-                          _column(table, "withdrawn"), x_title="day")  # fmt: skip
+    return charts.columns(
+        "Withdrawals by day", _column(table, "day"), _column(table, "withdrawn"), x_title="day"
+    )
 
 
 @dataclass(frozen=True)
@@ -66,25 +84,40 @@ class Section:
 
 
 _SECTIONS: tuple[tuple[str, tuple[Callable[[Table], str], ...], str, str], ...] = (
-    ("funnel", (_funnel, _funnel_totals),
-     "By the day a conversation started. Started = consented conversations plus arrivals who "
-     "never consented; chatting = reached the chat; completed = finished (also when excluded later).",
-     "No conversations yet."),
+    (
+        "funnel",
+        (_funnel, _funnel_totals),
+        "By the day a conversation started. Started = consented conversations plus arrivals who "
+        "never consented; chatting = reached the chat; completed = finished (also when excluded later).",
+        "No conversations yet.",
+    ),
     ("models", (_models,), "How evenly the model pool is assigned.", "No conversations yet."),
     ("turns", (_turns,), "", "No conversations yet."),
-    ("timings", (_timings,),
-     "Per turn: from the participant's message to the annotation's submission. "
-     "Per annotation: from opening to submitting it.", "No timed turns yet."),
-    ("flags", (_flags,),
-     "Share of the conversations the flag computation has checked that carry a flag of the "
-     "type (any status).", "No flags."),
+    (
+        "timings",
+        (_timings,),
+        "Per turn: from the participant's message to the annotation's submission. "
+        "Per annotation: from opening to submitting it.",
+        "No timed turns yet.",
+    ),
+    (
+        "flags",
+        (_flags,),
+        "Share of the conversations the flag computation has checked that carry a flag of the "
+        "type (any status).",
+        "No flags.",
+    ),
     ("withdrawals", (_withdrawals,), "", "No withdrawals."),
-)  # fmt: skip
+)
 
 
 def monitoring_sections(tables: dict[str, Table]) -> list[Section]:
     return [
-        Section(tables[name], [draw(tables[name]) for draw in drawers] if tables[name].rows else [],
-                note, empty)
+        Section(
+            tables[name],
+            [draw(tables[name]) for draw in drawers] if tables[name].rows else [],
+            note,
+            empty,
+        )
         for name, drawers, note, empty in _SECTIONS
-    ]  # fmt: skip
+    ]

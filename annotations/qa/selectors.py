@@ -87,8 +87,13 @@ class QueueFilters:
         )
 
     def as_query(self) -> dict[str, str]:
-        pairs = {"view": self.view, "study": self.study, "flag": self.flag_type,
-                 "model": self.model, "topic": self.topic}  # fmt: skip
+        pairs = {
+            "view": self.view,
+            "study": self.study,
+            "flag": self.flag_type,
+            "model": self.model,
+            "topic": self.topic,
+        }
         return {k: v for k, v in pairs.items() if v}
 
 
@@ -150,9 +155,9 @@ def review_queue(user, filters: QueueFilters) -> QuerySet[Conversation]:
 def open_flags_by_conversation(conversation_ids: list[int]) -> dict[int, list[Flag]]:
     """The open flags of a page of the queue, in one query."""
     grouped: dict[int, list[Flag]] = {i: [] for i in conversation_ids}
-    for flag in Flag.objects.filter(conversation_id__in=conversation_ids, status=FlagStatus.OPEN).only(
-        "id", "conversation_id", "flag_type", "severity", "summary"
-    ):  # fmt: skip
+    for flag in Flag.objects.filter(
+        conversation_id__in=conversation_ids, status=FlagStatus.OPEN
+    ).only("id", "conversation_id", "flag_type", "severity", "summary"):
         grouped[flag.conversation_id].append(flag)
     return grouped
 

@@ -24,14 +24,25 @@ class StaffLink:
 
 def staff_links(user) -> list[StaffLink]:
     """The pages this user may open, in the order a researcher's day goes."""
-    links = [StaffLink("Administration", reverse("admin:index"),
-                       "studies, model endpoints, releases, evaluations, audit log")]  # fmt: skip
+    links = [
+        StaffLink(
+            "Administration",
+            reverse("admin:index"),
+            "studies, model endpoints, releases, evaluations, audit log",
+        )
+    ]
     if has_study_perm(user, VIEW_PERMISSION):
-        links.append(StaffLink("Quality assurance: review queue", reverse("qa:queue"),
-                               "open critical flags (a participant at risk) come first"))  # fmt: skip
+        links.append(
+            StaffLink(
+                "Quality assurance: review queue",
+                reverse("qa:queue"),
+                "open critical flags (a participant at risk) come first",
+            )
+        )
     if has_study_perm(user, MONITORING_PERMISSION):
-        studies = limit_to_studies(Study.objects.order_by("title"), user, MONITORING_PERMISSION,
-                                   lookup="pk")  # fmt: skip
+        studies = limit_to_studies(
+            Study.objects.order_by("title"), user, MONITORING_PERMISSION, lookup="pk"
+        )
         links += [
             StaffLink(f"Monitoring: {study.title}", reverse("qa:monitoring", args=[study.slug]))
             for study in studies

@@ -57,19 +57,21 @@ def front_matter(
     metadata: dict[str, Any] = {"license": identifier}
     if identifier == OTHER:
         metadata["license_name"] = name
-    metadata.update({
-        "language": ["en"],
-        "pretty_name": pretty_name,
-        "size_categories": [size_category],
-        "annotations_creators": [creators],
-        "language_creators": sorted({creators, "machine-generated"}),
-        "task_categories": ["text-classification", "text-generation"],
-        "tags": ["emotional-intelligence", "llm-evaluation", "attunebench"],
-        "configs": _configs(),
-        "dataset_info": [
-            {"config_name": table.name, "features": features(table)} for table in TABLES
-        ],
-    })  # fmt: skip
+    metadata.update(
+        {
+            "language": ["en"],
+            "pretty_name": pretty_name,
+            "size_categories": [size_category],
+            "annotations_creators": [creators],
+            "language_creators": sorted({creators, "machine-generated"}),
+            "task_categories": ["text-classification", "text-generation"],
+            "tags": ["emotional-intelligence", "llm-evaluation", "attunebench"],
+            "configs": _configs(),
+            "dataset_info": [
+                {"config_name": table.name, "features": features(table)} for table in TABLES
+            ],
+        }
+    )
     return metadata
 
 

@@ -66,11 +66,12 @@ def _size_category(n: int) -> str:
 def dataset_card(info: ReleaseInfo) -> str:
     """README.md: Hugging Face YAML front matter, then the datasheet."""
     metadata = front_matter(
-        license=info.license, license_name=info.license_name,
+        license=info.license,
+        license_name=info.license_name,
         pretty_name=f"{info.name} {info.version}",
         size_category=_size_category(int(info.counts.get("conversations", 0))),
         creators="machine-generated" if info.synthetic else "crowdsourced",
-    )  # fmt: skip
+    )
     lines = [
         render(metadata),
         f"# {info.name} {info.version}",
@@ -102,9 +103,13 @@ def _datasheet(info: ReleaseInfo) -> list[str]:
         for key, value in sorted(counts.items())
         if not isinstance(value, dict)
     ]
-    lines += ["", "Files: `conversations/conversation_<id>.json` (AttuneBench format), `tables/*.parquet` with a",
-              "`tables/*.jsonl` mirror (see `codebook.md`), fixed-seed subsamples in `subsamples/`, `croissant.json`",
-              "and `MANIFEST.json` (size and sha256 of every file).", ""]  # fmt: skip
+    lines += [
+        "",
+        "Files: `conversations/conversation_<id>.json` (AttuneBench format), `tables/*.parquet` with a",
+        "`tables/*.jsonl` mirror (see `codebook.md`), fixed-seed subsamples in `subsamples/`, `croissant.json`",
+        "and `MANIFEST.json` (size and sha256 of every file).",
+        "",
+    ]
     lines += ["### Collection process", ""]
     lines.append(
         f"- Instrument: {instrument.name} version {instrument.version} (sha256 {instrument.canonical_hash()[:16]})"
@@ -177,10 +182,17 @@ def _configurations(info: ReleaseInfo) -> list[str]:
         if row["api_base_host"]:
             model += f" @ {row['api_base_host']}"
         cells = [
-            f"`{snapshot.config_id[:12]}`", model, f"`{row['params']}`", prompt,
-            row["improver_model"] or "none", row["consent_version"] or "-", row["app_build"] or "-",
-            str(usage.conversations), usage.first or "-", usage.last or "-",
-        ]  # fmt: skip
+            f"`{snapshot.config_id[:12]}`",
+            model,
+            f"`{row['params']}`",
+            prompt,
+            row["improver_model"] or "none",
+            row["consent_version"] or "-",
+            row["app_build"] or "-",
+            str(usage.conversations),
+            usage.first or "-",
+            usage.last or "-",
+        ]
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
     return lines
 
@@ -219,8 +231,12 @@ def codebook(info: ReleaseInfo) -> str:
         ]
         lines += [f"| `{c.name}` | {_type_name(c.type)} | {c.description} |" for c in table.columns]
         lines.append("")
-    lines += ["## PANAS items (emotion vocabulary)", "", "| item | polarity | valence | arousal | meaning |",
-              "| --- | --- | --- | --- | --- |"]  # fmt: skip
+    lines += [
+        "## PANAS items (emotion vocabulary)",
+        "",
+        "| item | polarity | valence | arousal | meaning |",
+        "| --- | --- | --- | --- | --- |",
+    ]
     lines += [
         f"| {p.id} | {p.polarity} | {p.valence} | {p.arousal} | {p.description} |"
         for p in instrument.panas_items
@@ -230,16 +246,23 @@ def codebook(info: ReleaseInfo) -> str:
         f"Intensity scale {instrument.intensity_scale.min}..{instrument.intensity_scale.max}.",
         "",
     ]
-    lines += ["## Behaviour questions", "", "| id | category | asked of the participant | asked of a model |",
-              "| --- | --- | --- | --- |"]  # fmt: skip
+    lines += [
+        "## Behaviour questions",
+        "",
+        "| id | category | asked of the participant | asked of a model |",
+        "| --- | --- | --- | --- |",
+    ]
     lines += [
         f"| {q.id} | {q.category} | {q.participant_wording} | {q.model_wording} |"
         for q in instrument.behaviour_questions
     ]
     lines += ["", "## Pairwise questions", "", "| id | asked of the participant |", "| --- | --- |"]
     lines += [f"| {q.id} | {q.participant_wording} |" for q in instrument.pairwise_questions]
-    for title, question in (("Q1 looking for", instrument.q1_looking_for), ("Q2 emotion clarity", instrument.q2_emotion_clarity),
-                            ("Q3 model fit", instrument.q3_model_fit)):  # fmt: skip
+    for title, question in (
+        ("Q1 looking for", instrument.q1_looking_for),
+        ("Q2 emotion clarity", instrument.q2_emotion_clarity),
+        ("Q3 model fit", instrument.q3_model_fit),
+    ):
         lines += ["", f"## {title}", ""] + [f"- `{o.id}`: {o.label}" for o in question.options]
     lines += ["", "## Four branches (1..7)", ""] + [
         f"- `{b.id}`: {b.participant_wording}" for b in instrument.four_branches

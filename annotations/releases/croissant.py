@@ -31,23 +31,44 @@ def croissant(info: ReleaseInfo, entries: list[dict[str, Any]]) -> dict[str, Any
         raise ValueError("a release's croissant.json needs its publication (freeze) date")
     distribution = []
     for entry in sorted(entries, key=lambda e: e["path"]):
-        distribution.append({
-            "@type": "cr:FileObject", "@id": entry["path"], "name": entry["path"], "contentUrl": entry["path"],
-            "contentSize": f"{entry['bytes']} B", "sha256": entry["sha256"], "encodingFormat": _encoding(Path(entry["path"])),
-        })  # fmt: skip
+        distribution.append(
+            {
+                "@type": "cr:FileObject",
+                "@id": entry["path"],
+                "name": entry["path"],
+                "contentUrl": entry["path"],
+                "contentSize": f"{entry['bytes']} B",
+                "sha256": entry["sha256"],
+                "encodingFormat": _encoding(Path(entry["path"])),
+            }
+        )
     record_sets = []
     for table in TABLES:
         source = f"tables/{table.name}.parquet"
-        record_sets.append({
-            "@type": "cr:RecordSet", "@id": table.name, "name": table.name, "description": table.description,
-            **({"key": {"@id": f"{table.name}/{table.key}"}} if table.key else {}),
-            "field": [{
-                "@type": "cr:Field", "@id": f"{table.name}/{c.name}", "name": c.name, "description": c.description,
-                "dataType": data_type(c), **({"repeated": True} if pa.types.is_list(c.type) else {}),
-                "source": {"fileObject": {"@id": source}, "extract": {"column": c.name}},
-                **({"references": {"field": {"@id": c.references}}} if c.references else {}),
-            } for c in table.columns],
-        })  # fmt: skip
+        record_sets.append(
+            {
+                "@type": "cr:RecordSet",
+                "@id": table.name,
+                "name": table.name,
+                "description": table.description,
+                **({"key": {"@id": f"{table.name}/{table.key}"}} if table.key else {}),
+                "field": [
+                    {
+                        "@type": "cr:Field",
+                        "@id": f"{table.name}/{c.name}",
+                        "name": c.name,
+                        "description": c.description,
+                        "dataType": data_type(c),
+                        **({"repeated": True} if pa.types.is_list(c.type) else {}),
+                        "source": {"fileObject": {"@id": source}, "extract": {"column": c.name}},
+                        **(
+                            {"references": {"field": {"@id": c.references}}} if c.references else {}
+                        ),
+                    }
+                    for c in table.columns
+                ],
+            }
+        )
     counts = info.counts
     return {
         "@context": CONTEXT,
@@ -124,8 +145,13 @@ def data_type(column: Column) -> str:
 
 
 def _encoding(path: Path) -> str:
-    return {".json": "application/json", ".jsonl": "application/jsonlines", ".parquet": "application/x-parquet",
-            ".md": "text/markdown", ".txt": "text/plain"}.get(path.suffix, "application/octet-stream")  # fmt: skip
+    return {
+        ".json": "application/json",
+        ".jsonl": "application/jsonlines",
+        ".parquet": "application/x-parquet",
+        ".md": "text/markdown",
+        ".txt": "text/plain",
+    }.get(path.suffix, "application/octet-stream")
 
 
 # The standard Croissant 1.0 JSON-LD @context (the one mlcroissant compares against).

@@ -95,9 +95,12 @@ def diff_hashes(
     common = set(old) & set(new)
     changed = sorted(cid for cid in common if old[cid] != new[cid])
     return ReleaseDiff(
-        added, removed, changed, len(common) - len(changed),
+        added,
+        removed,
+        changed,
+        len(common) - len(changed),
         configurations or ConfigDiff(compared=False),
-    )  # fmt: skip
+    )
 
 
 def parse_version(text: str) -> Version:

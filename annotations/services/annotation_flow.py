@@ -186,7 +186,7 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
             question_id=qid,
             observed=observed,
             preferred=preferred,
-        )  # fmt: skip
+        )
         for i, (qid, observed, preferred) in enumerate(answers)
     )
     if winners is None:  # the comparison never reached the participant
@@ -205,17 +205,27 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
                 response_a=row["response_a"],
                 response_b=row["response_b"],
                 winner=winners[row["question_id"]],
-            )  # fmt: skip
+            )
             for i, row in enumerate(annotation.pairwise_plan)
         )
     annotation.human_edited_reply = edited
     annotation.timings = timings
     annotation.submitted_at = timezone.now()
-    annotation.save(update_fields=["human_edited_reply", "timings", "submitted_at",
-                                   "selected_pairwise_questions", "improved_meta"])  # fmt: skip
-    record_audit("annotations.annotation.submit", target=annotation,
-                 actor_label=actor_for(participant),
-                 data={"turn": turn_number, "mood_tags": len(tags), "pairwise": winners is not None})  # fmt: skip
+    annotation.save(
+        update_fields=[
+            "human_edited_reply",
+            "timings",
+            "submitted_at",
+            "selected_pairwise_questions",
+            "improved_meta",
+        ]
+    )
+    record_audit(
+        "annotations.annotation.submit",
+        target=annotation,
+        actor_label=actor_for(participant),
+        data={"turn": turn_number, "mood_tags": len(tags), "pairwise": winners is not None},
+    )
     clear_drafts(participant, draft_key(turn_number))
     return annotation
 
@@ -230,8 +240,10 @@ def _mood_tags(
     for i, tag in enumerate(raw):
         item = instrument.panas_item(tag.get("emotion", ""))
         if item is None:
-            raise invalid(f"mood_tags[{i}].emotion",
-                          f"{tag.get('emotion')!r} is not one of the instrument's emotions")  # fmt: skip
+            raise invalid(
+                f"mood_tags[{i}].emotion",
+                f"{tag.get('emotion')!r} is not one of the instrument's emotions",
+            )
         if item.id in seen:
             raise invalid(f"mood_tags[{i}].emotion", f"{item.id} is tagged twice")
         intensity = on_scale(f"mood_tags[{i}].intensity", tag.get("intensity"), scale)
@@ -274,9 +286,11 @@ def _pairwise(annotation: TurnAnnotation, raw: Mapping[str, Any]) -> dict[str, s
     if status == ImprovedStatus.PENDING:
         if raw:
             raise invalid("pairwise", "the comparison is not ready yet")
-        raise FlowError("improved_reply_pending",
-                        "The second reply for the comparison is still being written. Please wait a moment.",
-                        data={"retry_after": 3})  # fmt: skip
+        raise FlowError(
+            "improved_reply_pending",
+            "The second reply for the comparison is still being written. Please wait a moment.",
+            data={"retry_after": 3},
+        )
     for qid in raw:
         if qid not in planned:
             raise invalid(f"pairwise.{qid}", "this question was not asked at this turn")

@@ -94,7 +94,10 @@ def open_conversation(
         system_prompt_version=endpoint.system_prompt_version,
         state=state,
     )
-    record_audit("annotations.conversation.assign", target=conversation, actor_label=actor_label,
-                 data={"endpoint": endpoint.alias, "number": number,
-                       "model_config": config.config_hash})  # fmt: skip
+    record_audit(
+        "annotations.conversation.assign",
+        target=conversation,
+        actor_label=actor_label,
+        data={"endpoint": endpoint.alias, "number": number, "model_config": config.config_hash},
+    )
     return conversation

@@ -112,9 +112,16 @@ def record_improved_reply(turn_id: int, completion: Completion) -> bool:
         "attempts": completion.attempts,
     }
     annotation.save(update_fields=["llm_improved_reply", "improved_status", "improved_meta"])
-    record_audit("annotations.annotation.improved", target=annotation, actor_label="system",
-                 data={"turn_id": turn_id, "latency_ms": annotation.improved_meta["latency_ms"],
-                       "late": late})  # fmt: skip
+    record_audit(
+        "annotations.annotation.improved",
+        target=annotation,
+        actor_label="system",
+        data={
+            "turn_id": turn_id,
+            "latency_ms": annotation.improved_meta["latency_ms"],
+            "late": late,
+        },
+    )
     safety.check_reply(annotation.turn, completion.text, "improved_reply")
     return True
 
@@ -128,6 +135,10 @@ def record_improver_failure(turn_id: int, message: str) -> bool:
     annotation.improved_status = ImprovedStatus.FAILED
     annotation.improved_meta = {**annotation.improved_meta, "error": message[:500]}
     annotation.save(update_fields=["improved_status", "improved_meta"])
-    record_audit("annotations.annotation.improver_failed", target=annotation,
-                 actor_label="system", data={"turn_id": turn_id})  # fmt: skip
+    record_audit(
+        "annotations.annotation.improver_failed",
+        target=annotation,
+        actor_label="system",
+        data={"turn_id": turn_id},
+    )
     return True

@@ -114,7 +114,7 @@ def save_setup[S: (Study, ModelEndpoint, Instrument)](
                 {
                     name: "Data collected under this value depends on it; it cannot change now."
                     for name in frozen
-                }  # fmt: skip
+                }
             )
     obj.full_clean(exclude=["content_hash"] if isinstance(obj, Instrument) else None)
     obj.save()
@@ -123,8 +123,13 @@ def save_setup[S: (Study, ModelEndpoint, Instrument)](
     changes = _changes(before, setup_state(obj))
     if created or changes:
         model = obj._meta.model_name
-        record_audit(f"annotations.{model}.{'create' if created else 'update'}", target=obj,
-                     actor=actor, actor_label=actor_label, data={"changes": changes})  # fmt: skip
+        record_audit(
+            f"annotations.{model}.{'create' if created else 'update'}",
+            target=obj,
+            actor=actor,
+            actor_label=actor_label,
+            data={"changes": changes},
+        )
     return obj
 
 

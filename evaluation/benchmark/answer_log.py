@@ -49,9 +49,14 @@ class AnswerLog:
                 )
         usage = self.usage.setdefault(
             answer.model,
-            {"calls_made": 0, "calls_cached": 0, "prompt_tokens": 0, "completion_tokens": 0,
-             "cost_usd": 0.0},
-        )  # fmt: skip
+            {
+                "calls_made": 0,
+                "calls_cached": 0,
+                "prompt_tokens": 0,
+                "completion_tokens": 0,
+                "cost_usd": 0.0,
+            },
+        )
         usage["calls_made"] += answer.made
         usage["calls_cached"] += answer.cached
         usage["prompt_tokens"] += answer.prompt_tokens

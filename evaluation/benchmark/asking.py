@@ -81,9 +81,16 @@ async def ask(
             if exc.kind in REFUSAL_KINDS:
                 raise FatalModelError(spec.model, exc) from None
             return Answer(
-                schema.call_type, spec.model, None, tuple(raw_texts), error, exc, repaired,
-                cost_usd=cost, **totals,
-            )  # fmt: skip
+                schema.call_type,
+                spec.model,
+                None,
+                tuple(raw_texts),
+                error,
+                exc,
+                repaired,
+                cost_usd=cost,
+                **totals,
+            )
         raw_texts.append(result.text)
         totals["cached" if result.cached else "made"] += 1
         totals["prompt_tokens"] += result.prompt_tokens
@@ -93,9 +100,16 @@ async def ask(
         repaired = repaired or parsed.repaired
         if parsed.ok:
             return Answer(
-                schema.call_type, spec.model, parsed.value, tuple(raw_texts), None, None,
-                repaired, cost_usd=cost, **totals,
-            )  # fmt: skip
+                schema.call_type,
+                spec.model,
+                parsed.value,
+                tuple(raw_texts),
+                None,
+                None,
+                repaired,
+                cost_usd=cost,
+                **totals,
+            )
         error = parsed.error
         if attempt < max_reasks:
             conversation += [
@@ -108,6 +122,13 @@ async def ask(
                 },
             ]
     return Answer(
-        schema.call_type, spec.model, None, tuple(raw_texts), error, None, repaired,
-        cost_usd=cost, **totals,
-    )  # fmt: skip
+        schema.call_type,
+        spec.model,
+        None,
+        tuple(raw_texts),
+        error,
+        None,
+        repaired,
+        cost_usd=cost,
+        **totals,
+    )

@@ -171,23 +171,48 @@ def write_output(path: Path, output: RunOutput) -> None:
 
 
 GROUP_HEADERS = (
-    "model", "mode", "units", "run now", "reused", "not run", "answers", "failed", "call errors",
+    "model",
+    "mode",
+    "units",
+    "run now",
+    "reused",
+    "not run",
+    "answers",
+    "failed",
+    "call errors",
     "cost $",
-)  # fmt: skip
+)
 USAGE_HEADERS = ("model", "requests", "cached", "errors", "tokens in", "tokens out", "spent $")
 
 
 def group_rows(result: BatchResult) -> list[list[Cell]]:
     return [
-        [model, mode, g.units, g.run_now, g.reused, g.not_run, g.calls, g.failures,
-         g.call_errors, round(g.api_cost, 4)]
+        [
+            model,
+            mode,
+            g.units,
+            g.run_now,
+            g.reused,
+            g.not_run,
+            g.calls,
+            g.failures,
+            g.call_errors,
+            round(g.api_cost, 4),
+        ]
         for (model, mode), g in result.groups.items()
-    ]  # fmt: skip
+    ]
 
 
 def usage_rows(usage: dict[str, ModelUsage]) -> list[list[Cell]]:
     return [
-        [model, u.made, u.cached, u.errors, u.prompt_tokens, u.completion_tokens,
-         round(u.cost_usd, 4)]
+        [
+            model,
+            u.made,
+            u.cached,
+            u.errors,
+            u.prompt_tokens,
+            u.completion_tokens,
+            round(u.cost_usd, 4),
+        ]
         for model, u in sorted(usage.items())
-    ]  # fmt: skip
+    ]

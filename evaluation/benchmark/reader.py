@@ -57,16 +57,30 @@ _METADATA_KEYS = ("model", "provider", "model_version", "timestamp", "category",
 # Derived on write, so they are not kept as unknown keys on read.
 _METADATA_DERIVED = ("conversationId", "turnCount")
 _PROFILE_KEYS = (
-    "schema_version", "participant_id", "responses", "age", "traits", "goals", "extra",
-)  # fmt: skip
+    "schema_version",
+    "participant_id",
+    "responses",
+    "age",
+    "traits",
+    "goals",
+    "extra",
+)
 _CONVERSATION_KEYS = (
-    "conversationId", "metadata", "participant_profile", "prePanas", "postPanas",
-    "conversationWideQuestions", "turns",
-)  # fmt: skip
+    "conversationId",
+    "metadata",
+    "participant_profile",
+    "prePanas",
+    "postPanas",
+    "conversationWideQuestions",
+    "turns",
+)
 _TURN_KEYS = ("turnNumber", "userMessage", "llmResponse", "moodShiftTags", "annotations")
 _ANNOTATION_KEYS = (
-    "binaryJudgements", "alternateResponses", "pairwiseComparisons", "selectedPairwiseQuestions",
-)  # fmt: skip
+    "binaryJudgements",
+    "alternateResponses",
+    "pairwiseComparisons",
+    "selectedPairwiseQuestions",
+)
 _OBSERVED_ALIASES = ("observedBehavior", "did_occur", "humanValue", "actualValue")
 _PREFERRED_ALIASES = ("preferredBehavior", "should_occur", "humanPreference")
 _CW_ALIASES = {
@@ -74,8 +88,16 @@ _CW_ALIASES = {
     "q2_emotionClarity": ("q2_emotionClarity", "Q2"),
     "q3_modelFit": ("q3_modelFit", "Q3"),
 }
-_CW_KEYS = ("q1_lookingFor", "Q1", "q2_emotionClarity", "Q2", "q3_modelFit", "Q3",
-            "q3_followUp_whatFeltOff", "fourBranchScores")  # fmt: skip
+_CW_KEYS = (
+    "q1_lookingFor",
+    "Q1",
+    "q2_emotionClarity",
+    "Q2",
+    "q3_modelFit",
+    "Q3",
+    "q3_followUp_whatFeltOff",
+    "fourBranchScores",
+)
 
 
 # Limits every file is read with (a conversation of the reference set is a few tens of KiB).

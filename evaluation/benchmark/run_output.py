@@ -33,9 +33,14 @@ AnswerMap = dict[str, str | None]  # questionId -> "yes" / "no" / "na" (as the E
 
 # Call types our engine counts in ``parse_failures``; the scorer accepts any other name too.
 CALL_TYPES: tuple[str, ...] = (
-    "draft", "draft_judge", "om_review", "hp_review", "pairwise", "post_conversation",
+    "draft",
+    "draft_judge",
+    "om_review",
+    "hp_review",
+    "pairwise",
+    "post_conversation",
     "reply_judge",
-)  # fmt: skip
+)
 # Which reply a judge answered the behaviour questions about (``judge_reply_assessment_by_model``):
 # the original model's reply, or the participant's own edited version of it.
 JUDGED_REPLIES: tuple[str, ...] = ("original", "human_edited")
@@ -43,25 +48,53 @@ JUDGED_REPLIES: tuple[str, ...] = ("original", "human_edited")
 _JUDGE_KEYS = ("overall_score", "emotional_appropriateness", "helpfulness", "tone_match")
 _PANAS_KEYS = ("totalPositiveAffect", "totalNegativeAffect", "items", "responses")
 _CW_KEYS = (
-    "q1_lookingFor", "Q1", "q2_emotionClarity", "Q2", "q3_modelFit", "Q3",
-    "q3_followUp_whatFeltOff", "fourBranchScores",
-)  # fmt: skip
+    "q1_lookingFor",
+    "Q1",
+    "q2_emotionClarity",
+    "Q2",
+    "q3_modelFit",
+    "Q3",
+    "q3_followUp_whatFeltOff",
+    "fourBranchScores",
+)
 _POST_KEYS = (
-    "panas_strategy", "pre_panas_shown", "predicted_post_panas", "predicted_panas_delta",
+    "panas_strategy",
+    "pre_panas_shown",
+    "predicted_post_panas",
+    "predicted_panas_delta",
     "predicted_conversation_wide",
-)  # fmt: skip
+)
 _TURN_KEYS = (
-    "turnNumber", "em_emotion_tags", "em_drafted_response", "response_reasoning",
-    "emotion_reasoning", "pairwise_assignment", "em_binary_om_assessment",
-    "em_binary_human_prediction", "em_binary_om_assessment_hp", "em_binary_human_prediction_hp",
-    "em_pairwise_selections", "em_draft_judge_scores", "em_draft_judge_scores_by_model",
-    "em_draft_binary_assessment", "em_draft_binary_assessment_by_model",
+    "turnNumber",
+    "em_emotion_tags",
+    "em_drafted_response",
+    "response_reasoning",
+    "emotion_reasoning",
+    "pairwise_assignment",
+    "em_binary_om_assessment",
+    "em_binary_human_prediction",
+    "em_binary_om_assessment_hp",
+    "em_binary_human_prediction_hp",
+    "em_pairwise_selections",
+    "em_draft_judge_scores",
+    "em_draft_judge_scores_by_model",
+    "em_draft_binary_assessment",
+    "em_draft_binary_assessment_by_model",
     "judge_reply_assessment_by_model",
-)  # fmt: skip
+)
 _RUN_KEYS = (
-    "conversationId", "source_file", "em_model", "run_timestamp", "mode", "api_cost",
-    "duration_seconds", "prompt_version", "parse_failures", "turns", "post_conversation",
-)  # fmt: skip
+    "conversationId",
+    "source_file",
+    "em_model",
+    "run_timestamp",
+    "mode",
+    "api_cost",
+    "duration_seconds",
+    "prompt_version",
+    "parse_failures",
+    "turns",
+    "post_conversation",
+)
 
 
 @dataclass(frozen=True)

@@ -302,8 +302,11 @@ def pairwise_schema(count: int, *, verbose: bool) -> Schema:
 
 
 JUDGE_DIMENSIONS: tuple[str, ...] = (
-    "overall_score", "emotional_appropriateness", "helpfulness", "tone_match",
-)  # fmt: skip
+    "overall_score",
+    "emotional_appropriateness",
+    "helpfulness",
+    "tone_match",
+)
 
 
 def draft_judge_schema(question_ids: Sequence[str]) -> Schema:

@@ -49,10 +49,16 @@ PER_CONVERSATION_FILE = "per_conversation.parquet"
 ASKED_ONLY = "asked_only"
 # Per-conversation values a variant records beside the default (what the variant changes).
 VARIANT_METRICS: tuple[str, ...] = (
-    "avg_binary_om_accuracy", "avg_binary_human_accuracy", "avg_binary_om_accuracy_hp",
-    "avg_binary_human_accuracy_hp", "perspective_gap", "evaluation_quality",
-    "behaviour_classification", "preference_prediction", "composite_score",
-)  # fmt: skip
+    "avg_binary_om_accuracy",
+    "avg_binary_human_accuracy",
+    "avg_binary_om_accuracy_hp",
+    "avg_binary_human_accuracy_hp",
+    "perspective_gap",
+    "evaluation_quality",
+    "behaviour_classification",
+    "preference_prediction",
+    "composite_score",
+)
 
 
 @dataclass
@@ -177,9 +183,18 @@ def write_scores(result: ScoreResult, out: Path) -> list[Path]:
 
 
 SUMMARY_HEADERS = (
-    "model", "mode", "n", "composite", "se", "emotion", "behaviour", "preference",
-    "judged", "outcome", "failed answers",
-)  # fmt: skip
+    "model",
+    "mode",
+    "n",
+    "composite",
+    "se",
+    "emotion",
+    "behaviour",
+    "preference",
+    "judged",
+    "outcome",
+    "failed answers",
+)
 
 
 def summary_rows(

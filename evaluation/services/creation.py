@@ -67,14 +67,22 @@ def create_run(
         batch_size=1000,
     )
     record_audit(
-        "evaluation.run.create", target=run, actor=actor, actor_label=actor_label,
+        "evaluation.run.create",
+        target=run,
+        actor=actor,
+        actor_label=actor_label,
         data={
-            "release": str(release), "release_hash": release.content_hash,
-            "models": [e.alias for e in request.models], "judges": [e.alias for e in request.judges],
-            "modes": list(request.modes), "units": plan.units, "estimated_calls": plan.calls,
-            "estimated_cost_usd": plan.estimate.cost_usd, "inline": inline,
+            "release": str(release),
+            "release_hash": release.content_hash,
+            "models": [e.alias for e in request.models],
+            "judges": [e.alias for e in request.judges],
+            "modes": list(request.modes),
+            "units": plan.units,
+            "estimated_calls": plan.calls,
+            "estimated_cost_usd": plan.estimate.cost_usd,
+            "inline": inline,
         },
-    )  # fmt: skip
+    )
     dispatch.enqueue_start(run)
     return run
 

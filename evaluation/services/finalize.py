@@ -41,10 +41,17 @@ def finalize_run(run_id: int) -> EvaluationRun | None:
     )
     run.refresh_from_db()
     record_audit(
-        "evaluation.run.complete", target=run, actor_label="worker",
-        data={"units_done": run.units_done, "units_failed": run.units_failed,
-              "calls_made": run.calls_made, "cost_usd": str(run.cost_usd), "report": str(folder)},
-    )  # fmt: skip
+        "evaluation.run.complete",
+        target=run,
+        actor_label="worker",
+        data={
+            "units_done": run.units_done,
+            "units_failed": run.units_failed,
+            "calls_made": run.calls_made,
+            "cost_usd": str(run.cost_usd),
+            "report": str(folder),
+        },
+    )
     return run
 
 

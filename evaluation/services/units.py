@@ -157,9 +157,13 @@ async def _run(job: _Job, unit: EvaluationUnit, tally: CallTally) -> RunOutput:
     # identical calls in flight hold across the units this worker process runs.
     executor = CallExecutor(pool=process_call_pool(), on_call=tally.on_call)
     return await run_unit(
-        job.conversation, job.spec, unit.mode, job.options, executor,
+        job.conversation,
+        job.spec,
+        unit.mode,
+        job.options,
+        executor,
         source_file=unit.source_file,
-    )  # fmt: skip
+    )
 
 
 def _beat(claim: Claim, tally: CallTally) -> bool:
@@ -298,8 +302,12 @@ def unclaimed_units(run: EvaluationRun) -> list[int]:
         return []
     if run.units.filter(Q(started_at__gt=since) | Q(finished_at__gt=since)).exists():
         return []
-    if AuditEntry.objects.filter(action=UNCLAIMED, target_type=run._meta.label_lower,
-                                 target_id=str(run.pk), created_at__gt=since).exists():  # fmt: skip
+    if AuditEntry.objects.filter(
+        action=UNCLAIMED,
+        target_type=run._meta.label_lower,
+        target_id=str(run.pk),
+        created_at__gt=since,
+    ).exists():
         return []
     queued = list(run.units.filter(status=UnitStatus.QUEUED).values_list("pk", flat=True))
     if queued:
@@ -329,7 +337,9 @@ def requeue_lapsed_units(run: EvaluationRun) -> list[int]:
             requeued.append(pk)
         if changed:
             record_audit(
-                "evaluation.unit.lapsed", target=run, actor_label="worker",
+                "evaluation.unit.lapsed",
+                target=run,
+                actor_label="worker",
                 data={"unit": pk, "attempts": attempts, "requeued": not give_up},
-            )  # fmt: skip
+            )
     return requeued

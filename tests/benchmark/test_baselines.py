@@ -90,8 +90,11 @@ def conversations() -> list[Conversation]:
 
 def test_model_names():
     assert [baseline_model_name(n) for n in BASELINE_NAMES] == [
-        "baseline/random", "baseline/majority", "baseline/no_change", "baseline/always_a",
-    ]  # fmt: skip
+        "baseline/random",
+        "baseline/majority",
+        "baseline/no_change",
+        "baseline/always_a",
+    ]
     with pytest.raises(ValueError):
         baseline_model_name("oracle")
 
@@ -110,8 +113,11 @@ def test_majority_statistics_by_hand():
     # post items: 3, 3, 5 -> 3 for every item
     assert set(stats.post_items.values()) == {3}
     assert (stats.looking_for, stats.emotion_clarity, stats.model_fit, stats.what_felt_off) == (
-        ("vent",), "clear", "mixed", (),
-    )  # fmt: skip
+        ("vent",),
+        "clear",
+        "mixed",
+        (),
+    )
     # perceiving 5, 5, 6 -> 5; facilitating 3; nobody rated the others -> 4
     assert stats.four_branch == {
         "perceiving": 5,

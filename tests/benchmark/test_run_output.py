@@ -206,8 +206,14 @@ def test_built_record_serialises_every_known_key():
     record = RunOutput(conversation_id="c", turns=(TurnOutput(turn_number=1),))
     data = run_output_to_dict(record)
     assert list(data)[:7] == [
-        "conversationId", "source_file", "em_model", "run_timestamp", "mode", "api_cost", "duration_seconds",
-    ]  # fmt: skip
+        "conversationId",
+        "source_file",
+        "em_model",
+        "run_timestamp",
+        "mode",
+        "api_cost",
+        "duration_seconds",
+    ]
     assert data["turns"][0]["em_binary_om_assessment"] is None
     assert len(data["turns"][0]) == 15
 

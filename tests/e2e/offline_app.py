@@ -18,43 +18,103 @@ SLUG = "offline"
 PID = "OFFLINE1"
 API = "/api/study/"
 
-PANAS = ["Proud", "Alert", "Inspired", "Determined", "Attentive", "Active", "Excited", "Strong",
-         "Enthusiastic", "Interested", "Irritable", "Ashamed", "Nervous", "Jittery", "Distressed",
-         "Afraid", "Upset", "Guilty", "Scared", "Hostile"]  # fmt: skip
-LABELS = ["very slightly or not at all", "a little", "somewhat", "moderately", "quite a bit",
-          "very much", "extremely"]  # fmt: skip
-REPLY = ("That sounds really hard, and it makes sense that you feel worn out. Would it help to "
-         "talk through what happened today, or would you rather think about what could change?")  # fmt: skip
+PANAS = [
+    "Proud",
+    "Alert",
+    "Inspired",
+    "Determined",
+    "Attentive",
+    "Active",
+    "Excited",
+    "Strong",
+    "Enthusiastic",
+    "Interested",
+    "Irritable",
+    "Ashamed",
+    "Nervous",
+    "Jittery",
+    "Distressed",
+    "Afraid",
+    "Upset",
+    "Guilty",
+    "Scared",
+    "Hostile",
+]
+LABELS = [
+    "very slightly or not at all",
+    "a little",
+    "somewhat",
+    "moderately",
+    "quite a bit",
+    "very much",
+    "extremely",
+]
+REPLY = (
+    "That sounds really hard, and it makes sense that you feel worn out. Would it help to "
+    "talk through what happened today, or would you rather think about what could change?"
+)
 
 INSTRUMENT = {
     "name": "offline",
     "version": 1,
-    "intensity_scale": {"min": 1, "max": 7, "labels": {str(i + 1): t for i, t in enumerate(LABELS)}},
+    "intensity_scale": {
+        "min": 1,
+        "max": 7,
+        "labels": {str(i + 1): t for i, t in enumerate(LABELS)},
+    },
     "panas_items": [
-        {"id": w, "polarity": "positive" if i < 10 else "negative", "description": f"feeling {w.lower()}"}
+        {
+            "id": w,
+            "polarity": "positive" if i < 10 else "negative",
+            "description": f"feeling {w.lower()}",
+        }
         for i, w in enumerate(PANAS)
     ],
-    "q1_looking_for": {"prompt": "What were you looking for?", "multi": True,
-                       "options": [{"id": "vent", "label": "To vent"}, {"id": "advice", "label": "Advice"}]},
-    "q2_emotion_clarity": {"prompt": "How clear were your feelings?", "multi": False,
-                           "options": [{"id": "clear", "label": "Clear"}, {"id": "unclear", "label": "Unclear"}]},
-    "q3_model_fit": {"prompt": "How well did the assistant fit?", "multi": False,
-                     "options": [{"id": "well", "label": "Well"}, {"id": "mixed", "label": "Mixed"}]},
+    "q1_looking_for": {
+        "prompt": "What were you looking for?",
+        "multi": True,
+        "options": [{"id": "vent", "label": "To vent"}, {"id": "advice", "label": "Advice"}],
+    },
+    "q2_emotion_clarity": {
+        "prompt": "How clear were your feelings?",
+        "multi": False,
+        "options": [{"id": "clear", "label": "Clear"}, {"id": "unclear", "label": "Unclear"}],
+    },
+    "q3_model_fit": {
+        "prompt": "How well did the assistant fit?",
+        "multi": False,
+        "options": [{"id": "well", "label": "Well"}, {"id": "mixed", "label": "Mixed"}],
+    },
     "q3_follow_up": {"prompt": "What felt off?", "shown_when": ["mixed"]},
-    "four_branches": [{"id": b, "label": b.title(), "text": f"How well did it do at {b}?"}
-                      for b in ("perceiving", "facilitating", "understanding", "managing")],
-}  # fmt: skip
+    "four_branches": [
+        {"id": b, "label": b.title(), "text": f"How well did it do at {b}?"}
+        for b in ("perceiving", "facilitating", "understanding", "managing")
+    ],
+}
 
-TURN = {"number": 1, "status": "done", "user_message": "Work has been too much this week.",
-        "reply": REPLY, "idempotency_key": "a" * 32, "error": None, "annotation_submitted": False}  # fmt: skip
+TURN = {
+    "number": 1,
+    "status": "done",
+    "user_message": "Work has been too much this week.",
+    "reply": REPLY,
+    "idempotency_key": "a" * 32,
+    "error": None,
+    "annotation_submitted": False,
+}
 
 ANNOTATION = {
-    "turn": 1, "submitted": False, "draft_key": "annotation:1",
-    "behaviour_questions": [{"id": f"B{i}", "text": f"Did the reply do thing {i}?"} for i in (1, 4, 9)],
-    "comparison": {"status": "ready",
-                   "questions": [{"id": "general", "text": "Which reply would you rather have received?"}],
-                   "responses": {"A": REPLY, "B": "I hear you. What happened?"}},
-}  # fmt: skip
+    "turn": 1,
+    "submitted": False,
+    "draft_key": "annotation:1",
+    "behaviour_questions": [
+        {"id": f"B{i}", "text": f"Did the reply do thing {i}?"} for i in (1, 4, 9)
+    ],
+    "comparison": {
+        "status": "ready",
+        "questions": [{"id": "general", "text": "Which reply would you rather have received?"}],
+        "responses": {"A": REPLY, "B": "I hear you. What happened?"},
+    },
+}
 
 
 def session(step: str) -> dict[str, Any]:
@@ -63,16 +123,26 @@ def session(step: str) -> dict[str, Any]:
     return {
         "step": step,
         "preview": False,
-        "study": {"slug": SLUG, "title": "Offline study", "consent_text": "Consent text.",
-                  "consent_version": "v1", "topics": [{"category": "work", "subtopics": ["stress"]}],
-                  "min_turns": 2, "max_turns": 4, "conversations_per_participant": 1,
-                  "message_max_chars": 4000, "support_resources": "Call 116 123."},
-        "conversation": {"number": 1, "topic_category": "work", "topic_subtopic": ""} if step == "chat" else None,
+        "study": {
+            "slug": SLUG,
+            "title": "Offline study",
+            "consent_text": "Consent text.",
+            "consent_version": "v1",
+            "topics": [{"category": "work", "subtopics": ["stress"]}],
+            "min_turns": 2,
+            "max_turns": 4,
+            "conversations_per_participant": 1,
+            "message_max_chars": 4000,
+            "support_resources": "Call 116 123.",
+        },
+        "conversation": {"number": 1, "topic_category": "work", "topic_subtopic": ""}
+        if step == "chat"
+        else None,
         "chat": chat if step == "chat" else None,
         "support": None,
         "completion": exit_code if step == "complete" else None,
         "screenout": None,
-    }  # fmt: skip
+    }
 
 
 def _page_html(dist: Path) -> str:

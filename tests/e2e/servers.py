@@ -31,10 +31,21 @@ def running_uvicorn(extra_env: dict[str, str], timeout: float = 120.0) -> Iterat
     sock.set_inheritable(True)
     port = sock.getsockname()[1]
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "attune_collect.asgi:application",
-         "--fd", str(sock.fileno()), "--log-level", "warning", "--no-access-log"],
-        cwd=ROOT, env={**os.environ, **extra_env}, pass_fds=[sock.fileno()],
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "attune_collect.asgi:application",
+            "--fd",
+            str(sock.fileno()),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+        cwd=ROOT,
+        env={**os.environ, **extra_env},
+        pass_fds=[sock.fileno()],
+    )
     base_url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_healthy(process, base_url, timeout)

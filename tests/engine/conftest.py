@@ -74,9 +74,15 @@ class FakeGateway(LLMGateway):
             raise self.failures[number]
         text = self.reply(endpoint.model, messages)
         return Completion(
-            text=text, finish_reason="stop", prompt_tokens=100, completion_tokens=20,
-            cost_usd=0.001, latency_ms=1.0, model=endpoint.model, attempts=1,
-        )  # fmt: skip
+            text=text,
+            finish_reason="stop",
+            prompt_tokens=100,
+            completion_tokens=20,
+            cost_usd=0.001,
+            latency_ms=1.0,
+            model=endpoint.model,
+            attempts=1,
+        )
 
 
 @pytest.fixture

@@ -45,9 +45,12 @@ async def test_reask_shows_the_error_and_the_template_then_succeeds():
     replies = iter(["Sorry, I cannot do JSON.", GOOD])
     gateway = FakeGateway(lambda model, messages: next(replies))
     answer = await ask(
-        CallExecutor(MemoryCallCache(), gateway), EndpointConfig("fake/em"),
-        [{"role": "user", "content": "Reply."}], draft_schema(verbose=False), load_prompt_set(),
-    )  # fmt: skip
+        CallExecutor(MemoryCallCache(), gateway),
+        EndpointConfig("fake/em"),
+        [{"role": "user", "content": "Reply."}],
+        draft_schema(verbose=False),
+        load_prompt_set(),
+    )
     assert answer.ok and answer.value == {"response": "I hear you."}
     assert answer.raw_texts == ("Sorry, I cannot do JSON.", GOOD)
     reask = gateway.requests[1][1]
@@ -58,10 +61,13 @@ async def test_reask_shows_the_error_and_the_template_then_succeeds():
 async def test_what_still_fails_is_returned_with_every_raw_text():
     gateway = FakeGateway(lambda model, messages: f"nope {len(messages)}")
     answer = await ask(
-        CallExecutor(MemoryCallCache(), gateway), EndpointConfig("fake/em"),
-        [{"role": "user", "content": "Reply."}], draft_schema(verbose=False), load_prompt_set(),
+        CallExecutor(MemoryCallCache(), gateway),
+        EndpointConfig("fake/em"),
+        [{"role": "user", "content": "Reply."}],
+        draft_schema(verbose=False),
+        load_prompt_set(),
         max_reasks=2,
-    )  # fmt: skip
+    )
     assert not answer.ok and answer.value is None
     assert answer.raw_texts == ("nope 1", "nope 3", "nope 5")  # 1 ask + 2 re-asks, bounded
     assert answer.error == "the reply is not a JSON object"

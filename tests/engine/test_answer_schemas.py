@@ -67,9 +67,13 @@ def test_pairwise_letters_and_post_options():
     schema = post_conversation_schema(default_instrument(), delta=True, verbose=False)
     template = schema.template()
     assert set(template) == {
-        "predicted_panas_delta", "q1_lookingFor", "q2_emotionClarity", "q3_modelFit",
-        "q3_followUp_whatFeltOff", "fourBranchScores",
-    }  # fmt: skip
+        "predicted_panas_delta",
+        "q1_lookingFor",
+        "q2_emotionClarity",
+        "q3_modelFit",
+        "q3_followUp_whatFeltOff",
+        "fourBranchScores",
+    }
     answer = dict(template)
     answer.update(
         q1_lookingFor=["To be listened to / to vent", "calm"],  # a label is mapped to its id

@@ -26,9 +26,15 @@ class SlowGateway(LLMGateway):
         while not self.release.is_set():
             await asyncio.sleep(0.005)
         return Completion(
-            text="fine", finish_reason="stop", prompt_tokens=600, completion_tokens=100,
-            cost_usd=0.0, latency_ms=1.0, model=endpoint.model, attempts=1,
-        )  # fmt: skip
+            text="fine",
+            finish_reason="stop",
+            prompt_tokens=600,
+            completion_tokens=100,
+            cost_usd=0.0,
+            latency_ms=1.0,
+            model=endpoint.model,
+            attempts=1,
+        )
 
 
 def run_in_own_loop(coroutine_factory, results: list, index: int) -> threading.Thread:

@@ -10,11 +10,27 @@ def test_run_and_score_print_their_summary_tables(release_dir, tmp_path, capsys)
     runs, scores = tmp_path / "runs", tmp_path / "scores"
     code = main(
         [
-            "run", "--data", str(release_dir), "--model", "attune-demo/advisor",
-            "--subsample", "sample2", "--param", "temperature=0", "--param", "seed=7",
-            "--rpm", "6000", "--tpm", "10000000", "--max-reasks", "1", "--out", str(runs),
+            "run",
+            "--data",
+            str(release_dir),
+            "--model",
+            "attune-demo/advisor",
+            "--subsample",
+            "sample2",
+            "--param",
+            "temperature=0",
+            "--param",
+            "seed=7",
+            "--rpm",
+            "6000",
+            "--tpm",
+            "10000000",
+            "--max-reasks",
+            "1",
+            "--out",
+            str(runs),
         ]
-    )  # fmt: skip
+    )
     printed = capsys.readouterr()
     assert code == 0
     assert "2 units (2 conversations)" in printed.out

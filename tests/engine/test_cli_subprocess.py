@@ -15,18 +15,37 @@ ROOT = Path(__file__).resolve().parents[2]
 def cli(*args):
     return subprocess.run(
         [sys.executable, "-m", "evaluation.benchmark", *map(str, args)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.slow  # two fresh processes, one of which imports litellm (3 to 5 s)
 def test_run_then_score(release_dir, tmp_path):
     runs, scores = tmp_path / "runs", tmp_path / "scores"
     done = cli(
-        "run", "--data", release_dir, "--model", "attune-demo/listener", "--mode", "default",
-        "--mode", "verbose_omniscient", "--judge", "attune-demo/questioner",
-        "--subsample", "sample2", "--panas-strategy", "delta", "--concurrency", "4", "--out", runs,
-    )  # fmt: skip
+        "run",
+        "--data",
+        release_dir,
+        "--model",
+        "attune-demo/listener",
+        "--mode",
+        "default",
+        "--mode",
+        "verbose_omniscient",
+        "--judge",
+        "attune-demo/questioner",
+        "--subsample",
+        "sample2",
+        "--panas-strategy",
+        "delta",
+        "--concurrency",
+        "4",
+        "--out",
+        runs,
+    )
     assert done.returncode == 0, done.stderr
     assert len(list(runs.glob("run_*.json"))) == 4
     assert (runs / "call_cache.sqlite3").exists()
@@ -39,9 +58,26 @@ def test_run_then_score(release_dir, tmp_path):
     output = json.loads(next(runs.glob("run_*__default.json")).read_text())
     assert output["post_conversation"]["panas_strategy"] == "delta"
 
-    again = cli("run", "--data", release_dir, "--model", "attune-demo/listener", "--mode", "default",
-                "--mode", "verbose_omniscient", "--judge", "attune-demo/questioner",
-                "--subsample", "sample2", "--panas-strategy", "delta", "--no-progress", "--out", runs)  # fmt: skip
+    again = cli(
+        "run",
+        "--data",
+        release_dir,
+        "--model",
+        "attune-demo/listener",
+        "--mode",
+        "default",
+        "--mode",
+        "verbose_omniscient",
+        "--judge",
+        "attune-demo/questioner",
+        "--subsample",
+        "sample2",
+        "--panas-strategy",
+        "delta",
+        "--no-progress",
+        "--out",
+        runs,
+    )
     assert again.returncode == 0 and again.stderr == ""
     resumed = [line.split() for line in again.stdout.splitlines()[3:5]]
     assert [row[2:5] for row in resumed] == [["2", "0", "2"]] * 2  # units, run now, reused

@@ -15,9 +15,12 @@ async def test_each_strategy_asks_and_records_its_own_shape(conversations, strat
     conversation = conversations[0]
     gateway = FakeGateway()
     output = await run_unit(
-        conversation, EndpointConfig("fake/em"), "default", RunOptions(panas_strategy=strategy),
+        conversation,
+        EndpointConfig("fake/em"),
+        "default",
+        RunOptions(panas_strategy=strategy),
         CallExecutor(MemoryCallCache(), gateway),
-    )  # fmt: skip
+    )
     post = output.post_conversation
     prompt = next(
         m[-1]["content"]
@@ -39,6 +42,7 @@ async def test_each_strategy_asks_and_records_its_own_shape(conversations, strat
     else:
         assert totals in prompt
         assert post.pre_panas_shown == {
-            "totalPositiveAffect": pre.total_positive, "totalNegativeAffect": pre.total_negative,
-        }  # fmt: skip
+            "totalPositiveAffect": pre.total_positive,
+            "totalNegativeAffect": pre.total_negative,
+        }
     assert len(post.predicted_conversation_wide.four_branch_scores) == 4

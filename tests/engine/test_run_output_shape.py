@@ -14,20 +14,42 @@ from evaluation.benchmark.runner import RunOptions
 from tests.engine.conftest import FakeGateway
 
 RUN_KEYS = [
-    "conversationId", "source_file", "em_model", "run_timestamp", "mode", "api_cost",
-    "duration_seconds", "prompt_version", "parse_failures", "turns", "post_conversation",
-]  # fmt: skip
+    "conversationId",
+    "source_file",
+    "em_model",
+    "run_timestamp",
+    "mode",
+    "api_cost",
+    "duration_seconds",
+    "prompt_version",
+    "parse_failures",
+    "turns",
+    "post_conversation",
+]
 TURN_KEYS = [
-    "turnNumber", "em_emotion_tags", "em_drafted_response", "response_reasoning",
-    "emotion_reasoning", "pairwise_assignment", "em_binary_om_assessment",
-    "em_binary_human_prediction", "em_binary_om_assessment_hp", "em_binary_human_prediction_hp",
-    "em_pairwise_selections", "em_draft_judge_scores", "em_draft_judge_scores_by_model",
-    "em_draft_binary_assessment", "em_draft_binary_assessment_by_model",
-]  # fmt: skip
+    "turnNumber",
+    "em_emotion_tags",
+    "em_drafted_response",
+    "response_reasoning",
+    "emotion_reasoning",
+    "pairwise_assignment",
+    "em_binary_om_assessment",
+    "em_binary_human_prediction",
+    "em_binary_om_assessment_hp",
+    "em_binary_human_prediction_hp",
+    "em_pairwise_selections",
+    "em_draft_judge_scores",
+    "em_draft_judge_scores_by_model",
+    "em_draft_binary_assessment",
+    "em_draft_binary_assessment_by_model",
+]
 POST_KEYS = [
-    "panas_strategy", "pre_panas_shown", "predicted_post_panas", "predicted_panas_delta",
+    "panas_strategy",
+    "pre_panas_shown",
+    "predicted_post_panas",
+    "predicted_panas_delta",
     "predicted_conversation_wide",
-]  # fmt: skip
+]
 EXTRA_KEYS = ["answer_repairs", "call_errors", "engine", "parse_failure_details", "usage"]
 
 
@@ -50,9 +72,14 @@ async def test_one_file_per_unit_in_the_section_6_shape(release_dir, tmp_path):
     assert data["prompt_version"] == load_prompt_set().version_id
     assert data["run_timestamp"].endswith("Z") and data["api_cost"] > 0
     assert set(data["parse_failures"]) == {
-        "draft", "draft_judge", "om_review", "hp_review", "pairwise", "post_conversation",
+        "draft",
+        "draft_judge",
+        "om_review",
+        "hp_review",
+        "pairwise",
+        "post_conversation",
         "reply_judge",
-    }  # fmt: skip
+    }
 
     turn = data["turns"][0]
     assert list(turn)[: len(TURN_KEYS)] == TURN_KEYS
@@ -64,8 +91,11 @@ async def test_one_file_per_unit_in_the_section_6_shape(release_dir, tmp_path):
     assert set(turn["em_pairwise_selections"].values()) <= {"A", "B"}
     assert set(turn["pairwise_assignment"]) == set(turn["em_pairwise_selections"])
     assert set(turn["em_draft_judge_scores"]) == {
-        "overall_score", "emotional_appropriateness", "helpfulness", "tone_match",
-    }  # fmt: skip
+        "overall_score",
+        "emotional_appropriateness",
+        "helpfulness",
+        "tone_match",
+    }
     assert set(turn["em_draft_judge_scores_by_model"]) == {"fake/judge-a", "fake/judge-b"}
     assert set(turn["em_draft_binary_assessment"]) == set(turn["em_binary_om_assessment"])
     # Our addition after the reference keys: each judge on the original and the edited reply.
@@ -81,9 +111,12 @@ async def test_one_file_per_unit_in_the_section_6_shape(release_dir, tmp_path):
     assert len(post["predicted_post_panas"]["items"]) == 20
     wide = post["predicted_conversation_wide"]
     assert set(wide) == {
-        "q1_lookingFor", "q2_emotionClarity", "q3_modelFit", "q3_followUp_whatFeltOff",
+        "q1_lookingFor",
+        "q2_emotionClarity",
+        "q3_modelFit",
+        "q3_followUp_whatFeltOff",
         "fourBranchScores",
-    }  # fmt: skip
+    }
 
     # The canonical writer reads it back to the same bytes.
     text = units[0].path.read_text()

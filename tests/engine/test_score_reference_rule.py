@@ -26,20 +26,30 @@ def conversation(cid: str, *judgements: BinaryJudgement) -> Conversation:
 def run_output(cid: str) -> dict:
     """A reference-shaped run: the EM was asked B1 only (the applicable question)."""
     return {
-        "conversationId": cid, "source_file": f"conversation_{cid}.json", "em_model": "tool/m",
+        "conversationId": cid,
+        "source_file": f"conversation_{cid}.json",
+        "em_model": "tool/m",
         "mode": "default",
-        "turns": [{
-            "turnNumber": 1, "em_emotion_tags": [], "em_binary_om_assessment": {"B1": "yes"},
-            "em_binary_human_prediction": {"B1": "yes"}, "em_pairwise_selections": {},
-        }],
-    }  # fmt: skip
+        "turns": [
+            {
+                "turnNumber": 1,
+                "em_emotion_tags": [],
+                "em_binary_om_assessment": {"B1": "yes"},
+                "em_binary_human_prediction": {"B1": "yes"},
+                "em_pairwise_selections": {},
+            }
+        ],
+    }
 
 
 @pytest.fixture
 def scored(tmp_path, capsys):
     data, runs, out = tmp_path / "data", tmp_path / "runs", tmp_path / "out"
     runs.mkdir()
-    for item in (conversation("unchanged", ASKED), conversation("changed", ASKED, NOT_ASKED_YES, NOT_ASKED_NO)):  # fmt: skip
+    for item in (
+        conversation("unchanged", ASKED),
+        conversation("changed", ASKED, NOT_ASKED_YES, NOT_ASKED_NO),
+    ):
         write_conversation_file(item, data / "conversations")
         (runs / f"{item.conversation_id}.json").write_text(
             json.dumps(run_output(item.conversation_id))

@@ -35,9 +35,13 @@ async def test_faults_are_recorded_and_the_run_completes(json_server, release_di
     item = load_conversations(release_dir)[0]
     assert len(item.conversation.turns) >= 3
     spec = EndpointConfig(
-        "openai/test-model", api_base=json_server.base_url, api_key_env=KEY_ENV,
-        max_concurrency=1, timeout_s=0.3, max_retries=1,
-    )  # fmt: skip
+        "openai/test-model",
+        api_base=json_server.base_url,
+        api_key_env=KEY_ENV,
+        max_concurrency=1,
+        timeout_s=0.3,
+        max_retries=1,
+    )
     # litellm's first call in a process is slow (lazy imports): not what the timeout is about.
     gateway = LLMGateway(sleep=no_wait)
     await gateway.complete(replace(spec, timeout_s=30), [{"role": "user", "content": "hi"}])

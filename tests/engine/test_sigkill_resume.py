@@ -27,10 +27,26 @@ pytestmark = pytest.mark.slow  # two fresh engine processes (litellm import each
 
 def command(release_dir, server, out):
     return [
-        sys.executable, "-m", "evaluation.benchmark", "run", "--data", str(release_dir),
-        "--model", "openai/test-model", "--api-base", server.base_url, "--api-key-env", KEY_ENV,
-        "--concurrency", "1", "--subsample", "sample2", "--no-progress", "--out", str(out),
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "evaluation.benchmark",
+        "run",
+        "--data",
+        str(release_dir),
+        "--model",
+        "openai/test-model",
+        "--api-base",
+        server.base_url,
+        "--api-key-env",
+        KEY_ENV,
+        "--concurrency",
+        "1",
+        "--subsample",
+        "sample2",
+        "--no-progress",
+        "--out",
+        str(out),
+    ]
 
 
 def bodies(server):

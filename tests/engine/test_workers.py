@@ -71,12 +71,26 @@ def test_worker_reports_merge_into_one_summary():
 def test_a_run_over_two_workers(release_dir, tmp_path):
     done = subprocess.run(
         [
-            sys.executable, "-m", "evaluation.benchmark", "run", "--data", str(release_dir),
-            "--model", "attune-demo/listener", "--model", "attune-demo/advisor",
-            "--workers", "2", "--out", str(tmp_path),
+            sys.executable,
+            "-m",
+            "evaluation.benchmark",
+            "run",
+            "--data",
+            str(release_dir),
+            "--model",
+            "attune-demo/listener",
+            "--model",
+            "attune-demo/advisor",
+            "--workers",
+            "2",
+            "--out",
+            str(tmp_path),
         ],
-        cwd=ROOT, capture_output=True, text=True, timeout=180,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stderr
     assert len(list(tmp_path.glob("run_*.json"))) == 6
     assert done.stdout.startswith("6 units (3 conversations)")

@@ -52,9 +52,12 @@ def redis_client():
 def make_release(conversations: int = 6, seed: int = 3, version: str = "1.0.0"):
     study = seed_demo(conversations, seed=seed).study
     release = create_release(
-        name="attunebench", version=version, studies=[study], subsample_sizes=[3],
+        name="attunebench",
+        version=version,
+        studies=[study],
+        subsample_sizes=[3],
         actor_label="test",
-    )  # fmt: skip
+    )
     return build_release(release.pk)
 
 

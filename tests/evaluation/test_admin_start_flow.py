@@ -12,9 +12,14 @@ ADD = "admin:evaluation_evaluationrun_add"
 
 def start_form(release, models, **changes):
     form = {
-        "release": release.pk, "models": [m.pk for m in models], "modes": ["default", "verbose"],
-        "panas_strategy": "absolute", "subsample": "", "prompt_set": "v1", "seed": "7",
-    }  # fmt: skip
+        "release": release.pk,
+        "models": [m.pk for m in models],
+        "modes": ["default", "verbose"],
+        "panas_strategy": "absolute",
+        "subsample": "",
+        "prompt_set": "v1",
+        "seed": "7",
+    }
     return {**form, **changes}
 
 

@@ -31,9 +31,14 @@ def test_admin_run_on_two_workers(celery_on_redis, researcher_client, client, re
     # model's would: long enough for the second worker to join while units remain.
     env = {**celery_on_redis, "ATTUNE_DEMO_TOKEN_DELAY_MS": "15"}
     form = {
-        "release": release.pk, "models": [m.pk for m in models], "modes": ["default"],
-        "panas_strategy": "absolute", "subsample": "", "prompt_set": "v1", "seed": "11",
-    }  # fmt: skip
+        "release": release.pk,
+        "models": [m.pk for m in models],
+        "modes": ["default"],
+        "panas_strategy": "absolute",
+        "subsample": "",
+        "prompt_set": "v1",
+        "seed": "11",
+    }
     add = reverse("admin:evaluation_evaluationrun_add")
     started = time.monotonic()
     with celery_worker(env, name="first"):

@@ -20,10 +20,20 @@ pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 def test_report_of_a_judged_run(demo_release, demo_models, tmp_path, researcher_client):
     out = tmp_path / "report"
     call_command(
-        "evaluate", "--release", "attunebench@1.0.0", "--model", "demo-listener",
-        "--model", "demo-advisor", "--judge", "demo-questioner", "--inline", "--out", str(out),
+        "evaluate",
+        "--release",
+        "attunebench@1.0.0",
+        "--model",
+        "demo-listener",
+        "--model",
+        "demo-advisor",
+        "--judge",
+        "demo-questioner",
+        "--inline",
+        "--out",
+        str(out),
         stdout=StringIO(),
-    )  # fmt: skip
+    )
     document = json.loads((out / "report.json").read_text())
     html = (out / "report.html").read_text()
     check_judges_against_participants(document, html)
@@ -61,7 +71,15 @@ def check_trait_groups_and_other_analyses(document, html):
     assert [d["axis"] for d in statistics["discriminability"]][:1] == ["emotion_recognition"]
     assert "Pairs reliably distinguished" in html and "Kendall&#x27;s tau" in html
     assert all(e["rank_low"] is not None for e in statistics["estimates"] if not e["baseline"])
-    for key in ("leaderboard", "pairs", "ranks", "subgroups", "modes", "participants", "reproducibility"):  # fmt: skip
+    for key in (
+        "leaderboard",
+        "pairs",
+        "ranks",
+        "subgroups",
+        "modes",
+        "participants",
+        "reproducibility",
+    ):
         assert HOW_TO_READ[key].split(":")[0][:40].replace("'", "&#x27;") in html
 
 
@@ -89,6 +107,12 @@ def check_admin_report_page(researcher_client):
     page = researcher_client.get(reverse("admin:evaluation_run_report", args=[run.pk]))
     assert page.status_code == 200
     text = page.content.decode()
-    for title in ("Reproducibility", "Judges and participants", "Subgroups", "Rank independence", "Mode deltas"):  # fmt: skip
+    for title in (
+        "Reproducibility",
+        "Judges and participants",
+        "Subgroups",
+        "Rank independence",
+        "Mode deltas",
+    ):
         assert f"<h2>{title}</h2>" in text
     assert "How to read this." in text and "Judged response quality is scored by judges" in text

@@ -23,8 +23,11 @@ from tests.processes import stop_process
 from tests.releases.test_killed_worker import wait_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-BOUNDS = {"ATTUNE_TEST_UNIT_LEASE_S": "3", "ATTUNE_UNCLAIMED_REQUEUE_S": "4",
-          "ATTUNE_RELEASE_BUILD_LEASE_S": "4"}  # fmt: skip
+BOUNDS = {
+    "ATTUNE_TEST_UNIT_LEASE_S": "3",
+    "ATTUNE_UNCLAIMED_REQUEUE_S": "4",
+    "ATTUNE_RELEASE_BUILD_LEASE_S": "4",
+}
 # The bounds above (a few seconds) plus a cold worker start and the rest of the work itself,
 # on a loaded two-core machine: about 90 s were measured.
 RECOVERY_BOUND_S = 180
@@ -33,13 +36,28 @@ RECOVERY_BOUND_S = 180
 def start_worker(env: dict[str, str], name: str) -> subprocess.Popen:
     """A prefork worker (a parent and two pool processes) in a process group of its own."""
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "attune_collect", "worker", "--pool=prefork",
-         "--concurrency=2", "--loglevel=warning", "--without-gossip", "--without-mingle",
-         "--without-heartbeat", "-n", f"{name}@%h"],
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "attune_collect",
+            "worker",
+            "--pool=prefork",
+            "--concurrency=2",
+            "--loglevel=warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"{name}@%h",
+        ],
         cwd=worker_process.ROOT,
         env={**os.environ, "DATABASE_URL": worker_process.test_database_url(), **env},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 def both_under_way(run, release) -> bool:
@@ -52,8 +70,12 @@ def both_under_way(run, release) -> bool:
 def test_a_whole_worker_killed_mid_run_and_mid_build(celery_on_redis, settings):
     from attune_collect.celery import app
 
-    env = {**celery_on_redis, **BOUNDS, "ATTUNE_RELEASE_CHUNK_SIZE": "1",
-           "ATTUNE_RELEASES_DIR": str(settings.ATTUNE_RELEASES_DIR)}  # fmt: skip
+    env = {
+        **celery_on_redis,
+        **BOUNDS,
+        "ATTUNE_RELEASE_CHUNK_SIZE": "1",
+        "ATTUNE_RELEASES_DIR": str(settings.ATTUNE_RELEASES_DIR),
+    }
     app.conf.task_default_queue = celery_on_redis["ATTUNE_TEST_QUEUE"]  # release builds too
     try:
         release = make_release(conversations=6, seed=4)
@@ -62,8 +84,9 @@ def test_a_whole_worker_killed_mid_run_and_mid_build(celery_on_redis, settings):
         to_build = create_release(name="killbench", version="1.0.0", studies=[study])
         doomed = start_worker(env, "doomed")
         try:
-            run = create_run(RunRequest(release=release, models=(listener, advisor)),
-                             actor_label="test")  # fmt: skip
+            run = create_run(
+                RunRequest(release=release, models=(listener, advisor)), actor_label="test"
+            )
             enqueue_build(to_build)
             wait_for(lambda: both_under_way(run, to_build), 120, "the run and the build under way")
         finally:
@@ -75,10 +98,18 @@ def test_a_whole_worker_killed_mid_run_and_mid_build(celery_on_redis, settings):
 
         rescuer = start_worker(env, "rescuer")
         try:
-            wait_for(lambda: EvaluationRun.objects.filter(pk=run.pk, status=RunStatus.COMPLETED)
-                     .exists(), RECOVERY_BOUND_S, "the run to finish by itself")  # fmt: skip
-            wait_for(lambda: Release.objects.filter(pk=to_build.pk, state=ReleaseState.FROZEN)
-                     .exists(), RECOVERY_BOUND_S, "the build to finish by itself")  # fmt: skip
+            wait_for(
+                lambda: EvaluationRun.objects.filter(
+                    pk=run.pk, status=RunStatus.COMPLETED
+                ).exists(),
+                RECOVERY_BOUND_S,
+                "the run to finish by itself",
+            )
+            wait_for(
+                lambda: Release.objects.filter(pk=to_build.pk, state=ReleaseState.FROZEN).exists(),
+                RECOVERY_BOUND_S,
+                "the build to finish by itself",
+            )
         finally:
             stop_process(rescuer, grace_s=20)
         print(f"\nrecovered {time.monotonic() - killed_at:.1f} s after the kill")

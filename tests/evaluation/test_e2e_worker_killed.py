@@ -40,9 +40,13 @@ def test_killed_worker_neither_loses_nor_repeats_cached_calls(
     env = {**celery_on_redis, KEY_ENV: "sk-e2e", "ATTUNE_TEST_UNIT_LEASE_S": "3"}
     with run_test_server(demo_json) as server:
         endpoint = ModelEndpoint.objects.create(
-            alias="test-server", litellm_model="openai/test-model", api_base=server.base_url,
-            api_key_env=KEY_ENV, max_retries=0, timeout_s=300,
-        )  # fmt: skip
+            alias="test-server",
+            litellm_model="openai/test-model",
+            api_base=server.base_url,
+            api_key_env=KEY_ENV,
+            max_retries=0,
+            timeout_s=300,
+        )
         # After some answers the server goes silent on one request: the worker is then surely
         # in the middle of a unit, with answered calls in the cache and one call open.
         server.behaviour.ok(ANSWERED_BEFORE_STALL).stall(600)

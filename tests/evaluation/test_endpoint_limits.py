@@ -19,9 +19,12 @@ KEY_ENV = "ATTUNE_LIMITS_TEST_KEY"
 
 def test_the_endpoint_settings_reach_the_engine_and_the_gateway():
     endpoint = ModelEndpoint.objects.create(
-        alias="limited", litellm_model="openai/m", api_base="http://127.0.0.1:9/v1",
-        tokens_per_minute=50_000, force_litellm=True,
-    )  # fmt: skip
+        alias="limited",
+        litellm_model="openai/m",
+        api_base="http://127.0.0.1:9/v1",
+        tokens_per_minute=50_000,
+        force_litellm=True,
+    )
 
     config = endpoint.gateway_config()
     spec = model_spec(endpoint)
@@ -39,9 +42,13 @@ def test_units_of_one_process_book_tokens_in_one_window(run_request, monkeypatch
     monkeypatch.setenv(KEY_ENV, "sk-test")
     with run_test_server(server_json_reply) as server:
         endpoint = ModelEndpoint.objects.create(
-            alias="tpm", litellm_model="openai/test-model", api_base=server.base_url,
-            api_key_env=KEY_ENV, max_retries=0, tokens_per_minute=10_000_000,
-        )  # fmt: skip
+            alias="tpm",
+            litellm_model="openai/test-model",
+            api_base=server.base_url,
+            api_key_env=KEY_ENV,
+            max_retries=0,
+            tokens_per_minute=10_000_000,
+        )
         run = create_run(
             run_request(models=(endpoint,), subsample="sample3"), actor_label="t", inline=True
         )

@@ -19,9 +19,18 @@ def test_inline_run_writes_the_report_to_out(demo_release, demo_models, tmp_path
     out = tmp_path / "report"
     stdout = StringIO()
     call_command(
-        "evaluate", "--release", "attunebench@1.0.0", "--model", "demo-listener",
-        "--model", "attune-demo/advisor", "--inline", "--out", str(out), stdout=stdout,
-    )  # fmt: skip
+        "evaluate",
+        "--release",
+        "attunebench@1.0.0",
+        "--model",
+        "demo-listener",
+        "--model",
+        "attune-demo/advisor",
+        "--inline",
+        "--out",
+        str(out),
+        stdout=stdout,
+    )
     lines = stdout.getvalue().strip().splitlines()
     assert lines[-1] == str(out.resolve())
     assert lines[0].startswith("12 units (6 conversations x 2 models x 1 modes)")
@@ -35,8 +44,12 @@ def test_inline_run_writes_the_report_to_out(demo_release, demo_models, tmp_path
     assert {u.split("@")[0] for u in run.units.values_list("worker", flat=True)} == {"inline"}
 
     assert {p.name for p in out.iterdir()} >= {
-        "report.html", "report.json", "leaderboard.csv", "charts", "scores.json",
-    }  # fmt: skip
+        "report.html",
+        "report.json",
+        "leaderboard.csv",
+        "charts",
+        "scores.json",
+    }
     assert list((out / "charts").glob("*.svg"))
     report = json.loads((out / "report.json").read_text())
     assert report["provenance"] == {
@@ -53,10 +66,20 @@ def test_inline_run_writes_the_report_to_out(demo_release, demo_models, tmp_path
 
 def test_a_litellm_string_finds_its_endpoint(demo_release, demo_models, tmp_path):
     call_command(
-        "evaluate", "--release", "attunebench@1.0.0", "--model", "attune-demo/listener",
-        "--model", "demo-advisor", "--subsample", "sample3", "--inline",
-        "--out", str(tmp_path / "out"), stdout=StringIO(),
-    )  # fmt: skip
+        "evaluate",
+        "--release",
+        "attunebench@1.0.0",
+        "--model",
+        "attune-demo/listener",
+        "--model",
+        "demo-advisor",
+        "--subsample",
+        "sample3",
+        "--inline",
+        "--out",
+        str(tmp_path / "out"),
+        stdout=StringIO(),
+    )
     run = EvaluationRun.objects.get()
     assert run.units_total == 6  # 3 conversations x 2 models
     assert set(run.models_under_test.all()) == set(demo_models)
@@ -83,11 +106,28 @@ def test_unknown_release_and_alias_are_clear_errors(demo_release, tmp_path):
 def test_modes_and_two_judges_reach_the_statistics(demo_release, demo_models, tmp_path):
     out = tmp_path / "report"
     call_command(
-        "evaluate", "--release", "attunebench@1.0.0", "--model", "demo-listener",
-        "--mode", "default", "--mode", "verbose", "--judge", "attune-demo/questioner",
-        "--judge", "attune-demo/improver", "--panas-strategy", "delta", "--subsample", "sample3",
-        "--inline", "--out", str(out), stdout=StringIO(),
-    )  # fmt: skip
+        "evaluate",
+        "--release",
+        "attunebench@1.0.0",
+        "--model",
+        "demo-listener",
+        "--mode",
+        "default",
+        "--mode",
+        "verbose",
+        "--judge",
+        "attune-demo/questioner",
+        "--judge",
+        "attune-demo/improver",
+        "--panas-strategy",
+        "delta",
+        "--subsample",
+        "sample3",
+        "--inline",
+        "--out",
+        str(out),
+        stdout=StringIO(),
+    )
     statistics = json.loads((out / "report.json").read_text())["statistics"]
     deltas = {(d["mode"], d["base_mode"]) for d in statistics["mode_deltas"]}
     assert deltas == {("verbose", "default")}
@@ -100,7 +140,15 @@ def test_modes_and_two_judges_reach_the_statistics(demo_release, demo_models, tm
 def test_no_worker_is_a_clear_error_that_suggests_inline(demo_release, demo_models, tmp_path):
     with pytest.raises(CommandError, match="no Celery worker took run .* --inline"):
         call_command(
-            "evaluate", "--release", "attunebench@1.0.0", "--model", "demo-listener",
-            "--worker-timeout", "0.5", "--out", str(tmp_path / "out"), stdout=StringIO(),
-        )  # fmt: skip
+            "evaluate",
+            "--release",
+            "attunebench@1.0.0",
+            "--model",
+            "demo-listener",
+            "--worker-timeout",
+            "0.5",
+            "--out",
+            str(tmp_path / "out"),
+            stdout=StringIO(),
+        )
     assert EvaluationRun.objects.get().status == RunStatus.CANCELLED

@@ -51,9 +51,12 @@ def test_database_constraints_hold_the_invariants(run_request):
     run = create_run(run_request(), actor_label="test")
     unit = run.units.first()
     duplicate = EvaluationUnit(
-        run=run, endpoint=unit.endpoint, conversation_id=unit.conversation_id,
-        source_file=unit.source_file, mode=unit.mode,
-    )  # fmt: skip
+        run=run,
+        endpoint=unit.endpoint,
+        conversation_id=unit.conversation_id,
+        source_file=unit.source_file,
+        mode=unit.mode,
+    )
     for broken in (
         lambda: duplicate.save(),
         lambda: EvaluationUnit.objects.filter(pk=unit.pk).update(status=UnitStatus.DONE),

@@ -30,9 +30,13 @@ def server(monkeypatch):
 
 def one_unit_run(run_request, server):
     endpoint = ModelEndpoint.objects.create(
-        alias="test-server", litellm_model="openai/test-model", api_base=server.base_url,
-        api_key_env=KEY_ENV, max_retries=0, max_concurrency=4,
-    )  # fmt: skip
+        alias="test-server",
+        litellm_model="openai/test-model",
+        api_base=server.base_url,
+        api_key_env=KEY_ENV,
+        max_retries=0,
+        max_concurrency=4,
+    )
     run = create_run(
         run_request(models=(endpoint,), subsample="sample3"), actor_label="test", inline=True
     )

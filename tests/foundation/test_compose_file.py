@@ -31,8 +31,14 @@ def compose_command() -> list[str]:
 
 def run_config(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "POSTGRES_PASSWORD": "test-password"}
-    return subprocess.run([*compose_command(), "-f", str(ROOT / "docker-compose.yml"), "config", *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    return subprocess.run(
+        [*compose_command(), "-f", str(ROOT / "docker-compose.yml"), "config", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_compose_file_is_valid():
@@ -54,7 +60,13 @@ def test_services_have_health_checks_and_volumes():
 
 def test_a_missing_database_password_is_refused():
     env = {k: v for k, v in os.environ.items() if k != "POSTGRES_PASSWORD"}
-    result = subprocess.run([*compose_command(), "-f", str(ROOT / "docker-compose.yml"), "config", "-q"],
-                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    result = subprocess.run(
+        [*compose_command(), "-f", str(ROOT / "docker-compose.yml"), "config", "-q"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode != 0
     assert "POSTGRES_PASSWORD" in result.stderr

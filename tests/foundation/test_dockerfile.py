@@ -267,8 +267,9 @@ def settings_probe(env: dict[str, str], tmp_path: Path) -> dict:
     }
     env = {**clean, **env, "DJANGO_SETTINGS_MODULE": "attune_collect.settings"}
     env["ATTUNE_DATA_DIR"] = str(tmp_path / "data")  # the image's /data is not writable here
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=120)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])
 

@@ -56,11 +56,16 @@ def hostile_files(folder, outside):
     write_conversation_file(build_record("outside"), outside)
     (folder / "conversation_link.json").symlink_to(outside / "conversation_outside.json")
     return {
-        "deep": "nested more than", "big-number": "5000 digits", "long-id": "conversationId: 300 characters",
-        "long-category": "metadata.category: 500 characters", "nul": "turns[0].userMessage: contains the NUL",
-        "dir": "not a regular file", "dangling": "symbolic link", "fifo": "not a regular file",
+        "deep": "nested more than",
+        "big-number": "5000 digits",
+        "long-id": "conversationId: 300 characters",
+        "long-category": "metadata.category: 500 characters",
+        "nul": "turns[0].userMessage: contains the NUL",
+        "dir": "not a regular file",
+        "dangling": "symbolic link",
+        "fifo": "not a regular file",
         "link": "symbolic link",
-    }  # fmt: skip
+    }
 
 
 def test_each_hostile_file_is_named_and_skipped(tmp_path):

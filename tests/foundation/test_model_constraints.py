@@ -47,10 +47,25 @@ def test_judgement_values_are_yes_no_na():
 
 def test_pairwise_labels_and_winner():
     annotation = make_conversation().turns.first().annotation
-    refused(lambda: PairwiseChoice.objects.create(annotation=annotation, position=5, question_id="general",
-                                                  response_a="gpt", response_b="original"))  # fmt: skip
-    refused(lambda: PairwiseChoice.objects.create(annotation=annotation, position=6, question_id="general",
-                                                  response_a="human", response_b="original", winner="C"))  # fmt: skip
+    refused(
+        lambda: PairwiseChoice.objects.create(
+            annotation=annotation,
+            position=5,
+            question_id="general",
+            response_a="gpt",
+            response_b="original",
+        )
+    )
+    refused(
+        lambda: PairwiseChoice.objects.create(
+            annotation=annotation,
+            position=6,
+            question_id="general",
+            response_a="human",
+            response_b="original",
+            winner="C",
+        )
+    )
 
 
 def test_panas_totals_stay_in_range_and_one_per_phase():

@@ -28,8 +28,10 @@ def test_creates_the_demo_study_with_demo_endpoints():
     study = Study.objects.get(slug="demo")
     assert study.is_synthetic
     assert sorted(study.model_pool.values_list("litellm_model", flat=True)) == [
-        "attune-demo/advisor", "attune-demo/listener", "attune-demo/questioner",
-    ]  # fmt: skip
+        "attune-demo/advisor",
+        "attune-demo/listener",
+        "attune-demo/questioner",
+    ]
     assert study.improver_endpoint.litellm_model == "attune-demo/improver"
     assert Conversation.objects.filter(study=study, is_synthetic=True).count() == 30
 
@@ -58,9 +60,10 @@ def test_plausible_variety():
     assert set(models) == {"listener", "advisor", "questioner"}
     no_condition = {"diagnosis:none", "diagnosis:prefer_not_to_say"}
     with_diagnosis = [
-        p for p in Participant.objects.all()
+        p
+        for p in Participant.objects.all()
         if any(t.startswith("diagnosis:") and t not in no_condition for t in p.traits)
-    ]  # fmt: skip
+    ]
     # Profile answers are option ids of the instrument's questionnaire.
     assert all(p.responses.get("diagnoses") for p in Participant.objects.all())
     assert 0.1 < len(with_diagnosis) / 120 < 0.4

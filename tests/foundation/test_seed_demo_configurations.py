@@ -41,11 +41,14 @@ def test_the_edit_went_through_the_write_path_and_is_in_the_history():
     seed_demo(6, seed=3)
     listener = ModelEndpoint.objects.get(provider="attune-demo", model_name="listener")
     edit = setup_history(listener)[0]
-    assert (edit.action, edit.actor_label) == ("annotations.modelendpoint.update",
-                                               "command:seed_demo")  # fmt: skip
+    assert (edit.action, edit.actor_label) == (
+        "annotations.modelendpoint.update",
+        "command:seed_demo",
+    )
     assert edit.data["changes"]["system_prompt"] == {
-        "before": DEMO_SYSTEM_PROMPT, "after": REVISED_SYSTEM_PROMPT,
-    }  # fmt: skip
+        "before": DEMO_SYSTEM_PROMPT,
+        "after": REVISED_SYSTEM_PROMPT,
+    }
 
 
 def test_seeding_again_keeps_every_snapshot_and_edits_once():

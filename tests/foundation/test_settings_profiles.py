@@ -69,8 +69,11 @@ def test_production_profile_passes_check_deploy_without_warnings(tmp_path):
     secret_file.write_text(
         "x" * 30 + "-a-long-and-random-production-secret-key-9f8e7d6c5b4a\n", encoding="utf-8"
     )
-    result = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-                 {**PRODUCTION, "DJANGO_SECRET_KEY_FILE": str(secret_file)}, tmp_path)  # fmt: skip
+    result = run(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        {**PRODUCTION, "DJANGO_SECRET_KEY_FILE": str(secret_file)},
+        tmp_path,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
 

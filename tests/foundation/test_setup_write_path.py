@@ -70,9 +70,14 @@ def test_publishing_system_prompts_is_a_study_setting_edited_in_the_admin(resear
 
 
 def test_no_secret_reaches_the_audit_log():
-    endpoint = save_setup(ModelEndpoint(alias="secretive", litellm_model="openai/x",
-                                        api_base="https://bob:hunter2@llm.example.org/v1?key=abc"),
-                          actor_label="test")  # fmt: skip
+    endpoint = save_setup(
+        ModelEndpoint(
+            alias="secretive",
+            litellm_model="openai/x",
+            api_base="https://bob:hunter2@llm.example.org/v1?key=abc",
+        ),
+        actor_label="test",
+    )
     (entry,) = setup_history(endpoint)
     assert entry.action == "annotations.modelendpoint.create"
     text = str(entry.data)

@@ -28,9 +28,19 @@ def test_evaluate_reports_the_stall_while_it_waits(demo_release_for_cli, setting
     settings.ATTUNE_UNCLAIMED_REQUEUE_S = 1
     err = StringIO()
     with pytest.raises(CommandError, match="no Celery worker took run"):
-        call_command("evaluate", "--release", str(demo_release_for_cli), "--model",
-                     "demo-listener", "--worker-timeout", "2.5", "--out",
-                     str(tmp_path / "out"), stdout=StringIO(), stderr=err)  # fmt: skip
+        call_command(
+            "evaluate",
+            "--release",
+            str(demo_release_for_cli),
+            "--model",
+            "demo-listener",
+            "--worker-timeout",
+            "2.5",
+            "--out",
+            str(tmp_path / "out"),
+            stdout=StringIO(),
+            stderr=err,
+        )
     assert "stalled: no progress for" in err.getvalue()
 
 

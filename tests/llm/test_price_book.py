@@ -28,8 +28,13 @@ def test_the_map_is_read_once_and_each_model_looked_up_once():
 
     def load():
         reads.append(1)
-        return {"gpt-4o-mini": {"input_cost_per_token": 1e-6, "output_cost_per_token": 2e-6,
-                                "litellm_provider": "openai"}}  # fmt: skip
+        return {
+            "gpt-4o-mini": {
+                "input_cost_per_token": 1e-6,
+                "output_cost_per_token": 2e-6,
+                "litellm_provider": "openai",
+            }
+        }
 
     book = PriceBook(load)
 
@@ -41,8 +46,15 @@ def test_the_map_is_read_once_and_each_model_looked_up_once():
 
 
 def test_a_model_of_another_provider_with_the_same_name_has_no_price():
-    book = PriceBook(lambda: {"m": {"input_cost_per_token": 1.0, "output_cost_per_token": 1.0,
-                                    "litellm_provider": "openai"}})  # fmt: skip
+    book = PriceBook(
+        lambda: {
+            "m": {
+                "input_cost_per_token": 1.0,
+                "output_cost_per_token": 1.0,
+                "litellm_provider": "openai",
+            }
+        }
+    )
 
     assert book.price("anthropic/m") is None
 

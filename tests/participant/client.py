@@ -156,12 +156,22 @@ class ParticipantClient:
             assert self.start().status in (200, 201)
         session = self.session()
         steps = [
-            ("consent", lambda s: {"consent_version": s["study"]["consent_version"], "agree": True}),
-            ("profile", lambda s: {"age": 34, "traits": ["introvert"], "goals": ["be heard"],
-                                   "diagnosis": "asd_adhd"}),
+            (
+                "consent",
+                lambda s: {"consent_version": s["study"]["consent_version"], "agree": True},
+            ),
+            (
+                "profile",
+                lambda s: {
+                    "age": 34,
+                    "traits": ["introvert"],
+                    "goals": ["be heard"],
+                    "diagnosis": "asd_adhd",
+                },
+            ),
             ("panas/pre", lambda s: {"items": self.panas_items()}),
             ("topic", lambda s: {"category": s["study"]["topics"][0]["category"]}),
-        ]  # fmt: skip
+        ]
         for path, body in steps:
             reply = self.post(path, body(session))
             assert reply.status == 200, (path, reply.status, reply.body)
@@ -195,7 +205,7 @@ class ParticipantClient:
             "mood_tags": [{"emotion": "Nervous", "intensity": 4}],
             "behaviour": {
                 q["id"]: {"observed": "yes", "preferred": "no"} for q in step["behaviour_questions"]
-            },  # fmt: skip
+            },
             "edited_reply": "What I would have liked to hear.",
             "pairwise": pairwise,
             "timings": {"mood": 4.5},
@@ -206,11 +216,22 @@ class ParticipantClient:
         for path, body in [
             ("finish", {}),
             ("panas/post", {"items": self.panas_items(4)}),
-            ("post-survey", {"looking_for": ["vent", "calm"], "emotion_clarity": "clear",
-                             "model_fit": "mixed", "what_felt_off": ["It gave advice too fast."],
-                             "four_branch": {"perceiving": 5, "facilitating": 4,
-                                             "understanding": 6, "managing": 3}}),
-        ]:  # fmt: skip
+            (
+                "post-survey",
+                {
+                    "looking_for": ["vent", "calm"],
+                    "emotion_clarity": "clear",
+                    "model_fit": "mixed",
+                    "what_felt_off": ["It gave advice too fast."],
+                    "four_branch": {
+                        "perceiving": 5,
+                        "facilitating": 4,
+                        "understanding": 6,
+                        "managing": 3,
+                    },
+                },
+            ),
+        ]:
             reply = self.post(path, body)
             assert reply.status == 200, (path, reply.body)
         return reply.body

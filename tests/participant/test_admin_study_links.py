@@ -20,8 +20,10 @@ def test_the_study_page_shows_the_recruitment_link(researcher_client, chat_study
     page = researcher_client.get(f"/admin/annotations/study/{chat_study.pk}/change/")
     assert page.status_code == 200
     html = page.content.decode()
-    expected = (f"http://testserver/s/{chat_study.slug}/?PROLIFIC_PID={{{{%PROLIFIC_PID%}}}}"
-                "&amp;STUDY_ID={{%STUDY_ID%}}&amp;SESSION_ID={{%SESSION_ID%}}")  # fmt: skip
+    expected = (
+        f"http://testserver/s/{chat_study.slug}/?PROLIFIC_PID={{{{%PROLIFIC_PID%}}}}"
+        "&amp;STUDY_ID={{%STUDY_ID%}}&amp;SESSION_ID={{%SESSION_ID%}}"
+    )
     assert expected in html
     assert f"/study/{chat_study.slug}/" not in html
     assert f"/admin/annotations/study/{chat_study.pk}/preview/" in html

@@ -50,19 +50,35 @@ def _shown(client):
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        (lambda b, q: b.update(mood_tags=[{"emotion": "Happy", "intensity": 3}]), "mood_tags[0].emotion"),
-        (lambda b, q: b.update(mood_tags=[{"emotion": "Upset", "intensity": 9}]), "mood_tags[0].intensity"),
-        (lambda b, q: b.update(mood_tags=[{"emotion": "Upset", "intensity": 2},
-                                          {"emotion": "upset", "intensity": 3}]), "mood_tags[1].emotion"),
+        (
+            lambda b, q: b.update(mood_tags=[{"emotion": "Happy", "intensity": 3}]),
+            "mood_tags[0].emotion",
+        ),
+        (
+            lambda b, q: b.update(mood_tags=[{"emotion": "Upset", "intensity": 9}]),
+            "mood_tags[0].intensity",
+        ),
+        (
+            lambda b, q: b.update(
+                mood_tags=[
+                    {"emotion": "Upset", "intensity": 2},
+                    {"emotion": "upset", "intensity": 3},
+                ]
+            ),
+            "mood_tags[1].emotion",
+        ),
         (lambda b, q: b["behaviour"][q[0]].update(observed="maybe"), "behaviour.{q0}.observed"),
         (lambda b, q: b["behaviour"].pop(q[1]), "behaviour.{q1}"),
-        (lambda b, q: b["behaviour"].update(B999={"observed": "yes", "preferred": "yes"}), "behaviour.B999"),
+        (
+            lambda b, q: b["behaviour"].update(B999={"observed": "yes", "preferred": "yes"}),
+            "behaviour.B999",
+        ),
         (lambda b, q: b["pairwise"].update(general="C"), "pairwise.general"),
         (lambda b, q: b["pairwise"].pop("general"), "pairwise.general"),
         (lambda b, q: b.update(timings={"mood": -1}), "timings.mood"),
         (lambda b, q: b.update(edited_reply="x" * 8001), "edited_reply"),
     ],
-)  # fmt: skip
+)
 def test_an_invalid_label_is_refused_and_changes_nothing(chatting, change, field):
     body = chatting.valid_annotation(1)
     shown = _shown(chatting)

@@ -33,9 +33,11 @@ def test_an_oversized_body_answers_json(client, settings):
     big = "x" * 5_000
     _error(client.put("drafts/message", {"data": big}), 413, "too_large")
     reply = client.transport.client.post(
-        "/api/study/messages", {"text": big, "idempotency_key": "key-too-large-1"},
-        format="json", HTTP_AUTHORIZATION=client.headers["Authorization"],
-    )  # fmt: skip
+        "/api/study/messages",
+        {"text": big, "idempotency_key": "key-too-large-1"},
+        format="json",
+        HTTP_AUTHORIZATION=client.headers["Authorization"],
+    )
     assert reply.status_code == 413 and reply.json()["error"]["code"] == "too_large"
 
 
@@ -56,9 +58,11 @@ def test_string_fields_refuse_numbers(client, path, body, field):
 @pytest.mark.django_db(transaction=True)
 def test_a_message_text_must_be_a_string(client):
     reply = client.transport.client.post(
-        "/api/study/messages", {"text": 12345, "idempotency_key": "key-number-text-1"},
-        format="json", HTTP_AUTHORIZATION=client.headers["Authorization"],
-    )  # fmt: skip
+        "/api/study/messages",
+        {"text": 12345, "idempotency_key": "key-number-text-1"},
+        format="json",
+        HTTP_AUTHORIZATION=client.headers["Authorization"],
+    )
     assert reply.status_code == 400 and reply.json()["error"]["field"] == "text"
 
 

@@ -47,8 +47,16 @@ def test_the_profile_is_stored_with_the_diagnosis_as_a_trait(participant_client)
     client = participant_client()
     client.start()
     client.post("consent", {"consent_version": "2", "agree": True})
-    reply = client.post("profile", {"age": 41, "traits": ["shy"], "goals": ["feel calmer"],
-                                    "diagnosis": "depression", "responses": {"hobby": "chess"}})  # fmt: skip
+    reply = client.post(
+        "profile",
+        {
+            "age": 41,
+            "traits": ["shy"],
+            "goals": ["feel calmer"],
+            "diagnosis": "depression",
+            "responses": {"hobby": "chess"},
+        },
+    )
     assert reply.status == 200 and reply.body["step"] == "pre_panas"
     participant = Participant.objects.get(prolific_pid=client.pid)
     assert participant.age == 41
@@ -68,9 +76,13 @@ def test_a_participant_under_18_is_screened_out(participant_client):
 
 @pytest.mark.parametrize(
     ("body", "field"),
-    [({"age": "old"}, "age"), ({"age": 30, "traits": "shy"}, "traits"),
-     ({"age": 30, "goals": [""]}, "goals[0]"), ({"age": 140}, "age")],
-)  # fmt: skip
+    [
+        ({"age": "old"}, "age"),
+        ({"age": 30, "traits": "shy"}, "traits"),
+        ({"age": 30, "goals": [""]}, "goals[0]"),
+        ({"age": 140}, "age"),
+    ],
+)
 def test_a_bad_profile_value_changes_nothing(participant_client, body, field):
     client = participant_client()
     client.start()

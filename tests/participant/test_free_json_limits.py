@@ -25,12 +25,17 @@ def client(participant_client):
     [
         ("profile", "post", {**PROFILE, "responses": {"q1": "a\x00b"}}, "responses.q1"),
         ("profile", "post", {**PROFILE, "responses": {"q\x00": "x"}}, "responses"),
-        ("profile", "post", {**PROFILE, "responses": {"q": [{"deep": "\x00"}]}}, "responses.q[0].deep"),
+        (
+            "profile",
+            "post",
+            {**PROFILE, "responses": {"q": [{"deep": "\x00"}]}},
+            "responses.q[0].deep",
+        ),
         ("drafts/message", "put", {"data": {"text": "\x00"}}, "data.text"),
         ("drafts/message", "put", {"data": {"\x00": 1}}, "data"),
         ("drafts/message", "put", {"data": "\x00"}, "data"),
     ],
-)  # fmt: skip
+)
 def test_a_nul_is_refused_naming_the_field(client, path, method, body, field):
     reply = getattr(client, method)(path, body)
     assert reply.status == 400, reply.body
@@ -74,7 +79,10 @@ def test_a_deeply_nested_body_is_a_400(client):
 def test_a_body_past_the_parsers_limit_is_a_400(client):
     raw = '{"data": ' + "[" * 200_000 + "]" * 200_000 + "}"
     response = client.transport.client.generic(
-        "PUT", "/api/study/drafts/message", raw, content_type="application/json",
+        "PUT",
+        "/api/study/drafts/message",
+        raw,
+        content_type="application/json",
         HTTP_AUTHORIZATION=client.headers["Authorization"],
-    )  # fmt: skip
+    )
     assert response.status_code == 400 and response.json()["error"]["code"] == "parse_error"

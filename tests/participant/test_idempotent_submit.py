@@ -53,7 +53,8 @@ def test_a_double_submit_while_streaming_makes_one_turn(chatting, openai_server)
 def test_a_missing_or_malformed_key_is_refused(chatting):
     reply = chatting.transport.stream("/api/study/messages", {"text": "hi"}, chatting.headers)
     assert reply.status == 400 and reply.body["error"]["field"] == "idempotency_key"
-    reply = chatting.transport.stream("/api/study/messages", {"text": "hi", "idempotency_key": "a b"},
-                                      chatting.headers)  # fmt: skip
+    reply = chatting.transport.stream(
+        "/api/study/messages", {"text": "hi", "idempotency_key": "a b"}, chatting.headers
+    )
     assert reply.status == 400 and reply.body["error"]["field"] == "idempotency_key"
     assert not Turn.objects.exists()

@@ -81,8 +81,11 @@ class TestPastTheLimit:
         reply = client.annotate(1)
         assert reply.status == 200, reply.body
         assert reply.body["submitted"] is True
-        assert reply.body["comparison"] == {"status": "unavailable", "questions": [],
-                                            "responses": None}  # fmt: skip
+        assert reply.body["comparison"] == {
+            "status": "unavailable",
+            "questions": [],
+            "responses": None,
+        }
         annotation = annotation_of(turn_id)
         assert annotation.selected_pairwise_questions == []
         assert annotation.improved_meta["pairwise_skipped"] is True

@@ -72,7 +72,9 @@ def test_the_participant_never_sees_the_model(participant_client, answered_turn)
     answered_turn(client)
     conversation = Conversation.objects.get(participant__prolific_pid=client.pid)
     endpoint = conversation.model_endpoint
-    seen = " ".join(str(client.get(path).body) for path in
-                    ("session", "turns/1", "turns/1/annotation", "instrument"))  # fmt: skip
+    seen = " ".join(
+        str(client.get(path).body)
+        for path in ("session", "turns/1", "turns/1/annotation", "instrument")
+    )
     for secret in (endpoint.alias, endpoint.litellm_model, endpoint.system_prompt[:40]):
         assert secret not in seen

@@ -42,9 +42,11 @@ def test_the_row_is_content_addressed_and_holds_what_the_conversation_runs_under
     assert definition["endpoint"]["system_prompt"] == endpoint.system_prompt
     assert config.system_prompt_sha256 == text_sha256(endpoint.system_prompt)
     assert definition["improver"]["model"] == chat_study.improver_endpoint.litellm_model
-    assert definition["instrument"] == {"name": chat_study.instrument.name,
-                                        "version": chat_study.instrument.version,
-                                        "content_hash": chat_study.instrument.content_hash}  # fmt: skip
+    assert definition["instrument"] == {
+        "name": chat_study.instrument.name,
+        "version": chat_study.instrument.version,
+        "content_hash": chat_study.instrument.content_hash,
+    }
     assert definition["consent_version"] == "2"
     assert "app_build" in definition
 
@@ -78,8 +80,10 @@ def test_a_conversation_keeps_its_configuration_after_the_endpoint_is_edited(
 def test_a_snapshot_never_holds_a_key_and_never_changes(make_chat_study, participant_client):
     from tests.factories import make_endpoint
 
-    endpoint = make_endpoint(api_base="https://user:s3cret@llm.example.org:8443/v1?token=abc",
-                             api_key_env="SECRET_KEY_VAR")  # fmt: skip
+    endpoint = make_endpoint(
+        api_base="https://user:s3cret@llm.example.org:8443/v1?token=abc",
+        api_key_env="SECRET_KEY_VAR",
+    )
     study = make_chat_study()
     study.model_pool.set([endpoint])
     config = _consented_conversation(participant_client, study).model_config

@@ -7,12 +7,23 @@ import yaml
 pytestmark = pytest.mark.django_db
 
 PATHS = [
-    "/api/study/{slug}/start", "/api/study/session", "/api/study/instrument",
-    "/api/study/consent", "/api/study/profile", "/api/study/panas/{phase}", "/api/study/topic",
-    "/api/study/messages", "/api/study/turns/{number}", "/api/study/turns/{number}/retry",
-    "/api/study/turns/{number}/annotation", "/api/study/finish", "/api/study/post-survey",
-    "/api/study/withdraw", "/api/study/drafts", "/api/study/drafts/{key}",
-]  # fmt: skip
+    "/api/study/{slug}/start",
+    "/api/study/session",
+    "/api/study/instrument",
+    "/api/study/consent",
+    "/api/study/profile",
+    "/api/study/panas/{phase}",
+    "/api/study/topic",
+    "/api/study/messages",
+    "/api/study/turns/{number}",
+    "/api/study/turns/{number}/retry",
+    "/api/study/turns/{number}/annotation",
+    "/api/study/finish",
+    "/api/study/post-survey",
+    "/api/study/withdraw",
+    "/api/study/drafts",
+    "/api/study/drafts/{key}",
+]
 
 
 def test_the_schema_lists_every_participant_endpoint(client):
@@ -42,8 +53,9 @@ def test_the_schema_types_what_the_app_relies_on(client):
     assert step["allOf"] == [{"$ref": "#/components/schemas/StepEnum"}]
     responses = schemas["ComparisonOutput"]["properties"]["responses"]
     assert responses["oneOf"] == [
-        {"$ref": "#/components/schemas/ComparisonResponsesOutput"}, {"type": "null"}
-    ]  # fmt: skip
+        {"$ref": "#/components/schemas/ComparisonResponsesOutput"},
+        {"type": "null"},
+    ]
     pair = schemas["ComparisonResponsesOutput"]
     assert set(pair["properties"]) == set(pair["required"]) == {"A", "B"}
     session = schemas["SessionOutput"]["properties"]

@@ -28,11 +28,13 @@ def test_pre_panas_is_stored_with_totals(profiled):
 
 @pytest.mark.parametrize(
     ("change", "field"),
-    [(lambda items: items.pop("Proud"), "items.Proud"),
-     (lambda items: items.update(Proud=8), "items.Proud"),
-     (lambda items: items.update(Happy=3), "items.Happy"),
-     (lambda items: items.update(Proud=0), "items.Proud")],
-)  # fmt: skip
+    [
+        (lambda items: items.pop("Proud"), "items.Proud"),
+        (lambda items: items.update(Proud=8), "items.Proud"),
+        (lambda items: items.update(Happy=3), "items.Happy"),
+        (lambda items: items.update(Proud=0), "items.Proud"),
+    ],
+)
 def test_a_bad_panas_answer_names_the_item_and_writes_nothing(profiled, change, field):
     items = profiled.panas_items()
     change(items)

@@ -62,8 +62,15 @@ def test_the_matrix_lists_every_participant_endpoint():
 
 
 def _written() -> dict[str, int]:
-    tables = (Participant, ParticipantSession, Conversation, Turn, TurnAnnotation,
-              ParticipantDraft, AuditEntry)  # fmt: skip
+    tables = (
+        Participant,
+        ParticipantSession,
+        Conversation,
+        Turn,
+        TurnAnnotation,
+        ParticipantDraft,
+        AuditEntry,
+    )
     return {model.__name__: model.objects.count() for model in tables}
 
 
@@ -79,8 +86,9 @@ class TestWithoutAParticipantToken:
         return http
 
     @pytest.mark.parametrize("http", NO_TOKEN_PERSONAS, indirect=True)
-    @pytest.mark.parametrize(("name", "method", "path", "body"), ENDPOINTS,
-                             ids=[f"{m}-{p}" for _, m, p, _ in ENDPOINTS])  # fmt: skip
+    @pytest.mark.parametrize(
+        ("name", "method", "path", "body"), ENDPOINTS, ids=[f"{m}-{p}" for _, m, p, _ in ENDPOINTS]
+    )
     def test_every_endpoint_is_unauthenticated(self, http, name, method, path, body):
         before = _written()
         call = getattr(http, method)
@@ -117,11 +125,14 @@ def _alice_untouched(alice: ParticipantClient) -> None:
 
 
 class TestAParticipantTokenReachesOnlyItsOwnData:
-    @pytest.mark.parametrize(("method", "path", "body"), [
-        ("get", "turns/2", None),
-        ("get", "turns/2/annotation", None),
-        ("post", "turns/2/annotation", ANNOTATION),
-    ])  # fmt: skip
+    @pytest.mark.parametrize(
+        ("method", "path", "body"),
+        [
+            ("get", "turns/2", None),
+            ("get", "turns/2/annotation", None),
+            ("post", "turns/2/annotation", ANNOTATION),
+        ],
+    )
     def test_another_participants_turn_is_not_found(self, alice_and_bob, method, path, body):
         alice, bob = alice_and_bob
         reply = getattr(bob, method)(path, *([body] if body is not None else []))
@@ -166,19 +177,25 @@ class TestAParticipantTokenOnTheStaffSide:
         client.onboard()
         answered_turn(client)
         participant = Participant.objects.get(prolific_pid=client.pid)
-        return client, {"participant": participant, "study": chat_study,
-                        "conversation": Conversation.objects.get(participant=participant)}  # fmt: skip
+        return client, {
+            "participant": participant,
+            "study": chat_study,
+            "conversation": Conversation.objects.get(participant=participant),
+        }
 
-    @pytest.mark.parametrize(("name", "kind"), [
-        ("qa:queue", None),
-        ("qa:conversation", "conversation"),
-        ("qa:monitoring", "slug"),
-        ("admin:index", None),
-        ("admin:annotations_study_change", "study"),
-        ("admin:annotations_study_preview", "study"),
-        ("admin:annotations_participant_change", "participant"),
-        ("admin:annotations_conversation_change", "conversation"),
-    ])  # fmt: skip
+    @pytest.mark.parametrize(
+        ("name", "kind"),
+        [
+            ("qa:queue", None),
+            ("qa:conversation", "conversation"),
+            ("qa:monitoring", "slug"),
+            ("admin:index", None),
+            ("admin:annotations_study_change", "study"),
+            ("admin:annotations_study_preview", "study"),
+            ("admin:annotations_participant_change", "participant"),
+            ("admin:annotations_conversation_change", "conversation"),
+        ],
+    )
     def test_the_token_opens_no_staff_page(self, own_records, client, name, kind):
         participant_client, objects = own_records
         if kind is None:

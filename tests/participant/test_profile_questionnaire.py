@@ -28,25 +28,46 @@ def _consented(participant_client):
 def test_the_app_gets_the_questionnaire_with_option_ids(participant_client):
     client = _consented(participant_client)
     questions = {q["id"]: q for q in client.get("instrument").body["profile"]}
-    assert list(questions) == ["age", "gender", "country", "first_language",
-                               "chatbot_personal_use", "diagnoses"]  # fmt: skip
+    assert list(questions) == [
+        "age",
+        "gender",
+        "country",
+        "first_language",
+        "chatbot_personal_use",
+        "diagnoses",
+    ]
     diagnoses = questions["diagnoses"]
     assert diagnoses["kind"] == "multi"
     ids = [o["id"] for o in diagnoses["options"]]
-    assert ids == ["none", "depression", "anxiety", "adhd", "autism", "bipolar", "ptsd", "other",
-                   "prefer_not_to_say"]  # fmt: skip
+    assert ids == [
+        "none",
+        "depression",
+        "anxiety",
+        "adhd",
+        "autism",
+        "bipolar",
+        "ptsd",
+        "other",
+        "prefer_not_to_say",
+    ]
     assert next(o for o in diagnoses["options"] if o["id"] == "other")["other"] is True
     assert "role" not in diagnoses["options"][0]  # the statistics' roles stay server-side
 
 
 def test_answers_are_stored_as_option_ids_and_diagnoses_as_traits(participant_client):
     client = _consented(participant_client)
-    reply = client.post("profile", {"age": 29, "answers": ANSWERS,
-                                    "other_text": {"country": "Norway", "diagnoses": "OCD"}})  # fmt: skip
+    reply = client.post(
+        "profile",
+        {"age": 29, "answers": ANSWERS, "other_text": {"country": "Norway", "diagnoses": "OCD"}},
+    )
     assert reply.status == 200, reply.body
     participant = Participant.objects.get(prolific_pid=client.pid)
-    assert participant.responses == {**ANSWERS, "country_other": "Norway",
-                                     "diagnoses_other": "OCD", "age_band": "25_34"}  # fmt: skip
+    assert participant.responses == {
+        **ANSWERS,
+        "country_other": "Norway",
+        "diagnoses_other": "OCD",
+        "age_band": "25_34",
+    }
     assert participant.traits == ["diagnosis:anxiety", "diagnosis:other"]
 
 

@@ -21,8 +21,9 @@ def test_start_creates_a_participant_and_a_session(participant_client):
         "SESSION1",
     )
     assert not participant.is_preview
-    assert AuditEntry.objects.filter(action="annotations.participant.start",
-                                     target_id=str(participant.pk)).exists()  # fmt: skip
+    assert AuditEntry.objects.filter(
+        action="annotations.participant.start", target_id=str(participant.pk)
+    ).exists()
 
 
 def test_the_same_pid_resumes_the_same_record(participant_client):
@@ -40,9 +41,12 @@ def test_the_same_pid_resumes_the_same_record(participant_client):
 
 @pytest.mark.parametrize(
     ("status", "code"),
-    [(StudyStatus.CLOSED, "study_closed"), (StudyStatus.DRAFT, "study_closed"),
-     (StudyStatus.PAUSED, "study_paused")],
-)  # fmt: skip
+    [
+        (StudyStatus.CLOSED, "study_closed"),
+        (StudyStatus.DRAFT, "study_closed"),
+        (StudyStatus.PAUSED, "study_paused"),
+    ],
+)
 def test_a_study_that_is_not_recruiting_refuses_newcomers(
     chat_study, participant_client, status, code
 ):

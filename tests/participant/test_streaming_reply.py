@@ -19,8 +19,11 @@ def test_the_reply_streams_as_events_and_is_stored(chat_study, live_participant)
     assert result.names[0] == "turn" and result.names[-1] == "done"
     assert result.names.count("delta") > 3  # token by token, not one block
     first = result.data("turn")
-    assert first["turn"] == {"number": 1, "status": "streaming",
-                             "user_message": "I am so nervous about tomorrow's exam."}  # fmt: skip
+    assert first["turn"] == {
+        "number": 1,
+        "status": "streaming",
+        "user_message": "I am so nervous about tomorrow's exam.",
+    }
     assert first["support"] is None
     done = result.data("done")
     assert done["turn"]["reply"] == result.text and done["turn"]["status"] == "done"

@@ -35,8 +35,10 @@ def test_thirty_open_streams_use_at_most_the_pool(upstream_study, live_participa
         client.onboard()
     openai_server.behaviour.token_delay_s = 0.5  # every reply stays open for seconds
     results = {}
-    threads = [threading.Thread(target=lambda c=c: results.setdefault(c.pid, c.send("hi")))
-               for c in clients]  # fmt: skip
+    threads = [
+        threading.Thread(target=lambda c=c: results.setdefault(c.pid, c.send("hi")))
+        for c in clients
+    ]
     for thread in threads:
         thread.start()
     deadline = time.monotonic() + 20

@@ -35,8 +35,13 @@ def test_a_withdrawn_participant_is_left_out_of_releases(chat_study, participant
     for client in (stays, leaves):
         client.onboard()
     leaves.post("withdraw", {"confirm": True})
-    release = create_release(name="attunebench", version="9.0.0", studies=[chat_study],
-                             completed_only=False, actor_label="test")  # fmt: skip
+    release = create_release(
+        name="attunebench",
+        version="9.0.0",
+        studies=[chat_study],
+        completed_only=False,
+        actor_label="test",
+    )
     chosen, left_out = selected_conversations(release)
     assert list(chosen.values_list("participant__prolific_pid", flat=True)) == [stays.pid]
     assert left_out["withdrawn"] == 1

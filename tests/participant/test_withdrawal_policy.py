@@ -47,8 +47,9 @@ def test_the_token_reads_nothing_after_withdrawal(withdrawn, chat_study, policy)
 def test_exclude_keeps_the_rows_and_records_the_policy(withdrawn, chat_study):
     _, participant = withdrawn(WithdrawalPolicy.EXCLUDE, chat_study)
     assert Turn.objects.get(conversation__participant=participant).user_message == "my secret worry"
-    entry = AuditEntry.objects.get(action="annotations.participant.withdraw",
-                                   target_id=str(participant.pk))  # fmt: skip
+    entry = AuditEntry.objects.get(
+        action="annotations.participant.withdraw", target_id=str(participant.pk)
+    )
     assert entry.data["policy"] == "exclude"
     assert not ParticipantDraft.objects.filter(participant=participant).exists()
 
@@ -64,6 +65,7 @@ def test_erase_removes_the_content_and_records_it(withdrawn, chat_study):
     ).exists()
     assert (participant.age, participant.traits, participant.goals) == (None, [], [])
     assert not ParticipantDraft.objects.filter(participant=participant).exists()
-    entry = AuditEntry.objects.get(action="annotations.participant.withdraw",
-                                   target_id=str(participant.pk))  # fmt: skip
+    entry = AuditEntry.objects.get(
+        action="annotations.participant.withdraw", target_id=str(participant.pk)
+    )
     assert entry.data["policy"] == "erase" and entry.data["turns_erased"] == 1

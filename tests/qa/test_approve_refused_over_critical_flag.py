@@ -67,8 +67,11 @@ def test_blind_approvals_judging_the_flag_differently_go_to_adjudication(study, 
     submit_review(
         conversation, reviewer, ReviewInput("approve", flag_verdicts={flag.pk: "dismissed"})
     )
-    qa = submit_review(conversation, make_staff("qa_reviewer", "second"),
-                       ReviewInput("approve", flag_verdicts={flag.pk: "confirmed"}))  # fmt: skip
+    qa = submit_review(
+        conversation,
+        make_staff("qa_reviewer", "second"),
+        ReviewInput("approve", flag_verdicts={flag.pk: "confirmed"}),
+    )
     assert qa.status == ReviewStatus.DISAGREEMENT
     assert Flag.objects.get(pk=flag.pk).status == FlagStatus.OPEN
 

@@ -33,8 +33,13 @@ def test_each_qa_action_is_audited(conversation, reviewer):
     flag = flags_of(conversation)["short_messages"]
     manual = raise_flag(conversation, actor=reviewer, summary="odd tone")
     resolve_flag(manual, status=FlagStatus.DISMISSED, actor=reviewer, note="fine after all")
-    correction = add_correction(conversation, field_path="turns[turnNumber=1].moodShiftTags[0].intensity",
-                                value="2", reason="misclick_reported", actor=reviewer)  # fmt: skip
+    correction = add_correction(
+        conversation,
+        field_path="turns[turnNumber=1].moodShiftTags[0].intensity",
+        value="2",
+        reason="misclick_reported",
+        actor=reviewer,
+    )
     withdraw_correction(correction, actor=reviewer)
     submit_review(
         conversation,
@@ -42,10 +47,16 @@ def test_each_qa_action_is_audited(conversation, reviewer):
         ReviewInput("exclude", "low_effort", flag_verdicts={flag.pk: "confirmed"}),
     )
     assert actions() == [
-        "qa.flag.raise", "qa.flag.raise", "qa.flag.dismiss", "qa.correction.add",
-        "qa.correction.withdraw", "qa.review.first", "qa.conversation.exclude", "qa.flag.confirm",
+        "qa.flag.raise",
+        "qa.flag.raise",
+        "qa.flag.dismiss",
+        "qa.correction.add",
+        "qa.correction.withdraw",
+        "qa.review.first",
+        "qa.conversation.exclude",
+        "qa.flag.confirm",
         "qa.review.final",
-    ]  # fmt: skip
+    ]
     exclusion = AuditEntry.objects.get(action="qa.conversation.exclude")
     assert exclusion.actor == reviewer and exclusion.actor_label == "user:reviewer"
     assert exclusion.data == {"from": "completed", "to": "excluded", "reason": "low_effort"}
@@ -77,7 +88,9 @@ def test_the_conversation_shows_its_history(client, conversation, reviewer):
 
 def test_the_admin_saves_memberships_through_the_service(client, study, reviewer, researcher):
     client.force_login(researcher)
-    response = client.post(reverse("admin:qa_studymembership_add"),
-                           {"user": reviewer.pk, "study": study.pk, "role": "qa_reviewer"})  # fmt: skip
+    response = client.post(
+        reverse("admin:qa_studymembership_add"),
+        {"user": reviewer.pk, "study": study.pk, "role": "qa_reviewer"},
+    )
     assert response.status_code == 302
     assert actions() == ["qa.studymembership.create"]

@@ -36,9 +36,15 @@ def judgements(answer: str, preferred: str, n: int = 3) -> records.TurnAnnotatio
 
 def test_every_check_is_registered():
     assert {t.key for t in flag_types()} == {
-        "failed_attention_check", "fast_annotation", "unedited_replies", "straight_lining",
-        "short_messages", "identity_leak", "risk_signal", "duplicate_participant",
-    }  # fmt: skip
+        "failed_attention_check",
+        "fast_annotation",
+        "unedited_replies",
+        "straight_lining",
+        "short_messages",
+        "identity_leak",
+        "risk_signal",
+        "duplicate_participant",
+    }
 
 
 def test_a_plain_conversation_raises_nothing(study):
@@ -46,8 +52,13 @@ def test_a_plain_conversation_raises_nothing(study):
 
 
 def test_failed_attention_check(study):
-    AttentionCheck.objects.create(study=study, survey="profile", item_key="attention_1",
-                                  prompt="Choose 'often' here.", expected_answers=["often"])  # fmt: skip
+    AttentionCheck.objects.create(
+        study=study,
+        survey="profile",
+        item_key="attention_1",
+        prompt="Choose 'often' here.",
+        expected_answers=["often"],
+    )
 
     def answering(answer):
         profile = records.ParticipantProfile(
@@ -89,14 +100,22 @@ def test_edited_reply_identical_on_every_turn(study):
 
 
 def test_same_answer_to_every_behaviour_question(study):
-    straight = make_conversation(study, record=with_turns(
-        build_turn(1, annotations=judgements("yes", "yes")), build_turn(2, annotations=judgements("yes", "yes"))
-    ))  # fmt: skip
+    straight = make_conversation(
+        study,
+        record=with_turns(
+            build_turn(1, annotations=judgements("yes", "yes")),
+            build_turn(2, annotations=judgements("yes", "yes")),
+        ),
+    )
     flag = flags_of(straight)["straight_lining"]
     assert flag.evidence == {"answers": 6, "observed": "yes", "preferred": "yes"}
-    varied = make_conversation(study, record=with_turns(
-        build_turn(1, annotations=judgements("yes", "yes")), build_turn(2, annotations=judgements("no", "yes"))
-    ))  # fmt: skip
+    varied = make_conversation(
+        study,
+        record=with_turns(
+            build_turn(1, annotations=judgements("yes", "yes")),
+            build_turn(2, annotations=judgements("no", "yes")),
+        ),
+    )
     assert "straight_lining" not in flags_of(varied)
     too_few = make_conversation(
         study, record=with_turns(build_turn(1, annotations=judgements("yes", "yes")))
@@ -115,9 +134,12 @@ def test_very_short_or_empty_messages(study):
 
 
 def test_identity_leaking_reply(study):
-    leaky = make_conversation(study, record=with_turns(
-        build_turn(1), build_turn(2, llm_response="As ChatGPT, made by OpenAI, I can't feel.")
-    ))  # fmt: skip
+    leaky = make_conversation(
+        study,
+        record=with_turns(
+            build_turn(1), build_turn(2, llm_response="As ChatGPT, made by OpenAI, I can't feel.")
+        ),
+    )
     flag = flags_of(leaky)["identity_leak"]
     assert flag.evidence == {"turns": {"2": ["chatgpt", "openai"]}}
     careful = make_conversation(
@@ -127,9 +149,10 @@ def test_identity_leaking_reply(study):
 
 
 def test_risk_signal(study):
-    at_risk = make_conversation(study, record=with_turns(
-        build_turn(1, user_message="Some days I don't want to live any more.")
-    ))  # fmt: skip
+    at_risk = make_conversation(
+        study,
+        record=with_turns(build_turn(1, user_message="Some days I don't want to live any more.")),
+    )
     flag = flags_of(at_risk)["risk_signal"]
     assert flag.severity == "critical" and flag.turn_numbers == [1]
     upset = make_conversation(
@@ -168,7 +191,8 @@ def test_live_signals_of_the_chat_backend_raise_flags_too(study):
 
     conversation = make_conversation(study)  # nothing in its text
     turn = Turn.objects.get(conversation=conversation, number=2)
-    TurnSignal.objects.create(turn=turn, kind="identity_leak", source="improved_reply",
-                              evidence={"phrases": ["gemini"]})  # fmt: skip
+    TurnSignal.objects.create(
+        turn=turn, kind="identity_leak", source="improved_reply", evidence={"phrases": ["gemini"]}
+    )
     flag = flags_of(conversation)["identity_leak"]
     assert flag.evidence == {"turns": {"2": ["gemini"]}} and flag.turn_numbers == [2]

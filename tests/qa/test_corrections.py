@@ -48,17 +48,34 @@ def test_the_original_survives_and_the_layer_applies(conversation, reviewer):
     ("path", "value", "read"),
     [
         (OBSERVED, "YES", lambda r: r.turns[1].annotations.binary_judgements[1].observed),
-        ("turns[turnNumber=1].annotations.pairwiseComparisons[0].winner", "a",
-         lambda r: r.turns[0].annotations.pairwise_comparisons[0].winner),
+        (
+            "turns[turnNumber=1].annotations.pairwiseComparisons[0].winner",
+            "a",
+            lambda r: r.turns[0].annotations.pairwise_comparisons[0].winner,
+        ),
         ("turns[turnNumber=2].userMessage", "Café – fixed", lambda r: r.turns[1].user_message),
-        ("turns[turnNumber=1].annotations.alternateResponses.humanEdited", "Fixed edit",
-         lambda r: r.turns[0].annotations.human_edited),
-        ("turns[turnNumber=1].moodShiftTags[0].emotion", "upset", lambda r: r.turns[0].mood_tags[0].emotion),
-        ("conversationWideQuestions.q3_modelFit", "very_well", lambda r: r.conversation_wide.model_fit),
-        ("conversationWideQuestions.fourBranchScores.understanding", "3",
-         lambda r: r.conversation_wide.four_branch.understanding),
+        (
+            "turns[turnNumber=1].annotations.alternateResponses.humanEdited",
+            "Fixed edit",
+            lambda r: r.turns[0].annotations.human_edited,
+        ),
+        (
+            "turns[turnNumber=1].moodShiftTags[0].emotion",
+            "upset",
+            lambda r: r.turns[0].mood_tags[0].emotion,
+        ),
+        (
+            "conversationWideQuestions.q3_modelFit",
+            "very_well",
+            lambda r: r.conversation_wide.model_fit,
+        ),
+        (
+            "conversationWideQuestions.fourBranchScores.understanding",
+            "3",
+            lambda r: r.conversation_wide.four_branch.understanding,
+        ),
     ],
-)  # fmt: skip
+)
 def test_each_kind_of_field(conversation, reviewer, path, value, read):
     correction = correct(conversation, reviewer, path, value)
     corrected = apply_corrections(conversation_to_record(conversation), conversation.pk)
@@ -134,9 +151,16 @@ def test_the_layer_for_many_conversations_and_the_export_rows(study, conversatio
         and layer.corrected_fields(other.pk) == []
     )
     assert correction_rows(Conversation.objects.filter(study=study)) == [
-        {"conversationId": conversation.external_id, "field": INTENSITY, "original": 4, "corrected": 2,
-         "reason": "misclick_reported", "note": "", "correctedAt": Correction.objects.get().created_at.isoformat()}
-    ]  # fmt: skip
+        {
+            "conversationId": conversation.external_id,
+            "field": INTENSITY,
+            "original": 4,
+            "corrected": 2,
+            "reason": "misclick_reported",
+            "note": "",
+            "correctedAt": Correction.objects.get().created_at.isoformat(),
+        }
+    ]
 
 
 def test_the_page_shows_both_layers_and_the_form_corrects(client, conversation, reviewer):

@@ -55,14 +55,28 @@ def test_the_share_is_a_stable_pick(study):
 
 def test_agreeing_reviews_decide_and_unanimous_verdicts_apply(double, reviewer, second_reviewer):
     ids = flag_ids(double)
-    first = submit_review(double, reviewer, ReviewInput(
-        "exclude", "safety", flag_verdicts={ids["risk_signal"]: "confirmed", ids["identity_leak"]: "confirmed"}))  # fmt: skip
+    first = submit_review(
+        double,
+        reviewer,
+        ReviewInput(
+            "exclude",
+            "safety",
+            flag_verdicts={ids["risk_signal"]: "confirmed", ids["identity_leak"]: "confirmed"},
+        ),
+    )
     assert first.status == ReviewStatus.AWAITING_SECOND
     assert (
         Flag.objects.get(pk=ids["risk_signal"]).status == FlagStatus.OPEN
     )  # not before both are in
-    qa = submit_review(double, second_reviewer, ReviewInput(
-        "exclude", "safety", flag_verdicts={ids["risk_signal"]: "confirmed", ids["identity_leak"]: "dismissed"}))  # fmt: skip
+    qa = submit_review(
+        double,
+        second_reviewer,
+        ReviewInput(
+            "exclude",
+            "safety",
+            flag_verdicts={ids["risk_signal"]: "confirmed", ids["identity_leak"]: "dismissed"},
+        ),
+    )
     assert qa.status == ReviewStatus.EXCLUDED
     double.refresh_from_db()
     assert double.state == ConversationState.EXCLUDED

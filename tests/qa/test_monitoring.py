@@ -28,8 +28,13 @@ def data(study):
     make_endpoint(alias="listener"), make_endpoint(alias="advisor")  # imports find them by name
     day1, day2 = "2026-03-01T10:00:00+00:00", "2026-03-02T10:00:00+00:00"
     done = make_conversation(study, record=build_record(metadata=done_metadata(day1, "listener")))
-    risky = make_conversation(study, record=build_record(
-        metadata=done_metadata(day1, "advisor"), turns=(build_turn(1, user_message="I feel suicidal"),)))  # fmt: skip
+    risky = make_conversation(
+        study,
+        record=build_record(
+            metadata=done_metadata(day1, "advisor"),
+            turns=(build_turn(1, user_message="I feel suicidal"),),
+        ),
+    )
     left = make_conversation(
         study, record=build_record(metadata=done_metadata(day2, "advisor"), n_turns=3)
     )

@@ -44,13 +44,22 @@ POST_DATA = {
     "qa:adjudicate": {"decision": "approve"},
     "qa:flag_raise": {"summary": "odd", "severity": "info"},
     "qa:flag_status": {"status": "confirmed"},
-    "qa:correction_add": {"field_path": "turns[turnNumber=1].moodShiftTags[0].intensity", "value": "2",
-                          "reason": "misclick_reported"},
-}  # fmt: skip
+    "qa:correction_add": {
+        "field_path": "turns[turnNumber=1].moodShiftTags[0].intensity",
+        "value": "2",
+        "reason": "misclick_reported",
+    },
+}
 
-QA_ADMIN_VIEWERS = {"conversationreview": {R, Q, V, E}, "flag": {R, Q, V, E}, "correction": {R, Q, V, E},
-                    "review": {R, V}, "studymembership": {R, V}, "studyqasettings": {R, V},
-                    "attentioncheck": {R, V}}  # fmt: skip
+QA_ADMIN_VIEWERS = {
+    "conversationreview": {R, Q, V, E},
+    "flag": {R, Q, V, E},
+    "correction": {R, Q, V, E},
+    "review": {R, V},
+    "studymembership": {R, V},
+    "studyqasettings": {R, V},
+    "attentioncheck": {R, V},
+}
 
 
 def _admin_matrix():
@@ -79,8 +88,13 @@ def objects(study, reviewer):
     StudyQASettings.objects.create(study=study, double_review_share=0)
     conversation = make_conversation(study)
     flag = raise_flag(conversation, actor=reviewer, summary="look")
-    correction = add_correction(conversation, field_path="turns[turnNumber=2].moodShiftTags[0].intensity",
-                                value="1", reason="misclick_reported", actor=reviewer)  # fmt: skip
+    correction = add_correction(
+        conversation,
+        field_path="turns[turnNumber=2].moodShiftTags[0].intensity",
+        value="1",
+        reason="misclick_reported",
+        actor=reviewer,
+    )
     return {"conversation": conversation, "flag": flag, "correction": correction, "study": study}
 
 

@@ -26,9 +26,12 @@ def world(tmp_path):
         folder.mkdir(parents=True)
         (folder.parent / f"{key}-1.0.0.tar.gz").write_bytes(b"archive")
         release = Release.objects.create(
-            name=key, version="1.0.0", state=ReleaseState.FROZEN, content_hash="f" * 64,
+            name=key,
+            version="1.0.0",
+            state=ReleaseState.FROZEN,
+            content_hash="f" * 64,
             folder=str(folder),
-        )  # fmt: skip
+        )
         release.studies.set(studies)
         releases[key] = release
     runs = {}
@@ -37,9 +40,12 @@ def world(tmp_path):
         report.mkdir()
         (report / "leaderboard.csv").write_text("model,kind,mode\n")
         runs[key] = EvaluationRun.objects.create(
-            release=releases[key], release_hash="f" * 64, prompt_version="v1",
-            status=RunStatus.COMPLETED, report_folder=str(report),
-        )  # fmt: skip
+            release=releases[key],
+            release_hash="f" * 64,
+            prompt_version="v1",
+            status=RunStatus.COMPLETED,
+            report_folder=str(report),
+        )
     return {"mine": mine, "theirs": theirs, "releases": releases, "runs": runs}
 
 
@@ -97,9 +103,17 @@ def test_the_release_form_offers_and_accepts_only_the_users_studies(world, clien
     add = reverse("admin:releases_release_add")
     form = client.get(add).context["adminform"].form
     assert set(form.fields["studies"].queryset) == {world["mine"]}
-    data = {"name": "sneaky", "version": "1.0.0", "studies": [world["theirs"].pk],
-            "completed_only": "on", "qa_rule": "non_excluded", "layer": "participant",
-            "subsample_sizes": "[]", "subsample_seed": "1", "license": "CC-BY-4.0"}  # fmt: skip
+    data = {
+        "name": "sneaky",
+        "version": "1.0.0",
+        "studies": [world["theirs"].pk],
+        "completed_only": "on",
+        "qa_rule": "non_excluded",
+        "layer": "participant",
+        "subsample_sizes": "[]",
+        "subsample_seed": "1",
+        "license": "CC-BY-4.0",
+    }
     response = client.post(add, data)
     assert response.status_code == 200 and not Release.objects.filter(name="sneaky").exists()
 

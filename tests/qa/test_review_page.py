@@ -16,17 +16,32 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def page(reviewer_client, study):
     StudyQASettings.objects.create(study=study, double_review_share=0)
-    conversation = make_conversation(study, record=build_record(turns=(
-        build_turn(1), build_turn(2, user_message="I want to kill myself"),
-    )))  # fmt: skip
+    conversation = make_conversation(
+        study,
+        record=build_record(
+            turns=(
+                build_turn(1),
+                build_turn(2, user_message="I want to kill myself"),
+            )
+        ),
+    )
     time_annotations(conversation, [12.5, 40])
     flags_of(conversation)
     return reviewer_client.get(reverse("qa:conversation", args=[conversation.pk])).text
 
 
 def test_every_turn_shows_reply_tags_answers_edit_and_choices(page):
-    for text in ("User message 1", "Model reply 1", "My edited reply.", "An improved reply.",
-                 "Nervous", "B11", "general", "Participant's edit", "Improved"):  # fmt: skip
+    for text in (
+        "User message 1",
+        "Model reply 1",
+        "My edited reply.",
+        "An improved reply.",
+        "Nervous",
+        "B11",
+        "general",
+        "Participant's edit",
+        "Improved",
+    ):
         assert text in page, text
     assert page.count('<article class="qa-turn') == 2
     assert "Annotation: 12.5 s" in page

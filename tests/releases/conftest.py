@@ -69,9 +69,14 @@ def ecosystem_release(django_db_setup, django_db_blocker, tmp_path_factory) -> B
     ):
         study = seed_demo(6, seed=11).study
         release = create_release(
-            name="attunebench", version="1.0.0", studies=[study], actor_label="test",
-            license="other", license_name=AWKWARD_LICENSE_NAME, subsample_sizes=[4],
-        )  # fmt: skip
+            name="attunebench",
+            version="1.0.0",
+            studies=[study],
+            actor_label="test",
+            license="other",
+            license_name=AWKWARD_LICENSE_NAME,
+            subsample_sizes=[4],
+        )
         built = build_release(release.pk)
         transaction.set_rollback(True)
     return BuiltRelease(Path(built.folder), built.frozen_at.date(), built.counts["conversations"])

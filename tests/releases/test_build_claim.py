@@ -48,8 +48,9 @@ def test_a_lapsed_build_is_sent_again_and_taken_over(
     assert (frozen.state, frozen.attempts) == (ReleaseState.FROZEN, 2)
 
 
-def test_an_unclaimed_build_is_sent_again_after_the_bound(release, sent, settings,
-                                                          django_capture_on_commit_callbacks):  # fmt: skip
+def test_an_unclaimed_build_is_sent_again_after_the_bound(
+    release, sent, settings, django_capture_on_commit_callbacks
+):
     settings.ATTUNE_UNCLAIMED_REQUEUE_S = 60
     _set(release, state=ReleaseState.DRAFT, queued_at=timezone.now() - timedelta(seconds=30))
     with django_capture_on_commit_callbacks(execute=True):

@@ -49,8 +49,17 @@ def test_a_license_the_hub_does_not_know_is_refused_with_the_closest(demo_study,
     with pytest.raises(CommandError, match="closest are cc-by-nc-4.0"):
         run("--name", "x", "--version", "1.0.0", "--license", "CC BY-NC 4.0: research only")
     assert not Release.objects.exists()
-    lines = run("--name", "x", "--version", "1.0.0", "--inline", "--license", "other",
-                "--license-name", "CC BY-NC 4.0: research only")  # fmt: skip
+    lines = run(
+        "--name",
+        "x",
+        "--version",
+        "1.0.0",
+        "--inline",
+        "--license",
+        "other",
+        "--license-name",
+        "CC BY-NC 4.0: research only",
+    )
     assert (
         "license_name: 'CC BY-NC 4.0: research only'" in (Path(lines[-1]) / "README.md").read_text()
     )

@@ -14,10 +14,17 @@ def test_a_researcher_builds_a_release_from_the_admin(
     researcher_client, demo_study, releases_dir, django_capture_on_commit_callbacks
 ):
     form = {
-        "name": "attunebench", "version": "1.0.0", "studies": [demo_study.pk], "completed_only": "on",
-        "qa_rule": "non_excluded", "layer": "participant", "subsample_sizes": "[10]", "subsample_seed": "7",
-        "license": "CC-BY-4.0", "description": "",
-    }  # fmt: skip
+        "name": "attunebench",
+        "version": "1.0.0",
+        "studies": [demo_study.pk],
+        "completed_only": "on",
+        "qa_rule": "non_excluded",
+        "layer": "participant",
+        "subsample_sizes": "[10]",
+        "subsample_seed": "7",
+        "license": "CC-BY-4.0",
+        "description": "",
+    }
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         response = researcher_client.post(reverse("admin:releases_release_add"), form)
     assert response.status_code == 302, response.content[:2000]

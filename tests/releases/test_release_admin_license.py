@@ -10,10 +10,17 @@ pytestmark = pytest.mark.django_db
 
 def post(client, study, **license):
     form = {
-        "name": "attunebench", "version": "1.0.0", "studies": [study.pk], "completed_only": "on",
-        "qa_rule": "non_excluded", "layer": "participant", "subsample_sizes": "[10]", "subsample_seed": "7",
-        "description": "", **license,
-    }  # fmt: skip
+        "name": "attunebench",
+        "version": "1.0.0",
+        "studies": [study.pk],
+        "completed_only": "on",
+        "qa_rule": "non_excluded",
+        "layer": "participant",
+        "subsample_sizes": "[10]",
+        "subsample_seed": "7",
+        "description": "",
+        **license,
+    }
     return client.post(reverse("admin:releases_release_add"), form)
 
 

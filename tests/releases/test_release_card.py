@@ -16,9 +16,15 @@ from .conftest import AWKWARD_LICENSE_NAME
 
 def card_text(**license) -> str:
     info = ReleaseInfo(
-        name="attunebench", version="1.0.0", description="", instrument=default_instrument(),
-        studies=[], rules={}, counts={"conversations": 3}, **license,
-    )  # fmt: skip
+        name="attunebench",
+        version="1.0.0",
+        description="",
+        instrument=default_instrument(),
+        studies=[],
+        rules={},
+        counts={"conversations": 3},
+        **license,
+    )
     return dataset_card(info)
 
 

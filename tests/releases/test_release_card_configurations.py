@@ -40,6 +40,13 @@ def test_the_card_lists_every_configuration_with_its_conversations(build):
 
 
 def test_a_release_without_configurations_says_so():
-    info = ReleaseInfo(name="imported", version="1.0.0", description="", license="mit",
-                       instrument=default_instrument(), studies=[], rules={})  # fmt: skip
+    info = ReleaseInfo(
+        name="imported",
+        version="1.0.0",
+        description="",
+        license="mit",
+        instrument=default_instrument(),
+        studies=[],
+        rules={},
+    )
     assert "No conversation of this release recorded a configuration" in dataset_card(info)

@@ -53,8 +53,13 @@ def test_subsample_larger_than_the_release_is_left_out(build):
 def test_dataset_card_has_front_matter_and_a_datasheet(build):
     text = (Path(build().folder) / "README.md").read_text()
     front_matter = text.split("---")[1]
-    for key in ("license: cc-by-4.0", "size_categories:", "annotations_creators:", "configs:",
-                "config_name: behaviour_judgements"):  # fmt: skip
+    for key in (
+        "license: cc-by-4.0",
+        "size_categories:",
+        "annotations_creators:",
+        "configs:",
+        "config_name: behaviour_judgements",
+    ):
         assert key in front_matter
     assert "consent version demo-1" in text and "Instrument: attune-default version 1" in text
     assert "synthetic demo data" in text

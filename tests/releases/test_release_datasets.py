@@ -54,9 +54,11 @@ def test_jsonl_mirrors_load_with_the_same_types_and_rows(ecosystem_release, cach
     for table in TABLES:
         parquet = load(str(folder), table.name, cache=cache)
         jsonl = load(
-            "json", data_files=str(folder / "tables" / f"{table.name}.jsonl"),
-            features=parquet.features, cache=cache,
-        )  # fmt: skip
+            "json",
+            data_files=str(folder / "tables" / f"{table.name}.jsonl"),
+            features=parquet.features,
+            cache=cache,
+        )
         assert jsonl.features == parquet.features, table.name
         assert _comparable(jsonl.to_list()) == _comparable(parquet.to_list()), table.name
 

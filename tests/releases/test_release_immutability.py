@@ -45,5 +45,14 @@ def test_enqueueing_a_frozen_release_is_refused(build):
 def test_the_command_refuses_to_rebuild_a_frozen_release(build):
     build()
     with pytest.raises(CommandError, match="already frozen .* use a new version"):
-        call_command("build_release", "--name", "attunebench", "--version", "1.0.0", "--study", "demo",
-                     "--inline", stdout=StringIO())  # fmt: skip
+        call_command(
+            "build_release",
+            "--name",
+            "attunebench",
+            "--version",
+            "1.0.0",
+            "--study",
+            "demo",
+            "--inline",
+            stdout=StringIO(),
+        )

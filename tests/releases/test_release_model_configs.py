@@ -30,8 +30,10 @@ def test_every_conversation_names_a_configuration_that_resolves(build):
     assert set(conversations["model_config_id"]) == set(configs["model_config_id"])
     # The ids are the snapshots' content hashes, so they are the same in every release.
     stored = dict(Conversation.objects.values_list("external_id", "model_config__config_hash"))
-    assert dict(zip(conversations["conversation_id"], conversations["model_config_id"],
-                    strict=True)) == stored  # fmt: skip
+    assert (
+        dict(zip(conversations["conversation_id"], conversations["model_config_id"], strict=True))
+        == stored
+    )
     mirror = [json.loads(line) for line in (folder / "tables" / "model_configs.jsonl").open()]
     assert [row["model_config_id"] for row in mirror] == list(configs["model_config_id"])
 

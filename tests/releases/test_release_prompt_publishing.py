@@ -27,8 +27,9 @@ def forbid_publishing(study) -> None:
 def test_the_prompt_is_left_out_when_the_study_does_not_allow_it(build, demo_study):
     forbid_publishing(demo_study)
     assert setup_history(demo_study)[0].data["changes"]["publish_system_prompts"] == {
-        "before": True, "after": False,
-    }  # fmt: skip
+        "before": True,
+        "after": False,
+    }
     folder = build().folder
     table = configs(folder)
     assert table["system_prompt"].isna().all()

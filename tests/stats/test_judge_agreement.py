@@ -24,10 +24,16 @@ def test_kappa_worked_by_hand():
 
 def rows(rater, answers, target="human_edited"):
     return [
-        {"conversation_id": f"c{i // 2}", "turn_number": 1, "question_id": f"q{i % 2}",
-         "target": target, "rater": rater, "answer": answer}
+        {
+            "conversation_id": f"c{i // 2}",
+            "turn_number": 1,
+            "question_id": f"q{i % 2}",
+            "target": target,
+            "rater": rater,
+            "answer": answer,
+        }
         for i, answer in enumerate(answers)
-    ]  # fmt: skip
+    ]
 
 
 def test_judges_against_the_participant_and_each_other():
@@ -39,8 +45,10 @@ def test_judges_against_the_participant_and_each_other():
     )
     found = judge_agreement(answers, n_resamples=500, rng=np.random.default_rng(0), confidence=0.95)
     assert [(a.rater_a, a.rater_b) for a in found] == [
-        ("participant", "judge-a"), ("participant", "judge-b"), ("judge-a", "judge-b"),
-    ]  # fmt: skip
+        ("participant", "judge-a"),
+        ("participant", "judge-b"),
+        ("judge-a", "judge-b"),
+    ]
     participant_a, participant_b, a_b = found
     # participant vs judge-a: 9 yes/no items (the "na" is dropped), 8 agree; tables
     # yy 3, yn 1, ny 0, nn 5: po 8/9, A yes 4/9, B yes 3/9, pe = (12 + 30)/81 -> kappa 0.7627.
@@ -53,7 +61,9 @@ def test_judges_against_the_participant_and_each_other():
 
 def test_answer_rows_from_records_and_run_outputs():
     turn = Turn(
-        1, "hi", "hello",
+        1,
+        "hi",
+        "hello",
         annotations=TurnAnnotations(
             binary_judgements=(
                 BinaryJudgement("q1", observed="no", preferred="yes"),
@@ -62,15 +72,21 @@ def test_answer_rows_from_records_and_run_outputs():
             ),
             human_edited="my better reply",
         ),
-    )  # fmt: skip
+    )
     mine = participant_answers([Conversation("c1", turns=(turn,))])
     assert list(zip(mine["question_id"], mine["answer"], strict=True)) == [
         ("q1", "yes"),
         ("q2", "yes"),
     ]
     run = RunOutput(
-        "c1", em_model="m", mode="default",
-        turns=(TurnOutput(1, em_draft_binary_assessment_by_model={"j1": {"q1": "yes"}, "j2": {"q1": "no"}}),),
-    )  # fmt: skip
+        "c1",
+        em_model="m",
+        mode="default",
+        turns=(
+            TurnOutput(
+                1, em_draft_binary_assessment_by_model={"j1": {"q1": "yes"}, "j2": {"q1": "no"}}
+            ),
+        ),
+    )
     theirs = draft_judge_answers([run])
     assert set(theirs["rater"]) == {"j1", "j2"} and set(theirs["target"]) == {"m|default"}

@@ -10,9 +10,13 @@ from evaluation.benchmark.stats.synthetic import synthetic_scores
 def statistics():
     # modes after the first add mode_shift each: verbose +0.05, omniscient +0.10.
     frame = synthetic_scores(
-        n_models=2, n_conversations=150, seed=4, modes=("default", "verbose", "omniscient"),
-        mode_shift=0.05, baselines=(),
-    )  # fmt: skip
+        n_models=2,
+        n_conversations=150,
+        seed=4,
+        modes=("default", "verbose", "omniscient"),
+        mode_shift=0.05,
+        baselines=(),
+    )
     # model-01 was run in verbose mode on only 100 of the conversations.
     dropped = (frame["model"] == "model-01") & (frame["mode"] == "verbose")
     dropped &= frame["conversation_id"] >= "conv-0100"

@@ -15,29 +15,44 @@ CATEGORIES = {"q0": "perceiving", "q1": "using"}
 
 def rows(rater, answers, reply="original"):
     return [
-        {"conversation_id": f"c{i // 2}", "turn_number": 1, "question_id": f"q{i % 2}",
-         "target": reply, "rater": rater, "answer": answer}
+        {
+            "conversation_id": f"c{i // 2}",
+            "turn_number": 1,
+            "question_id": f"q{i % 2}",
+            "target": reply,
+            "rater": rater,
+            "answer": answer,
+        }
         for i, answer in enumerate(answers)
-    ]  # fmt: skip
+    ]
 
 
 def agreement(answers):
     return reply_agreement(
-        pd.DataFrame(answers), CATEGORIES, n_resamples=400, rng=np.random.default_rng(1),
+        pd.DataFrame(answers),
+        CATEGORIES,
+        n_resamples=400,
+        rng=np.random.default_rng(1),
         confidence=0.95,
-    )  # fmt: skip
+    )
 
 
 def test_judge_against_participant_by_hand():
     participant = ["yes", "yes", "no", "no", "no", "yes"]
     judge = ["yes", "no", "yes", "yes", "no", "yes"]
-    found = {(a.category, a.rater_b): a for a in agreement(rows("participant", participant) + rows("j", judge))}  # fmt: skip
+    found = {
+        (a.category, a.rater_b): a
+        for a in agreement(rows("participant", participant) + rows("j", judge))
+    }
     pooled = found[("all", "j")]
     # yy 2, yn 1 (participant yes, judge no), ny 2 (participant no, judge yes), nn 1.
     # po = 3/6; participant yes 1/2, judge yes 4/6; pe = 1/2 * 4/6 + 1/2 * 2/6 = 1/2 -> kappa 0.
     assert (pooled.reply, pooled.rater_a, pooled.n_items, pooled.n_conversations) == (
-        "original", "participant", 6, 3,
-    )  # fmt: skip
+        "original",
+        "participant",
+        6,
+        3,
+    )
     assert pooled.accuracy == pytest.approx(0.5)
     assert pooled.kappa == pytest.approx(0.0)
     assert pooled.b_yes_where_a_no == pytest.approx(2 / 3)  # judge yes where participant no

@@ -22,15 +22,30 @@ from evaluation.benchmark.stats import StatsConfig, compute_statistics
 from evaluation.benchmark.stats.synthetic import synthetic_scores
 
 COMMAND = evaluate_command(
-    release="demo@1.0.0", models=["m-a", "m b"], modes=["default"], judges=["j"],
-    panas_strategy="absolute", subsample="sample50", prompt_set="v1", seed=7,
-)  # fmt: skip
+    release="demo@1.0.0",
+    models=["m-a", "m b"],
+    modes=["default"],
+    judges=["j"],
+    panas_strategy="absolute",
+    subsample="sample50",
+    prompt_set="v1",
+    seed=7,
+)
 BLOCK = Reproducibility(
-    release_name="demo", release_version="1.0.0", release_hash="abc123", prompt_version="v1-x",
-    engine_version="v0-1-gdeadbee", scoring_options={"compat": False, "asked_only": False},
-    seeds={"statistics and baselines": 7}, judges=("j",), models=("m-a", "m b"),
-    modes=("default",), panas_strategy="absolute", subsample="sample50", command=COMMAND,
-)  # fmt: skip
+    release_name="demo",
+    release_version="1.0.0",
+    release_hash="abc123",
+    prompt_version="v1-x",
+    engine_version="v0-1-gdeadbee",
+    scoring_options={"compat": False, "asked_only": False},
+    seeds={"statistics and baselines": 7},
+    judges=("j",),
+    models=("m-a", "m b"),
+    modes=("default",),
+    panas_strategy="absolute",
+    subsample="sample50",
+    command=COMMAND,
+)
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +70,17 @@ def test_the_command_reruns_the_same_evaluation():
 def test_every_table_section_has_its_note_and_reaches_report_json(written):
     document, html = written
     sections = {s["id"]: s["html"] for s in document["sections"]}
-    for key in ("reproducibility", "leaderboard", "pairs", "ranks", "subgroups", "modes", "participants", "judges", "parse"):  # fmt: skip
+    for key in (
+        "reproducibility",
+        "leaderboard",
+        "pairs",
+        "ranks",
+        "subgroups",
+        "modes",
+        "participants",
+        "judges",
+        "parse",
+    ):
         assert "How to read this." in sections[key], key
         assert sections[key] in html  # the admin shows what report.html shows
     assert html.count("How to read this.") == 9
@@ -67,7 +92,12 @@ def test_every_table_section_has_its_note_and_reaches_report_json(written):
 
 
 def test_engine_version_from_git_and_its_fallback(tmp_path):
-    described = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"], capture_output=True, text=True, check=False)  # fmt: skip
+    described = subprocess.run(
+        ["git", "describe", "--always", "--dirty", "--tags"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     expected = described.stdout.strip() if described.returncode == 0 else UNKNOWN_ENGINE
     assert engine_version() == expected
     assert engine_version(tmp_path) == UNKNOWN_ENGINE  # not a checkout

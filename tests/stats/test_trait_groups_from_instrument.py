@@ -28,9 +28,13 @@ def _profile_with_conditions(*conditions: str):
     question["options"] = [
         {"id": "none", "label": "None", "role": "reference", "exclusive": True},
         *({"id": c, "label": c.title()} for c in conditions),
-        {"id": "prefer_not_to_say", "label": "Prefer not to say", "role": "withheld",
-         "exclusive": True},
-    ]  # fmt: skip
+        {
+            "id": "prefer_not_to_say",
+            "label": "Prefer not to say",
+            "role": "withheld",
+            "exclusive": True,
+        },
+    ]
     return load_instrument(data).profile
 
 
@@ -44,13 +48,20 @@ def _person(cid: str, *traits: str) -> Conversation:
 def test_groups_follow_the_instrument_and_prefer_not_to_say_stays_apart():
     profile = _profile_with_conditions("insomnia", "migraine")
     people = [_person(f"i{n}", "diagnosis:insomnia") for n in range(3)]
-    people += [_person("m0", "diagnosis:migraine"), _person("n0", "diagnosis:none"),
-               _person("p0", "diagnosis:prefer_not_to_say"), _person("x0", "student")]  # fmt: skip
+    people += [
+        _person("m0", "diagnosis:migraine"),
+        _person("n0", "diagnosis:none"),
+        _person("p0", "diagnosis:prefer_not_to_say"),
+        _person("x0", "student"),
+    ]
     groups = trait_groups_from_profile(profile, people, min_participants=3)
     assert set(groups.groups) == {"any diagnosis", "insomnia"}  # migraine: too few people
     table = conversation_attributes(people, groups).set_index("conversation_id")
     assert list(table["trait:any diagnosis"]) == ["any diagnosis"] * 4 + [
-        "none", "Prefer not to say", "none"]  # fmt: skip
+        "none",
+        "Prefer not to say",
+        "none",
+    ]
     assert table.loc["m0", "trait:insomnia"] is not None
     assert str(table.loc["p0", "trait:insomnia"]) == "Prefer not to say"
 
@@ -64,8 +75,12 @@ def test_a_statistics_run_takes_its_trait_groups_from_the_instrument():
     ]
     # Rename a condition in the instrument: the columns follow, with no code change.
     profile = instrument.profile
-    renamed = replace(profile, questions=tuple(
-        replace(q, trait_prefix="dx") if q.trait_prefix else q for q in profile.questions))  # fmt: skip
+    renamed = replace(
+        profile,
+        questions=tuple(
+            replace(q, trait_prefix="dx") if q.trait_prefix else q for q in profile.questions
+        ),
+    )
     frame = score_frame(scores, conversations, profile=instrument.profile)
     traits = sorted(c for c in frame.columns if c.startswith("trait:"))
     assert "trait:any diagnosis" in traits and "trait:anxiety" in traits

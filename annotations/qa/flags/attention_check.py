@@ -10,8 +10,11 @@ def _normalise(value: object) -> str:
     return " ".join(str(value).split()).lower()
 
 
-@register("failed_attention_check", "Failed attention check",
-          "An instructed-response item in a survey was answered otherwise than instructed.")  # fmt: skip
+@register(
+    "failed_attention_check",
+    "Failed attention check",
+    "An instructed-response item in a survey was answered otherwise than instructed.",
+)
 def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection | None:
     # An unanswered check is not a failure: the participant may never have reached that survey.
     failed = [

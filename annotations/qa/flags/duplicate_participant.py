@@ -6,8 +6,11 @@ from annotations.qa.flags import base
 from annotations.qa.flags.base import ConversationSnapshot, Detection, Thresholds, register
 
 
-@register("duplicate_participant", "Duplicate participant",
-          "The same PROLIFIC_PID has more conversations in this study than it allows, or also took part in another study.")  # fmt: skip
+@register(
+    "duplicate_participant",
+    "Duplicate participant",
+    "The same PROLIFIC_PID has more conversations in this study than it allows, or also took part in another study.",
+)
 def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection | None:
     others = snapshot.same_pid_sessions
     if not others:

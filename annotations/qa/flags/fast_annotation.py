@@ -6,8 +6,11 @@ from annotations.qa.flags import base
 from annotations.qa.flags.base import ConversationSnapshot, Detection, Thresholds, register
 
 
-@register("fast_annotation", "Implausibly fast annotation",
-          "A turn's annotation was submitted faster than the study's threshold allows.")  # fmt: skip
+@register(
+    "fast_annotation",
+    "Implausibly fast annotation",
+    "A turn's annotation was submitted faster than the study's threshold allows.",
+)
 def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection | None:
     timed = [(t, t.annotation_seconds) for t in snapshot.turns if t.annotation_seconds is not None]
     fast = [(t, seconds) for t, seconds in timed if seconds < thresholds.fast_annotation_seconds]

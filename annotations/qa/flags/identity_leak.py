@@ -7,8 +7,11 @@ from annotations.qa.flags.base import ConversationSnapshot, Detection, Threshold
 from annotations.text_checks.lexicons import IDENTITY_PATTERN
 
 
-@register("identity_leak", "Model identity leaked",
-          "A model reply (or the improved reply shown beside it) names a vendor or a model family.")  # fmt: skip
+@register(
+    "identity_leak",
+    "Model identity leaked",
+    "A model reply (or the improved reply shown beside it) names a vendor or a model family.",
+)
 def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection | None:
     found = base.phrases_by_turn(
         snapshot, IDENTITY_PATTERN, lambda t: t.model_reply, "identity_leak"

@@ -10,11 +10,17 @@ def _length(text: str) -> int:
     return sum(not c.isspace() for c in text)
 
 
-@register("short_messages", "Very short or empty messages",
-          "A participant message is empty or shorter than the study's minimum.")  # fmt: skip
+@register(
+    "short_messages",
+    "Very short or empty messages",
+    "A participant message is empty or shorter than the study's minimum.",
+)
 def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection | None:
-    short = {t.number: _length(t.user_message) for t in snapshot.turns
-             if _length(t.user_message) < thresholds.short_message_chars}  # fmt: skip
+    short = {
+        t.number: _length(t.user_message)
+        for t in snapshot.turns
+        if _length(t.user_message) < thresholds.short_message_chars
+    }
     if not short:
         return None
     empty = [n for n, length in short.items() if length == 0]

@@ -6,8 +6,11 @@ from annotations.qa.flags import base
 from annotations.qa.flags.base import ConversationSnapshot, Detection, Thresholds, register
 
 
-@register("straight_lining", "Same answer to every behaviour question",
-          "Every 'did it' answer is one value and every 'should it' answer is one value.")  # fmt: skip
+@register(
+    "straight_lining",
+    "Same answer to every behaviour question",
+    "Every 'did it' answer is one value and every 'should it' answer is one value.",
+)
 def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection | None:
     observed = [v for t in snapshot.turns for v in t.observed if v is not None]
     preferred = [v for t in snapshot.turns for v in t.preferred if v is not None]

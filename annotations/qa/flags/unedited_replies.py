@@ -12,8 +12,11 @@ def _same(a: str, b: str) -> bool:
     return " ".join(a.split()) == " ".join(b.split())
 
 
-@register("unedited_replies", "Edited reply identical to the original",
-          "On every turn the participant's edited reply equals the model's reply.")  # fmt: skip
+@register(
+    "unedited_replies",
+    "Edited reply identical to the original",
+    "On every turn the participant's edited reply equals the model's reply.",
+)
 def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection | None:
     edited = [
         (t, t.human_edited) for t in snapshot.turns if t.annotated and t.human_edited is not None

@@ -18,8 +18,9 @@ class StudyQASettings(models.Model):
         default=8, help_text="An annotation submitted faster than this is implausibly fast."
     )
     short_message_chars = models.PositiveIntegerField(
-        default=4, help_text="A participant message shorter than this (non-space characters) is very short."
-    )  # fmt: skip
+        default=4,
+        help_text="A participant message shorter than this (non-space characters) is very short.",
+    )
     min_straightlining_answers = models.PositiveIntegerField(
         default=6, help_text="Identical behaviour answers are flagged from this many answers on."
     )

@@ -22,8 +22,12 @@ def save_configuration(obj: models.Model, *, actor: User) -> models.Model:
     created = obj.pk is None
     obj.full_clean()
     obj.save()
-    record_audit(f"qa.{obj._meta.model_name}.{'create' if created else 'change'}",
-                 target=obj, actor=actor, data=_snapshot(obj))  # fmt: skip
+    record_audit(
+        f"qa.{obj._meta.model_name}.{'create' if created else 'change'}",
+        target=obj,
+        actor=actor,
+        data=_snapshot(obj),
+    )
     return obj
 
 

@@ -33,17 +33,27 @@ def queue(request: HttpRequest) -> HttpResponse:
         (key, label, urlencode(QueueFilters(**{**filters.__dict__, "view": key}).as_query()))
         for key, label in QUEUE_VIEWS.items()
     ]
-    return render_page(request, "qa/queue.html", "Review queue", {
-        "page": page,
-        "rows": [(c, flags[c.pk]) for c in page],
-        "filters": filters,
-        "query": urlencode(filters.as_query()),
-        "tabs": tabs,
-        "options": options,
-        "flag_choices": [(t.key, t.label) for t in flag_types()] + [(MANUAL, "Raised by a reviewer")],
-        "study_links": [
-            (slug, title, has_study_perm(request.user, "qa.view_monitoring", pk),
-             has_study_perm(request.user, "qa.view_agreement", pk))
-            for pk, slug, title in options.studies
-        ],  # fmt: skip
-    })  # fmt: skip
+    return render_page(
+        request,
+        "qa/queue.html",
+        "Review queue",
+        {
+            "page": page,
+            "rows": [(c, flags[c.pk]) for c in page],
+            "filters": filters,
+            "query": urlencode(filters.as_query()),
+            "tabs": tabs,
+            "options": options,
+            "flag_choices": [(t.key, t.label) for t in flag_types()]
+            + [(MANUAL, "Raised by a reviewer")],
+            "study_links": [
+                (
+                    slug,
+                    title,
+                    has_study_perm(request.user, "qa.view_monitoring", pk),
+                    has_study_perm(request.user, "qa.view_agreement", pk),
+                )
+                for pk, slug, title in options.studies
+            ],
+        },
+    )

@@ -23,10 +23,16 @@ def monitoring(request: HttpRequest, slug: str) -> HttpResponse:
         replace(section, charts=[mark_safe(svg) for svg in section.charts])  # charts.py escapes
         for section in monitoring_sections(monitoring_tables(study))
     ]
-    return render_page(request, "qa/monitoring.html", f"Monitoring: {study.title}", {
-        "study": study, "sections": sections,
-        "can_see_agreement": has_study_perm(request.user, "qa.view_agreement", study.pk),
-    })  # fmt: skip
+    return render_page(
+        request,
+        "qa/monitoring.html",
+        f"Monitoring: {study.title}",
+        {
+            "study": study,
+            "sections": sections,
+            "can_see_agreement": has_study_perm(request.user, "qa.view_agreement", study.pk),
+        },
+    )
 
 
 def monitoring_csv(request: HttpRequest, slug: str, table: str) -> HttpResponse:
@@ -40,9 +46,16 @@ def monitoring_csv(request: HttpRequest, slug: str, table: str) -> HttpResponse:
 def agreement(request: HttpRequest, slug: str) -> HttpResponse:
     study = authorised_study(request, slug, "qa.view_agreement")
     report = agreement_report(study)
-    return render_page(request, "qa/agreement.html", f"Reviewer agreement: {study.title}", {
-        "study": study, "report": report, "summary": report.summary(),
-    })  # fmt: skip
+    return render_page(
+        request,
+        "qa/agreement.html",
+        f"Reviewer agreement: {study.title}",
+        {
+            "study": study,
+            "report": report,
+            "summary": report.summary(),
+        },
+    )
 
 
 def corrections_csv(request: HttpRequest, slug: str) -> HttpResponse:
@@ -56,5 +69,6 @@ def corrections_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 def staff_home(request: HttpRequest) -> HttpResponse:
     """The admin's "View site": the pages this staff member can open."""
-    return render_page(request, "qa/staff_home.html", "What you can open",
-                       {"links": staff_links(request.user)})  # fmt: skip
+    return render_page(
+        request, "qa/staff_home.html", "What you can open", {"links": staff_links(request.user)}
+    )

@@ -272,22 +272,43 @@ def report_sections(
     adds the figures; report.json carries these for the admin's report page."""
     judged = f"<p>{escape(judged_quality_statement(statistics, reproducibility.judges if reproducibility else ()))}</p>"
     return [
-        ("reproducibility", "Reproducibility", _reproducibility(reproducibility) + how_to_read("reproducibility")),
-        ("leaderboard", "Leaderboard", _leaderboard(statistics, provenance) + how_to_read("leaderboard") + judged),
+        (
+            "reproducibility",
+            "Reproducibility",
+            _reproducibility(reproducibility) + how_to_read("reproducibility"),
+        ),
+        (
+            "leaderboard",
+            "Leaderboard",
+            _leaderboard(statistics, provenance) + how_to_read("leaderboard") + judged,
+        ),
         ("axes", "Axes", ""),
-        ("pairs", "Which models can be told apart", _discriminability(statistics) + how_to_read("pairs")),
+        (
+            "pairs",
+            "Which models can be told apart",
+            _discriminability(statistics) + how_to_read("pairs"),
+        ),
         ("ranks", "Rank independence", _rank_table(statistics) + how_to_read("ranks")),
         ("subgroups", "Subgroups", _subgroup_table(statistics) + how_to_read("subgroups")),
         ("modes", "Mode deltas", _mode_tables(statistics) + how_to_read("modes")),
-        ("participants", "Judges and participants", _participant_agreement(statistics) + how_to_read("participants")),
+        (
+            "participants",
+            "Judges and participants",
+            _participant_agreement(statistics) + how_to_read("participants"),
+        ),
         ("judges", "Judge reliability", _agreement_table(statistics) + how_to_read("judges")),
         ("parse", "Parse failures", _parse_table(statistics) + how_to_read("parse")),
         ("methods", "Methods", _methods(statistics)),
-    ]  # fmt: skip
+    ]
 
 
 # Which charts go in which section, and whether before or after the tables.
-_FIGURES = {"axes": ("axis", False), "pairs": ("pairs", False), "ranks": ("rank", True), "subgroups": ("subgroups", False)}  # fmt: skip
+_FIGURES = {
+    "axes": ("axis", False),
+    "pairs": ("pairs", False),
+    "ranks": ("rank", True),
+    "subgroups": ("subgroups", False),
+}
 
 
 def render_html(

@@ -13,9 +13,16 @@ from evaluation.benchmark.stats.results import ReplyAgreement, Statistics
 REPLY_LABELS = {ORIGINAL: "original reply", HUMAN_EDITED: "participant's edited reply"}
 PLURAL_LABELS = {ORIGINAL: "original replies", HUMAN_EDITED: "participants' edited replies"}
 HEADERS: tuple[str, ...] = (
-    "Reply", "Category", "Raters", "Items", "Conversations", "Cohen's kappa (95% CI)",
-    "Accuracy", "Judge yes / participant no", "Judge no / participant yes",
-)  # fmt: skip
+    "Reply",
+    "Category",
+    "Raters",
+    "Items",
+    "Conversations",
+    "Cohen's kappa (95% CI)",
+    "Accuracy",
+    "Judge yes / participant no",
+    "Judge no / participant yes",
+)
 
 
 def _rate(value: float | None) -> str:

@@ -25,8 +25,13 @@ from evaluation.benchmark.stats.resampling import Replicates, bca_interval, resa
 from evaluation.benchmark.stats.results import Agreement, number
 
 ANSWER_COLUMNS: tuple[str, ...] = (
-    "conversation_id", "turn_number", "question_id", "target", "rater", "answer",
-)  # fmt: skip
+    "conversation_id",
+    "turn_number",
+    "question_id",
+    "target",
+    "rater",
+    "answer",
+)
 ITEM_COLUMNS: list[str] = ["conversation_id", "turn_number", "question_id", "target"]
 PARTICIPANT = "participant"
 

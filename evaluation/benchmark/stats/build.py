@@ -74,8 +74,9 @@ def trait_groups_from_profile(
         special = {f"{prefix}{o.id}".casefold(): o for o in question.options if o.role}
         withheld |= {t: o.label for t, o in special.items() if o.role == "withheld"}
         conditions = [f"{prefix}{o.id}".casefold() for o in question.options if not o.role]
-        conditions += sorted(t for t in seen if t.startswith(prefix) and t not in special
-                             and t not in conditions)  # fmt: skip
+        conditions += sorted(
+            t for t in seen if t.startswith(prefix) and t not in special and t not in conditions
+        )
         pooled = ANY_CONDITION if len(profile.trait_questions) == 1 else f"any {question.id}"
         groups[pooled] = frozenset(conditions)
         for trait in conditions:
@@ -108,8 +109,10 @@ def conversation_attributes(
     A conversation without a participant profile has no trait values."""
     if not isinstance(trait_groups, TraitGroups):
         trait_groups = TraitGroups({n: frozenset(m) for n, m in trait_groups.items()})
-    groups = {name: frozenset(t.casefold() for t in members)
-              for name, members in trait_groups.groups.items()}  # fmt: skip
+    groups = {
+        name: frozenset(t.casefold() for t in members)
+        for name, members in trait_groups.groups.items()
+    }
     withheld = {t.casefold(): level for t, level in trait_groups.withheld.items()}
     every = set().union(*groups.values()) if groups else set()
     rows = []
