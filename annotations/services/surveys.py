@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from annotations import dispatch
 from annotations.models import (
     Conversation,
     ConversationState,
@@ -135,6 +136,9 @@ def submit_post_survey(
     actor = actor_for(participant)
     move(conversation, ConversationState.COMPLETED, actor_label=actor,
          fields={"completed_at": timezone.now()})  # fmt: skip
+    # QA's automatic flags, computed by a worker after commit (a broker error is logged, never
+    # an error for the participant; ``manage.py compute_flags`` recomputes what it missed).
+    dispatch.compute_flags(conversation.pk)
     clear_drafts(participant, "post_survey")
     done = Conversation.objects.filter(
         participant=participant, state=ConversationState.COMPLETED

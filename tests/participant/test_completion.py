@@ -3,6 +3,7 @@ four-branch ratings; completion returns the Prolific code and redirect URL."""
 
 import pytest
 
+from annotations.dispatch import COMPUTE_FLAGS
 from annotations.models import Conversation, ConversationState, ConversationWideAnswers
 
 pytestmark = pytest.mark.django_db
@@ -46,6 +47,20 @@ def test_the_whole_post_chat_flow_completes(answered):
     conversation = Conversation.objects.get()
     assert conversation.state == ConversationState.COMPLETED and conversation.completed_at
     assert client.session()["completion"]["code"] == "C0MPL3TE"  # a reload shows it again
+
+
+def test_completing_asks_for_the_qa_flags_after_commit(
+    answered, sent_tasks, django_capture_on_commit_callbacks
+):
+    client = answered()
+    client.post("finish")
+    client.post("panas/post", {"items": client.panas_items(5)})
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert client.post("post-survey", POST).body["step"] == "complete"
+    assert sent_tasks[COMPUTE_FLAGS] == []  # nothing before the commit
+    for callback in callbacks:
+        callback()
+    assert sent_tasks[COMPUTE_FLAGS] == [Conversation.objects.get().pk]
 
 
 @pytest.mark.parametrize(

@@ -75,19 +75,18 @@ def test_the_command_checks_completed_conversations(study, risky):
     assert "checked 0 conversations" in out.getvalue()
 
 
-def test_completing_a_conversation_schedules_the_flags(
+def test_a_completed_conversation_saved_outside_the_write_path_queues_nothing(
     study, sent_tasks, django_capture_on_commit_callbacks
 ):
+    """Flags come from the service that completes a conversation (test_completion.py), not
+    from a signal on every save: an import or a script saving rows asks for nothing."""
     conversation = make_conversation(study)
     Conversation.objects.filter(pk=conversation.pk).update(state=ConversationState.POST_SURVEY)
     conversation.refresh_from_db()
-    with django_capture_on_commit_callbacks(execute=True):
-        conversation.save(update_fields=["updated_at"])  # not a state change: nothing
-    assert sent_tasks[COMPUTE_FLAGS] == []
     conversation.state = ConversationState.COMPLETED
     with django_capture_on_commit_callbacks(execute=True):
         conversation.save(update_fields=["state"])
-    assert sent_tasks[COMPUTE_FLAGS] == [conversation.pk]
+    assert sent_tasks[COMPUTE_FLAGS] == []
 
 
 def test_the_task_computes_and_tolerates_a_missing_conversation(risky):

@@ -20,7 +20,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.models import ALLOWED_TRANSITIONS, Conversation, ConversationState
+from annotations.models import Conversation, ConversationState
 from annotations.qa.flags import flag_label
 from annotations.qa.models import (
     ConversationReview,
@@ -38,6 +38,8 @@ from annotations.qa.services import QAError
 from annotations.qa.services.flagging import set_flag_status
 from annotations.qa.services.intake import open_reviews
 from annotations.services.audit import record_audit
+from annotations.services.conversation_states import move
+from annotations.services.errors import FlowError
 
 VERDICTS = (FlagStatus.CONFIRMED, FlagStatus.DISMISSED)
 
@@ -244,13 +246,12 @@ def _finalise(
 
 
 def _exclude(conversation: Conversation, actor: User, reason: str) -> None:
-    previous = conversation.state
-    if ConversationState.EXCLUDED not in ALLOWED_TRANSITIONS[previous]:
-        raise QAError(f"A {previous} conversation cannot be excluded.")
-    conversation.state = ConversationState.EXCLUDED
-    conversation.save(update_fields=["state", "updated_at"])
-    record_audit("qa.conversation.exclude", target=conversation, actor=actor,
-                 data={"from": previous, "to": conversation.state, "reason": reason})  # fmt: skip
+    """Through the state machine's one transition function, under QA's own audit action."""
+    try:
+        move(conversation, ConversationState.EXCLUDED, actor=actor,
+             audit_action="qa.conversation.exclude", audit_data={"reason": reason})  # fmt: skip
+    except FlowError:
+        raise QAError(f"A {conversation.state} conversation cannot be excluded.") from None
 
 
 def _apply_verdicts(
