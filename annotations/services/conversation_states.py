@@ -41,5 +41,10 @@ def move(
     for name, value in (fields or {}).items():
         setattr(conversation, name, value)
     conversation.save(update_fields=["state", "updated_at", *(fields or {})])
-    record_audit(audit_action, target=conversation, actor=actor, actor_label=actor_label,
-                 data={"from": old_state, "to": new_state, **(audit_data or {})})  # fmt: skip
+    record_audit(
+        audit_action,
+        target=conversation,
+        actor=actor,
+        actor_label=actor_label,
+        data={"from": old_state, "to": new_state, **(audit_data or {})},
+    )

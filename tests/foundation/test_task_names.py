@@ -32,11 +32,16 @@ def registered() -> set[str]:
 
 def test_the_dispatch_modules_declare_names():
     assert declared_names(annotations_dispatch) == {
-        "annotations.improve_reply", "qa.compute_flags", "qa.risk_alert", "releases.build",
-    }  # fmt: skip
+        "annotations.improve_reply",
+        "qa.compute_flags",
+        "qa.risk_alert",
+        "releases.build",
+    }
     assert declared_names(evaluation_dispatch) == {
-        "evaluation.start_run", "evaluation.run_unit", "evaluation.finalize_run",
-    }  # fmt: skip
+        "evaluation.start_run",
+        "evaluation.run_unit",
+        "evaluation.finalize_run",
+    }
     assert declared_names(platform_dispatch) == {"attune.heartbeat"}
 
 

@@ -248,8 +248,13 @@ def _finalise(
 def _exclude(conversation: Conversation, actor: User, reason: str) -> None:
     """Through the state machine's one transition function, under QA's own audit action."""
     try:
-        move(conversation, ConversationState.EXCLUDED, actor=actor,
-             audit_action="qa.conversation.exclude", audit_data={"reason": reason})  # fmt: skip
+        move(
+            conversation,
+            ConversationState.EXCLUDED,
+            actor=actor,
+            audit_action="qa.conversation.exclude",
+            audit_data={"reason": reason},
+        )
     except FlowError:
         raise QAError(f"A {conversation.state} conversation cannot be excluded.") from None
 
