@@ -22,8 +22,12 @@ def answered(participant_client, answered_turn):
     return make
 
 
-POST = {"looking_for": ["vent"], "emotion_clarity": "implied", "model_fit": "very_well",
-        "four_branch": {"perceiving": 7, "facilitating": 6, "understanding": 5, "managing": 4}}  # fmt: skip
+POST = {
+    "looking_for": ["vent"],
+    "emotion_clarity": "implied",
+    "model_fit": "very_well",
+    "four_branch": {"perceiving": 7, "facilitating": 6, "understanding": 5, "managing": 4},
+}
 
 
 def test_finishing_needs_the_minimum_of_answered_turns(make_chat_study, answered):
@@ -65,15 +69,26 @@ def test_completing_asks_for_the_qa_flags_after_commit(
 
 @pytest.mark.parametrize(
     ("change", "field"),
-    [({"looking_for": ["world peace"]}, "looking_for"),
-     ({"looking_for": []}, "looking_for"),
-     ({"emotion_clarity": "loud"}, "emotion_clarity"),
-     ({"model_fit": "perfect"}, "model_fit"),
-     ({"what_felt_off": ["nothing"]}, "what_felt_off"),  # very_well: the follow-up is not asked
-     ({"four_branch": {"perceiving": 8, "facilitating": 6, "understanding": 5, "managing": 4}},
-      "four_branch.perceiving"),
-     ({"four_branch": {"perceiving": 7}}, "four_branch.facilitating")],
-)  # fmt: skip
+    [
+        ({"looking_for": ["world peace"]}, "looking_for"),
+        ({"looking_for": []}, "looking_for"),
+        ({"emotion_clarity": "loud"}, "emotion_clarity"),
+        ({"model_fit": "perfect"}, "model_fit"),
+        ({"what_felt_off": ["nothing"]}, "what_felt_off"),  # very_well: the follow-up is not asked
+        (
+            {
+                "four_branch": {
+                    "perceiving": 8,
+                    "facilitating": 6,
+                    "understanding": 5,
+                    "managing": 4,
+                }
+            },
+            "four_branch.perceiving",
+        ),
+        ({"four_branch": {"perceiving": 7}}, "four_branch.facilitating"),
+    ],
+)
 def test_a_bad_post_chat_answer_changes_nothing(answered, change, field):
     client = answered()
     client.post("finish")

@@ -100,6 +100,13 @@ def test_the_task_computes_and_tolerates_a_missing_conversation(risky):
 def test_chat_backend_can_raise_its_own_flag(risky):
     from annotations.qa.services.flagging import raise_flag
 
-    flag = raise_flag(risky, actor=None, summary="risk phrase during chat", severity="critical",
-                      flag_type="risk_signal", source="chat", turn_numbers=[1])  # fmt: skip
+    flag = raise_flag(
+        risky,
+        actor=None,
+        summary="risk phrase during chat",
+        severity="critical",
+        flag_type="risk_signal",
+        source="chat",
+        turn_numbers=[1],
+    )
     assert flag.source == "chat" and flag.created_by is None
