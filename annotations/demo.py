@@ -77,7 +77,11 @@ def ensure_demo_study() -> Study:
         consent_text="This is a demonstration study. Replies come from an offline demo model, not a real AI.",
         consent_version="demo-1",
         topics=[
-            {"category": category, "subtopics": list(subtopics)} for category, subtopics in TOPICS
+            *(
+                {"category": category, "subtopics": list(subtopics)}
+                for category, subtopics in TOPICS
+            ),
+            {"category": "something else", "other": True},  # asks for the participant's words
         ],
         completion_code="DEMO-COMPLETE",
         screenout_code="DEMO-SCREENOUT",

@@ -21,6 +21,7 @@ from annotations.services.drafts import MAX_DRAFT_BYTES
 from annotations.services.progress import Step
 from annotations.services.study_instrument import instrument_of
 from evaluation.benchmark.instrument import CUSTOM_PAIRWISE_PREFIX
+from evaluation.benchmark.other_text import MAX_OTHER_CHARS, TOPIC_OTHER_KEY
 from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
 
 # --- requests -----------------------------------------------------------------------------------
@@ -36,6 +37,16 @@ _NAMES: _Lengths = {"max_length": 200, "min_length": 1}
 # Free JSON fields have a size of their own (the request body as a whole has Django's limit).
 MAX_PROFILE_RESPONSES_BYTES = 16 * 1024
 MAX_TIMINGS_BYTES = 4 * 1024
+
+
+def other_text_field(keys: str = "question id", option: str = "an option with other: true") -> Any:
+    """``other_text``: the participant's own words for a "Something else" option, by question
+    (checked in the services: evaluation/benchmark/other_text.py)."""
+    return serializers.DictField(
+        child=serializers.CharField(allow_blank=True, max_length=2 * MAX_OTHER_CHARS),
+        required=False, default=dict,
+        help_text=f"{keys} -> the text for {option} (1 to {MAX_OTHER_CHARS} characters once trimmed).",
+    )  # fmt: skip
 
 
 class StartInput(serializers.Serializer):
@@ -66,9 +77,7 @@ class ProfileInput(serializers.Serializer):
     answers = serializers.DictField(required=False, default=dict,
                                     validators=[json_size_at_most(MAX_PROFILE_RESPONSES_BYTES)],
                                     help_text="Question id -> option id (a list for multi-choice).")  # fmt: skip
-    other_text = serializers.DictField(child=serializers.CharField(allow_blank=True, max_length=400),
-                                       required=False, default=dict,
-                                       help_text="Question id -> text of its 'other' option.")  # fmt: skip
+    other_text = other_text_field()
     traits = serializers.ListField(
         child=serializers.CharField(**_NAMES), max_length=20, default=list
     )
@@ -90,6 +99,7 @@ class PanasInput(serializers.Serializer):
 class TopicInput(serializers.Serializer):
     category = serializers.CharField(max_length=200, min_length=1)
     subtopic = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    other_text = other_text_field("category", "a topic with other: true")
 
 
 class MessageInput(serializers.Serializer):
@@ -149,6 +159,7 @@ class PostSurveyInput(serializers.Serializer):
                                           help_text="Q3 follow-up; only when Q3 is in its shown_when list.")  # fmt: skip
     four_branch = serializers.DictField(child=serializers.IntegerField(),
                                         help_text="perceiving, facilitating, understanding, managing -> 1..7.")  # fmt: skip
+    other_text = other_text_field("looking_for, emotion_clarity or model_fit")
 
 
 class DraftInput(serializers.Serializer):
@@ -278,6 +289,8 @@ class AnnotationStepOutput(serializers.Serializer):
 
 class SupportOutput(serializers.Serializer):
     resources = serializers.CharField(help_text="Show these prominently; the chat goes on.")
+    turn = serializers.IntegerField(allow_null=True, help_text="The number of the latest turn whose "
+                                    "message raised the notice: show it right under that message.")  # fmt: skip
 
 
 class ExitOutput(serializers.Serializer):
@@ -288,6 +301,7 @@ class ExitOutput(serializers.Serializer):
 class TopicOption(serializers.Serializer):
     category = serializers.CharField()
     subtopics = serializers.ListField(child=serializers.CharField(), required=False)
+    other = serializers.BooleanField(default=False, help_text="Asks for a text box (other_text).")
 
 
 class StudyOutput(serializers.Serializer):
@@ -322,6 +336,8 @@ class ConversationOutput(serializers.Serializer):
     number = serializers.IntegerField(help_text="1 for the first conversation of the participant.")
     topic_category = serializers.CharField()
     topic_subtopic = serializers.CharField()
+    topic_other = serializers.CharField(help_text="The participant's own words for a topic that "
+                                        "asks for them ('Something else'), or ''.")  # fmt: skip
 
 
 class SessionOutput(serializers.Serializer):
@@ -342,7 +358,8 @@ class SessionOutput(serializers.Serializer):
         conversation = progress.conversation
         return ConversationOutput({"number": progress.conversation_number,
                                    "topic_category": conversation.topic_category,
-                                   "topic_subtopic": conversation.topic_subtopic}).data  # fmt: skip
+                                   "topic_subtopic": conversation.topic_subtopic,
+                                   "topic_other": conversation.metadata_other.get(TOPIC_OTHER_KEY, "")}).data  # fmt: skip
 
 
 class StartOutput(serializers.Serializer):
@@ -377,6 +394,7 @@ class PanasItemOutput(serializers.Serializer):
 class OptionOutput(serializers.Serializer):
     id = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # a declared field: DRF's metaclass moves it off the class
+    other = serializers.BooleanField(help_text="Asks for a text box (other_text).")
 
 
 class ChoiceQuestionOutput(serializers.Serializer):
@@ -386,7 +404,6 @@ class ChoiceQuestionOutput(serializers.Serializer):
 
 
 class ProfileOptionOutput(OptionOutput):
-    other = serializers.BooleanField(help_text="Asks for a text box.")
     exclusive = serializers.BooleanField(help_text="Cannot be combined with other options.")
 
 

@@ -16,6 +16,7 @@ import pyarrow as pa
 from evaluation.benchmark import records
 from evaluation.benchmark.canonical import canonical_json
 from evaluation.benchmark.instrument import Instrument
+from evaluation.benchmark.other_text import TOPIC_OTHER_KEY, WIDE_OTHER_KEYS
 from evaluation.benchmark.vocabulary import FOUR_BRANCHES, PANAS_ITEMS
 
 
@@ -47,6 +48,9 @@ class Table:
 
 _STR, _INT, _LIST = pa.string(), pa.int32(), pa.list_(pa.string())
 _CID = Column("conversation_id", _STR, "conversationId of the conversation file")
+# The post-chat questions' "Something else" texts: column, question, and the key of the text
+# in the record's conversation-wide answers.
+_WIDE_OTHER = tuple((f"{qid}_other", qid[:2].upper(), key) for qid, key in WIDE_OTHER_KEYS.items())
 _TURN = Column("turn_number", _INT, "turnNumber within the conversation")
 
 TABLES: tuple[Table, ...] = (
@@ -61,6 +65,8 @@ TABLES: tuple[Table, ...] = (
                references="model_configs/model_config_id"),
         Column("category", _STR, "Topic category chosen by the participant"),
         Column("subtopic", _STR, "Topic subtopic"),
+        Column("category_other", _STR, "The participant's own words for a topic that asks for "
+               "them ('Something else'), or null"),
         Column("timestamp", _STR, "When the conversation started (ISO 8601)"),
         Column("turn_count", _INT, "Number of turns"),
         Column("synthetic", pa.bool_(), "True for generated demo data"),
@@ -137,6 +143,8 @@ TABLES: tuple[Table, ...] = (
         Column("q2_emotion_clarity", _STR, "Q2: how clearly they expressed their emotions"),
         Column("q3_model_fit", _STR, "Q3: how well the model fitted (ordinal, best to worst)"),
         Column("q3_follow_up", _LIST, "Q3 follow-up: what felt off (free text)"),
+        *(Column(name, _STR, f"{question}: the participant's own words for an option that asks "
+                 "for them ('Something else'), or null") for name, question, _ in _WIDE_OTHER),
         *(Column(branch, _INT, f"Four-branch rating: {branch} (1..7), or null") for branch in FOUR_BRANCHES),
     )),
 )  # fmt: skip
@@ -153,9 +161,9 @@ def table_rows(record: records.Conversation, participant: str, synthetic: bool,
     rows["conversations"].append({
         "conversation_id": record.conversation_id, "participant": participant, "model": meta.model,
         "provider": meta.provider, "model_version": meta.model_version,
-        "model_config_id": model_config_id, "category": meta.category,
-        "subtopic": meta.subtopic, "timestamp": meta.timestamp, "turn_count": len(record.turns),
-        "synthetic": synthetic,
+        "model_config_id": model_config_id, "category": meta.category, "subtopic": meta.subtopic,
+        "category_other": _text_or_none(meta.other.get(TOPIC_OTHER_KEY)),
+        "timestamp": meta.timestamp, "turn_count": len(record.turns), "synthetic": synthetic,
     })  # fmt: skip
     for turn in record.turns:
         rows["turns"].append(_turn_row(record.conversation_id, turn))
@@ -175,8 +183,14 @@ def table_rows(record: records.Conversation, participant: str, synthetic: bool,
             "conversation_id": record.conversation_id, "q1_looking_for": list(wide.looking_for),
             "q2_emotion_clarity": wide.emotion_clarity, "q3_model_fit": wide.model_fit,
             "q3_follow_up": list(wide.what_felt_off), **branches,
+            **{name: _text_or_none(wide.other.get(key)) for name, _, key in _WIDE_OTHER},
         })  # fmt: skip
     return rows
+
+
+def _text_or_none(value: Any) -> str | None:
+    # Imported records may hold anything under an unknown key: only text fills the column.
+    return value if isinstance(value, str) else None
 
 
 def participant_row(record: records.Conversation, participant: str) -> dict[str, Any]:

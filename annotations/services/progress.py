@@ -85,9 +85,10 @@ def progress_of(participant: Participant) -> Progress:
 
 
 def _support(conversation: Conversation | None) -> safety.SupportNotice | None:
-    if conversation is None or not safety.conversation_has_risk(conversation.pk):
+    turn = safety.latest_risk_turn(conversation.pk) if conversation is not None else None
+    if turn is None:
         return None
-    return safety.SupportNotice(safety.support_resources(conversation.study))
+    return safety.SupportNotice(safety.support_resources(conversation.study), turn=turn)
 
 
 def _exit(participant: Participant, code: str) -> ExitCode:

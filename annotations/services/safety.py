@@ -27,9 +27,11 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
 
 @dataclass(frozen=True)
 class SupportNotice:
-    """What the participant sees beside the chat after a risk signal."""
+    """What the participant sees beside the chat after a risk signal: the resources, right
+    under the message of ``turn`` (the latest turn whose message raised a risk signal)."""
 
     resources: str
+    turn: int | None = None
 
 
 def support_resources(study: Study) -> str:
@@ -57,7 +59,7 @@ def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotic
         # After the message is stored: the QA risk flag and the email to the study's contacts
         # (``annotations.qa.services.risk_alerts``), in the background.
         dispatch.risk_alert(turn.pk)
-        return SupportNotice(resources=support_resources(study))
+        return SupportNotice(resources=support_resources(study), turn=turn.number)
     return None
 
 
@@ -68,11 +70,15 @@ def check_reply(turn: Turn, text: str, source: str) -> bool:
 def notice_for_turn(turn: Turn, study: Study) -> SupportNotice | None:
     """The notice a turn earned (shown again when a reply is retried or replayed)."""
     if TurnSignal.objects.filter(turn=turn, kind=SignalKind.RISK).exists():
-        return SupportNotice(resources=support_resources(study))
+        return SupportNotice(resources=support_resources(study), turn=turn.number)
     return None
 
 
-def conversation_has_risk(conversation_id: int) -> bool:
-    return TurnSignal.objects.filter(
-        turn__conversation_id=conversation_id, kind=SignalKind.RISK
-    ).exists()
+def latest_risk_turn(conversation_id: int) -> int | None:
+    """The number of the conversation's latest turn with a risk signal (None: no signal)."""
+    return (
+        TurnSignal.objects.filter(turn__conversation_id=conversation_id, kind=SignalKind.RISK)
+        .order_by("-turn__number")
+        .values_list("turn__number", flat=True)
+        .first()
+    )

@@ -29,6 +29,12 @@ from annotations.services.scale_values import on_scale
 from annotations.services.study_instrument import instrument_of
 from evaluation.benchmark.instrument import ChoiceQuestion
 from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
+from evaluation.benchmark.other_text import (
+    TOPIC_OTHER_KEY,
+    WIDE_OTHER_KEYS,
+    OtherTextError,
+    clean_other_texts,
+)
 
 MAX_TOPIC_CHARS = 200
 MAX_FOLLOW_UP_ITEMS = 10
@@ -83,13 +89,23 @@ def _panas_items(instrument: InstrumentDefinition, items: Mapping[str, Any]) -> 
 
 
 @transaction.atomic
-def choose_topic(participant: Participant, category: str, subtopic: str = "") -> Conversation:
-    """The conversation's topic (one of the study's, when it lists any); the chat opens."""
+def choose_topic(
+    participant: Participant,
+    category: str,
+    subtopic: str = "",
+    other_text: Mapping[str, str] | None = None,
+) -> Conversation:
+    """The conversation's topic (one of the study's, when it lists any); the chat opens.
+
+    A study topic with ``"other": true`` ("Something else") asks for the participant's own
+    words (``other_text["category"]``), stored beside the category as the conversation's
+    ``category_other`` metadata (exported with the record's metadata)."""
     conversation = _open_conversation_in(participant, ConversationState.PROFILED, "topic choice")
     if not conversation.panas_responses.filter(phase=PanasPhase.PRE).exists():
         raise FlowError("wrong_step", "Please answer the questionnaire about your feelings first.")
     category, subtopic = category.strip(), subtopic.strip()
     topics = conversation.study.topics or []
+    match = None
     if topics:
         match = next((t for t in topics if t.get("category") == category), None)
         if match is None:
@@ -100,8 +116,14 @@ def choose_topic(participant: Participant, category: str, subtopic: str = "") ->
         raise invalid("category", f"must be 1 to {MAX_TOPIC_CHARS} characters")
     if len(subtopic) > MAX_TOPIC_CHARS:
         raise invalid("subtopic", f"at most {MAX_TOPIC_CHARS} characters")
+    texts = _other_texts({"category": bool(match and match.get("other") is True)}, other_text)
+    metadata = dict(conversation.metadata_other)
+    if texts:
+        metadata[TOPIC_OTHER_KEY] = texts["category"]
     move(conversation, ConversationState.CHATTING, actor_label=actor_for(participant),
-         fields={"topic_category": category, "topic_subtopic": subtopic, "started_at": timezone.now()})  # fmt: skip
+         fields={"topic_category": category, "topic_subtopic": subtopic,
+                 "metadata_other": metadata, "started_at": timezone.now()})  # fmt: skip
+    clear_drafts(participant, "topic")
     return conversation
 
 
@@ -114,9 +136,12 @@ def submit_post_survey(
     model_fit: str,
     what_felt_off: list[str],
     four_branch: Mapping[str, Any],
+    other_text: Mapping[str, str] | None = None,
 ) -> Conversation:
     """Q1-Q3, the follow-up and the four-branch ratings; completes the conversation and opens
-    the next one when the study asks for more than one per participant."""
+    the next one when the study asks for more than one per participant. An option with
+    ``"other": true`` ("Something else") asks for text (``other_text[<field>]``), stored in
+    the answers' ``other`` under the format's key plus ``_other`` (``q1_lookingFor_other``)."""
     conversation = _open_conversation_in(
         participant, ConversationState.POST_SURVEY, "post-chat survey"
     )
@@ -128,9 +153,16 @@ def submit_post_survey(
     fit = _choices("model_fit", instrument.q3_model_fit, [model_fit])[0]
     follow_up = _follow_up(instrument, fit, what_felt_off)
     ratings = _four_branch(instrument, four_branch)
+    # API field -> (the instrument's question id, the question, the options chosen)
+    chosen = {"looking_for": ("q1_looking_for", instrument.q1_looking_for, looking_for),
+              "emotion_clarity": ("q2_emotion_clarity", instrument.q2_emotion_clarity, [clarity]),
+              "model_fit": ("q3_model_fit", instrument.q3_model_fit, [fit])}  # fmt: skip
+    texts = _other_texts({field: _asks_text(q, ids) for field, (_, q, ids) in chosen.items()},
+                         other_text)  # fmt: skip
     ConversationWideAnswers.objects.create(
         conversation=conversation, looking_for=looking_for, emotion_clarity=clarity,
         model_fit=fit, what_felt_off=follow_up, has_four_branch=True, submitted_at=timezone.now(),
+        other={WIDE_OTHER_KEYS[chosen[field][0]]: text for field, text in texts.items()},
         **ratings,
     )  # fmt: skip
     actor = actor_for(participant)
@@ -160,6 +192,17 @@ def _choices(field: str, question: ChoiceQuestion, chosen: list[str]) -> list[st
         if value not in question.option_ids:
             raise invalid(field, f"{value!r} is not one of {', '.join(question.option_ids)}")
     return list(chosen)
+
+
+def _asks_text(question: ChoiceQuestion, chosen: list[str]) -> bool:
+    return any(option.other for option in question.options if option.id in chosen)
+
+
+def _other_texts(wants_text: dict[str, bool], texts: Mapping[str, str] | None) -> dict[str, str]:
+    try:
+        return clean_other_texts(wants_text, texts or {})
+    except OtherTextError as error:
+        raise invalid(error.field, error.message) from None
 
 
 def _follow_up(instrument: InstrumentDefinition, fit: str, answers: list[str]) -> list[str]:

@@ -135,9 +135,12 @@ class PairwiseQuestion:
 class ChoiceOption:
     id: str
     label: str
+    other: bool = False  # "Something else": asks for the participant's own words
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label}
+        # "other" only when set: the canonical form (and hash) of instruments without it
+        # stays what it was.
+        return {"id": self.id, "label": self.label} | ({"other": True} if self.other else {})
 
 
 @dataclass(frozen=True)
@@ -481,9 +484,11 @@ def _parse_pairwise_question(value: Any, path: str) -> PairwiseQuestion:
 
 
 def _parse_option(value: Any, path: str) -> ChoiceOption:
-    data = _mapping(value, path, ("id", "label"))
+    data = _mapping(value, path, ("id", "label"), ("other",))
     return ChoiceOption(
-        id=_text(data["id"], f"{path}.id"), label=_text(data["label"], f"{path}.label")
+        id=_text(data["id"], f"{path}.id"),
+        label=_text(data["label"], f"{path}.label"),
+        other=_boolean(data.get("other", False), f"{path}.other"),
     )
 
 

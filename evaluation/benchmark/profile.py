@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from evaluation.benchmark.other_text import OtherTextError, clean_other_texts
+
 OPTION_ROLES = ("", "reference", "withheld")
 QUESTION_KINDS = ("number", "single", "multi")
 
@@ -197,9 +199,6 @@ def traits_of(profile: Profile, responses: dict[str, Any]) -> list[str]:
     return traits
 
 
-MAX_OTHER_CHARS = 200
-
-
 def clean_answers(
     profile: Profile, answers: dict[str, Any], other_text: dict[str, str]
 ) -> dict[str, Any]:
@@ -213,29 +212,23 @@ def clean_answers(
         question = profile.question(qid)
         if question is None or question.kind == "number":
             raise ProfileError(f"answers.{qid}", "is not a choice question of this questionnaire")
-    for qid in other_text:
-        if profile.question(qid) is None:
-            raise ProfileError(f"other_text.{qid}", "is not a question of this questionnaire")
+    wants_text: dict[str, bool] = {}
     for question in profile.questions:
+        wants_text[question.id] = False
         if question.kind == "number":
             continue
-        answer = answers.get(question.id)
-        chosen = _chosen(question, answer)
+        chosen = _chosen(question, answers.get(question.id))
         if not chosen:
             if question.required:
                 raise ProfileError(f"answers.{question.id}", "please choose an answer")
             continue
         cleaned[question.id] = chosen if question.kind == "multi" else chosen[0]
-        text = (other_text.get(question.id) or "").strip()
-        wants_text = any(option.other for option in question.options if option.id in chosen)
-        if wants_text and not 1 <= len(text) <= MAX_OTHER_CHARS:
-            raise ProfileError(f"other_text.{question.id}", f"please describe it (1 to {MAX_OTHER_CHARS} characters)")  # fmt: skip
-        if wants_text:
-            cleaned[f"{question.id}_other"] = text
-    for qid, text in other_text.items():
-        if (text or "").strip() and f"{qid}_other" not in cleaned:
-            raise ProfileError(f"other_text.{qid}", "text belongs to an option that asks for it")
-    return cleaned
+        wants_text[question.id] = any(o.other for o in question.options if o.id in chosen)
+    try:
+        texts = clean_other_texts(wants_text, other_text)
+    except OtherTextError as error:
+        raise ProfileError(error.field, error.message) from None
+    return cleaned | {f"{qid}_other": text for qid, text in texts.items()}
 
 
 def _chosen(question: ProfileQuestion, answer: Any) -> list[str]:

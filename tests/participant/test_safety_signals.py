@@ -15,13 +15,13 @@ def test_a_risk_phrase_shows_support_and_the_chat_goes_on(chat_study, live_parti
     client = live_participant(chat_study)
     client.onboard()
     result = client.send(RISKY)
-    assert result.data("turn")["support"] == {"resources": chat_study.support_resources}
+    assert result.data("turn")["support"] == {"resources": chat_study.support_resources, "turn": 1}
     assert result.names[-1] == "done"  # the model still answers
     signal = TurnSignal.objects.get()
     assert (signal.kind, signal.source) == (SignalKind.RISK, "user_message")
     assert signal.evidence == {"phrases": ["end it all", "can't go on"]}
     assert AuditEntry.objects.filter(action="annotations.safety.risk").exists()
-    assert client.session()["support"] == {"resources": chat_study.support_resources}
+    assert client.session()["support"] == {"resources": chat_study.support_resources, "turn": 1}
     assert sent_tasks["qa.risk_alert"] == [signal.turn_id]  # flag and email, in the background
 
 
@@ -30,7 +30,7 @@ def test_without_study_resources_the_instruments_are_shown(make_chat_study, live
     client = live_participant(study)
     client.onboard()
     support = client.send(RISKY).data("turn")["support"]
-    assert support == {"resources": default_instrument().support_resources}
+    assert support == {"resources": default_instrument().support_resources, "turn": 1}
 
 
 def test_an_ordinary_message_raises_nothing(chat_study, live_participant, sent_tasks):
@@ -51,3 +51,22 @@ def test_a_reply_naming_its_vendor_is_flagged(upstream_study, live_participant, 
     signal = TurnSignal.objects.get()
     assert (signal.kind, signal.source) == (SignalKind.IDENTITY_LEAK, "model_reply")
     assert signal.evidence == {"phrases": ["chatgpt", "openai"]}
+
+
+def test_the_notice_names_the_latest_message_that_raised_it(make_chat_study, live_participant):
+    """The app shows the notice right under that message: the stream and the session say
+    which turn it is, and a later risk message moves it there."""
+    study = make_chat_study()
+    study.improver_endpoint = None  # no comparison to wait for between the turns
+    study.save()
+    client = live_participant(study)
+    client.onboard()
+    assert client.send(RISKY).data("turn")["support"]["turn"] == 1
+    assert client.annotate(1).status == 200
+    assert client.send("Work has been stressful lately.").data("turn")["support"] is None
+    assert client.session()["support"]["turn"] == 1  # still shown, under the first message
+    assert client.annotate(2).status == 200
+    assert (
+        client.send("I keep thinking I'd be better off dead.").data("turn")["support"]["turn"] == 3
+    )
+    assert client.session()["support"]["turn"] == 3

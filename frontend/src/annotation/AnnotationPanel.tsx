@@ -1,7 +1,7 @@
 // The questions about one reply: feelings, behaviour, the participant's own version, and the
 // A/B comparisons. Every answer is a draft until "Save my answers"; the next message can only
 // be sent once this is saved (the server enforces it too).
-import { useCallback, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { ApiError } from "../api/client";
 import type { Answer, AnnotationStep, Winner } from "../api/types";
 import { ErrorNotice } from "../components/ErrorNotice";
@@ -32,27 +32,35 @@ interface AnnotationPanelProps {
   reply: string;
   initialStep: AnnotationStep | null;
   onSaved: () => Promise<void>;
+  /** The reply has just arrived: its questions are the next step, their heading takes the
+   * focus (the message box below is closed until they are answered). */
+  focusOnShow?: boolean;
 }
 
-export function AnnotationPanel({ turn, reply, initialStep, onSaved }: AnnotationPanelProps) {
+export function AnnotationPanel({ turn, reply, initialStep, onSaved, focusOnShow = false }: AnnotationPanelProps) {
   const { step, failed, reload } = useAnnotationStep(turn, initialStep);
-  if (!step) {
-    return (
-      <section className="annotation" aria-labelledby="annotation-title">
-        <h2 id="annotation-title">About this reply</h2>
-        {failed ? (
-          <ErrorNotice error="The questions about this reply could not be loaded.">
-            <button type="button" className="secondary" onClick={() => void reload()}>
-              Try again
-            </button>
-          </ErrorNotice>
-        ) : (
-          <p role="status">Loading the questions…</p>
-        )}
-      </section>
-    );
-  }
-  return <AnnotationForm key={step.turn} step={step} reply={reply} reload={reload} onSaved={onSaved} />;
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focusOnShow) heading.current?.focus();
+  }, [focusOnShow, turn]);
+  return (
+    <section className="annotation" aria-labelledby="annotation-title">
+      <h2 id="annotation-title" ref={heading} tabIndex={-1}>
+        About this reply
+      </h2>
+      {step ? (
+        <AnnotationForm key={step.turn} step={step} reply={reply} reload={reload} onSaved={onSaved} />
+      ) : failed ? (
+        <ErrorNotice error="The questions about this reply could not be loaded.">
+          <button type="button" className="secondary" onClick={() => void reload()}>
+            Try again
+          </button>
+        </ErrorNotice>
+      ) : (
+        <p role="status">Loading the questions…</p>
+      )}
+    </section>
+  );
 }
 
 interface AnnotationFormProps {
@@ -101,8 +109,7 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
   };
 
   return (
-    <section className="annotation" aria-labelledby="annotation-title">
-      <h2 id="annotation-title">About this reply</h2>
+    <>
       <p className="hint">Answer these questions about the reply above. Your answers are saved as you go.</p>
       <form onSubmit={submit} noValidate>
         <MoodQuestion
@@ -149,6 +156,6 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
           {busy ? "Saving…" : "Save my answers"}
         </button>
       </form>
-    </section>
+    </>
   );
 }

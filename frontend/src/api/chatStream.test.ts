@@ -19,13 +19,13 @@ describe("followChatStream", () => {
     expect(outcome).toMatchObject({ kind: "done", turn: { reply: "That sounds hard." }, annotation: { turn: 1 } });
   });
 
-  it("passes on the support resources the server attaches to a risky message", async () => {
+  it("passes on the support resources the server attaches to a risky message, with its turn", async () => {
     const onTurn = vi.fn();
     await followChatStream(
-      sseResponse([sse("turn", { turn: { number: 2, status: "streaming", user_message: "..." }, support: { resources: "Call 116 123." } })]),
+      sseResponse([sse("turn", { turn: { number: 2, status: "streaming", user_message: "..." }, support: { resources: "Call 116 123.", turn: 2 } })]),
       { onTurn },
     );
-    expect(onTurn).toHaveBeenCalledWith(expect.objectContaining({ number: 2 }), { resources: "Call 116 123." });
+    expect(onTurn).toHaveBeenCalledWith(expect.objectContaining({ number: 2 }), { resources: "Call 116 123.", turn: 2 });
   });
 
   it("reports a failed reply with the server's retryable error", async () => {

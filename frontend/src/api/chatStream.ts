@@ -53,7 +53,8 @@ function isAnnotationStep(value: unknown): boolean {
 
 function support(value: unknown): Support | null {
   const given = object(value);
-  return given && typeof given.resources === "string" ? { resources: given.resources } : null;
+  if (!given || typeof given.resources !== "string") return null;
+  return { resources: given.resources, turn: typeof given.turn === "number" ? given.turn : null };
 }
 
 /** The event as the schema types it, or null when it lacks what the app relies on. */

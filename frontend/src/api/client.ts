@@ -157,8 +157,9 @@ export class ApiClient {
     return this.json("POST", `panas/${phase}`, { items });
   }
 
-  topic(category: string, subtopic: string): Promise<Session> {
-    return this.json("POST", "topic", { category, subtopic });
+  /** `otherText`: the participant's own words for a topic that asks for them. */
+  topic(category: string, subtopic: string, otherText?: Record<string, string>): Promise<Session> {
+    return this.json("POST", "topic", { category, subtopic, ...(otherText ? { other_text: otherText } : {}) });
   }
 
   sendMessage(text: string, idempotencyKey: string, signal?: AbortSignal): Promise<Response> {

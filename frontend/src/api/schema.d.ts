@@ -446,6 +446,8 @@ export interface components {
             number: number;
             topic_category: string;
             topic_subtopic: string;
+            /** @description The participant's own words for a topic that asks for them ('Something else'), or ''. */
+            topic_other: string;
         };
         DraftInput: {
             /** @description Anything the app wants back later (at most 64 KiB). */
@@ -537,6 +539,8 @@ export interface components {
         OptionOutput: {
             id: string;
             label: string;
+            /** @description Asks for a text box (other_text). */
+            other: boolean;
         };
         PanasInput: {
             /** @description Every PANAS item of the instrument -> 1..7. */
@@ -562,6 +566,10 @@ export interface components {
             four_branch: {
                 [key: string]: number;
             };
+            /** @description looking_for, emotion_clarity or model_fit -> the text for an option with other: true (1 to 200 characters once trimmed). */
+            other_text?: {
+                [key: string]: string;
+            };
         };
         /**
          * @description * `yes` - It should have
@@ -581,7 +589,7 @@ export interface components {
             answers?: {
                 [key: string]: unknown;
             };
-            /** @description Question id -> text of its 'other' option. */
+            /** @description question id -> the text for an option with other: true (1 to 200 characters once trimmed). */
             other_text?: {
                 [key: string]: string;
             };
@@ -597,7 +605,7 @@ export interface components {
         ProfileOptionOutput: {
             id: string;
             label: string;
-            /** @description Asks for a text box. */
+            /** @description Asks for a text box (other_text). */
             other: boolean;
             /** @description Cannot be combined with other options. */
             exclusive: boolean;
@@ -780,15 +788,26 @@ export interface components {
         SupportOutput: {
             /** @description Show these prominently; the chat goes on. */
             resources: string;
+            /** @description The number of the latest turn whose message raised the notice: show it right under that message. */
+            turn: number | null;
         };
         TopicInput: {
             category: string;
             /** @default  */
             subtopic: string;
+            /** @description category -> the text for a topic with other: true (1 to 200 characters once trimmed). */
+            other_text?: {
+                [key: string]: string;
+            };
         };
         TopicOption: {
             category: string;
             subtopics?: string[];
+            /**
+             * @description Asks for a text box (other_text).
+             * @default false
+             */
+            other: boolean;
         };
         TurnError: {
             /** @description failed: the reply could not be generated */

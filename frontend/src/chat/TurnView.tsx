@@ -1,5 +1,7 @@
 // One exchange of the conversation: the participant's message and the assistant's reply (or
 // the reply on its way, or the failure with a retry button). The model is only ever "Assistant".
+// The support notice a message raised goes right under that message (`support`).
+import type { ReactNode } from "react";
 import type { Turn } from "../api/types";
 import type { LiveTurn } from "./useChatStream";
 
@@ -8,6 +10,7 @@ interface TurnViewProps {
   live: LiveTurn | null;
   busy: boolean;
   onRetry: (turn: Turn) => void;
+  support?: ReactNode;
 }
 
 function Message({ speaker, text, className, busy = false }: { speaker: string; text: string; className: string; busy?: boolean }) {
@@ -19,7 +22,7 @@ function Message({ speaker, text, className, busy = false }: { speaker: string; 
   );
 }
 
-export function TurnView({ turn, live, busy, onRetry }: TurnViewProps) {
+export function TurnView({ turn, live, busy, onRetry, support = null }: TurnViewProps) {
   const userMessage = live?.userMessage ?? turn?.user_message ?? "";
   let reply;
   if (live) {
@@ -51,6 +54,7 @@ export function TurnView({ turn, live, busy, onRetry }: TurnViewProps) {
   return (
     <li className="turn">
       <Message speaker="You" text={userMessage} className="message-user" />
+      {support}
       {reply}
     </li>
   );

@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "../api/client";
 import { followChatStream } from "../api/chatStream";
-import type { AnnotationStep, Turn } from "../api/types";
+import type { AnnotationStep, Support, Turn } from "../api/types";
 import { useStudy } from "../StudyContext";
 
 export interface LiveTurn {
@@ -22,7 +22,7 @@ function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === "AbortError";
 }
 
-export function useChatStream(onSupport: (resources: string) => void) {
+export function useChatStream(onSupport: (support: Support) => void) {
   const { client, refresh, mergeTurn, signOut } = useStudy();
   const [live, setLive] = useState<LiveTurn | null>(null);
   const [lastStep, setLastStep] = useState<AnnotationStep | null>(null);
@@ -67,7 +67,7 @@ export function useChatStream(onSupport: (resources: string) => void) {
           onTurn: (turn, support) => {
             onStored?.();
             setLive((current) => current && { ...current, number: turn.number });
-            if (support) onSupport(support.resources);
+            if (support) onSupport(support);
           },
           onDelta: (text) => setLive((current) => current && { ...current, text: current.text + text }),
         });

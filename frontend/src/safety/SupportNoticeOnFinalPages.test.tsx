@@ -5,7 +5,7 @@ import { Topic } from "../screens/Topic";
 import { session } from "../test/fixtures";
 import { makeHarness, renderInStudy } from "../test/renderInStudy";
 
-const support = { resources: "Samaritans: 116 123" };
+const support = { resources: "Samaritans: 116 123", turn: 1 };
 
 describe("the support notice names only what is on the page", () => {
   it("leaves out the withdraw button on the thank-you page, which has none", () => {

@@ -3,7 +3,7 @@
 // says what is allowed; this screen only lays it out.
 import { useCallback, useEffect, useState } from "react";
 import { AnnotationPanel } from "../annotation/AnnotationPanel";
-import type { Turn } from "../api/types";
+import type { Support, Turn } from "../api/types";
 import { Composer } from "../chat/Composer";
 import { FinishChat } from "../chat/FinishChat";
 import { TurnProgress } from "../chat/TurnProgress";
@@ -25,10 +25,17 @@ function composerReason(last: Turn | undefined, streaming: boolean, canSend: boo
   return canSend ? null : "This chat takes no more messages.";
 }
 
+/** The notice of the later turn: a message just sent may have raised one the session has not
+ * been read again for yet. */
+function newerNotice(a: Support | null, b: Support | null): Support | null {
+  if (!a || !b) return a ?? b;
+  return (b.turn ?? 0) > (a.turn ?? 0) ? b : a;
+}
+
 export function Chat() {
   const { session, refresh } = useStudy();
-  const [support, setSupport] = useState<string | null>(null);
-  const onSupport = useCallback((resources: string) => setSupport(resources), []);
+  const [streamed, setStreamed] = useState<Support | null>(null);
+  const onSupport = useCallback((support: Support) => setStreamed(support), []);
   const stream = useChatStream(onSupport);
   const chat = session.chat ?? { turns: [], answered: 0, can_send: false, can_finish: false };
   const study = session.study;
@@ -49,20 +56,48 @@ export function Chat() {
     };
   }, [waiting, refresh]);
 
-  // Once a reply's questions are saved their panel goes away: the message box is next.
+  // Once a reply's questions are saved their panel goes away: the message box is next, and a
+  // calm note (a status, not an alert) says the answers are kept until the next message goes.
+  const [saved, setSaved] = useState(false);
   const afterSave = useCallback(async () => {
     await refresh();
+    setSaved(true);
     setTimeout(() => document.getElementById("message")?.focus(), 0);
   }, [refresh]);
+  const { send: sendMessage } = stream;
+  const send = useCallback(
+    (text: string, key: string, onStored: () => void) => {
+      setSaved(false);
+      return sendMessage(text, key, onStored);
+    },
+    [sendMessage],
+  );
 
   const toAnnotate = !live && last?.status === "done" && !last.annotation_submitted ? last : null;
   const reason = composerReason(last, live !== null, chat.can_send);
   const topic = session.conversation
-    ? [session.conversation.topic_category, session.conversation.topic_subtopic].filter(Boolean).join(" · ")
+    ? [session.conversation.topic_other || session.conversation.topic_category, session.conversation.topic_subtopic]
+        .filter(Boolean)
+        .join(" · ")
     : "";
   const liveIsNew = live !== null && (live.number === null || !turns.some((t) => t.number === live.number));
-  // The notice from the stream's turn event, then from the session once it is read again.
-  const supportText = session.support?.resources ?? support;
+  const retry = (turn: Turn) => void stream.retry(turn);
+  // One list for the stored turns and the reply on its way: when the reply is stored it stays
+  // the same element, and so does the support notice under its message (not announced twice).
+  const rows = turns.map((turn) => ({
+    key: String(turn.number),
+    number: turn.number as number | null,
+    turn: turn as Turn | null,
+    live: live && live.number === turn.number ? live : null,
+    busy: live !== null,
+    onRetry: retry,
+  }));
+  if (liveIsNew) rows.push({ key: String(live.number ?? "new"), number: live.number, turn: null, live, busy: true, onRetry: () => undefined });
+  // The notice from the stream's turn event, then from the session once it is read again: right
+  // under the message that raised it, or after the conversation when that turn is not shown.
+  const notice = newerNotice(session.support, streamed);
+  const banner = notice ? <SupportBanner resources={notice.resources} /> : null;
+  const placed = notice !== null && rows.some((row) => row.number === notice.turn);
 
   return (
     <Screen title="Chat" lead={topic ? <p>Topic: {topic}</p> : null} ownSupportNotice>
@@ -71,24 +106,23 @@ export function Chat() {
         <p className="empty-chat">Write your first message below. Say as much or as little as you like.</p>
       ) : (
         <ol className="messages" aria-label="Conversation">
-          {turns.map((turn) => (
-            <TurnView
-              key={turn.number}
-              turn={turn}
-              live={live && live.number === turn.number ? live : null}
-              busy={live !== null}
-              onRetry={(t) => void stream.retry(t)}
-            />
+          {rows.map(({ key, number, ...row }) => (
+            <TurnView key={key} {...row} support={placed && number === notice?.turn ? banner : null} />
           ))}
-          {liveIsNew ? <TurnView turn={null} live={live} busy onRetry={() => undefined} /> : null}
         </ol>
       )}
-      {supportText ? <SupportBanner resources={supportText} /> : null}
+      {placed ? null : banner}
       <p className="visually-hidden" role="status">
         {live ? (live.text ? "The assistant is replying." : "Sending your message.") : toAnnotate ? "Reply received." : ""}
       </p>
       {toAnnotate ? (
-        <AnnotationPanel turn={toAnnotate.number} reply={toAnnotate.reply} initialStep={stream.lastStep} onSaved={afterSave} />
+        <AnnotationPanel
+          turn={toAnnotate.number}
+          reply={toAnnotate.reply}
+          initialStep={stream.lastStep}
+          onSaved={afterSave}
+          focusOnShow={stream.lastStep?.turn === toAnnotate.number}
+        />
       ) : null}
       <ErrorNotice error={stream.error} />
       {stream.reloadFailed ? (
@@ -98,13 +132,21 @@ export function Chat() {
           </button>
         </ErrorNotice>
       ) : null}
+      <div role="status" className="saved-status">
+        {saved && !live && !toAnnotate ? (
+          <p className="notice notice-saved">
+            <span aria-hidden="true">✓ </span>Your answers about the reply are saved.
+            {chat.can_send ? " You can write your next message below." : ""}
+          </p>
+        ) : null}
+      </div>
       {chat.can_send || !chat.can_finish ? (
         <Composer
           turns={turns}
           maxChars={study.message_max_chars}
           enabled={reason === null}
           reason={reason}
-          onSend={stream.send}
+          onSend={send}
         />
       ) : null}
       {chat.can_finish && !live ? <FinishChat atLimit={!chat.can_send} /> : null}

@@ -43,7 +43,8 @@ describe("Chat with the session store", () => {
     expect(await screen.findByRole("heading", { name: "About this reply" })).toBeInTheDocument();
     expect(conversation().getByText("That sounds hard.")).toBeInTheDocument();
     expect(conversation().getByText(MESSAGE)).toBeInTheDocument();
-    expect(await screen.findByRole("heading", { name: "About this reply" })).toBeInTheDocument();
+    // The questions are the next step (the message box is closed): their heading has the focus.
+    await waitFor(() => expect(screen.getByRole("heading", { name: "About this reply" })).toHaveFocus());
     expect(screen.getByLabelText("Your message")).toHaveValue("");
     expect(harness.drafts.read(MESSAGE_DRAFT)).toBeUndefined();
     const [sent] = harness.server.calls("POST", "/api/study/messages");
@@ -87,6 +88,54 @@ describe("Chat with the session store", () => {
     await user.click(screen.getByRole("button", { name: "Load it again" }));
     await waitFor(() => expect(screen.queryByText(/could not load the latest state/)).not.toBeInTheDocument());
     expect(conversation().getByText("That sounds hard.")).toBeInTheDocument();
+  });
+});
+
+/** A stream that sends `before`, waits for `gate`, then sends `after`. */
+function pausedSse(before: string[], gate: Promise<void>, after: string[]): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      for (const chunk of before) controller.enqueue(encoder.encode(chunk));
+      await gate;
+      for (const chunk of after) controller.enqueue(encoder.encode(chunk));
+      controller.close();
+    },
+  });
+  return new Response(body, { status: 200, headers: { "Content-Type": "text/event-stream" } });
+}
+
+describe("The support notice of a risky message", () => {
+  it("appears under the message as soon as it is stored, and stays the same notice once the reply is", async () => {
+    const harness = makeHarness();
+    const done = turn({ user_message: MESSAGE });
+    const reply = deferred<void>();
+    harness.server
+      .on("POST", "/api/study/messages", () =>
+        pausedSse(
+          [sse("turn", { turn: stored, support: { resources: "Samaritans: 116 123", turn: 1 } }), sse("delta", { text: "That sounds hard." })],
+          reply.promise,
+          [sse("done", { turn: done, annotation: annotationStep() })],
+        ),
+      )
+      .on("GET", "/api/study/session", session({
+        chat: { turns: [done], answered: 0, can_send: false, can_finish: false },
+        support: { resources: "Samaritans: 116 123", turn: 1 },
+      }));
+    const user = userEvent.setup();
+    renderWithServerSession(<Chat />, harness);
+    const box = screen.getByLabelText("Your message");
+    await user.type(box, MESSAGE);
+    await user.keyboard("{Control>}{Enter}{/Control}"); // sent from the box: the focus stays there
+    const notice = await screen.findByRole("alert", { name: "Support is available" });
+    const message = conversation().getByText(MESSAGE);
+    expect(message.compareDocumentPosition(notice) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(notice.compareDocumentPosition(conversation().getByText("That sounds hard.")) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(box).toHaveFocus(); // never taken from the message box
+    reply.resolve();
+    expect(await screen.findByRole("heading", { name: "About this reply" })).toBeInTheDocument();
+    // The stored turn is the same list item: the notice is not drawn (and announced) again.
+    expect(screen.getByRole("alert", { name: "Support is available" })).toBe(notice);
   });
 });
 

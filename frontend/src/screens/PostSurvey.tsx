@@ -1,13 +1,14 @@
 // The questions after the chat: Q1-Q3 and the Q3 follow-up (shown only for the answers the
-// instrument lists), then the four-branch ratings. Wording and options come from the instrument.
+// instrument lists), then the four-branch ratings. Wording and options come from the instrument;
+// an option with `other: true` ("Something else") asks for the participant's own words.
 import { useState, type FormEvent } from "react";
-import { ChoiceField } from "../components/ChoiceField";
+import { asksText, ChoiceField, otherTextId } from "../components/ChoiceField";
 import { MissingList, type Missing } from "../components/MissingList";
 import { ScaleField } from "../components/ScaleField";
 import { Screen } from "../components/Screen";
 import { SubmitRow } from "../components/SubmitRow";
 import { useDraft } from "../drafts/useDraft";
-import type { Instrument, PostSurveyPayload } from "../api/types";
+import type { ChoiceQuestion, Instrument, PostSurveyPayload } from "../api/types";
 import { useStudy } from "../StudyContext";
 import { useAction } from "../useAction";
 
@@ -19,10 +20,23 @@ export interface PostSurveyDraft {
   fit: string | null;
   followUp: string;
   branches: Record<string, number>;
+  /** The API's field (looking_for...) -> the text of its "Something else" option. */
+  other: Record<string, string>;
 }
 
 export function emptyPostSurvey(): PostSurveyDraft {
-  return { lookingFor: [], clarity: null, fit: null, followUp: "", branches: {} };
+  return { lookingFor: [], clarity: null, fit: null, followUp: "", branches: {}, other: {} };
+}
+
+type AnswerField = "looking_for" | "emotion_clarity" | "model_fit";
+
+/** Q1-Q3 as the API names them, with the element id, the question and what is chosen. */
+function choices(instrument: Instrument, draft: PostSurveyDraft): [AnswerField, string, ChoiceQuestion, string[]][] {
+  return [
+    ["looking_for", "q1", instrument.q1_looking_for, draft.lookingFor],
+    ["emotion_clarity", "q2", instrument.q2_emotion_clarity, draft.clarity ? [draft.clarity] : []],
+    ["model_fit", "q3", instrument.q3_model_fit, draft.fit ? [draft.fit] : []],
+  ];
 }
 
 export function followUpShown(instrument: Instrument, draft: PostSurveyDraft): boolean {
@@ -34,6 +48,11 @@ export function postSurveyMissing(instrument: Instrument, draft: PostSurveyDraft
   if (!draft.lookingFor.length) missing.push({ targetId: "q1", label: instrument.q1_looking_for.prompt });
   if (!draft.clarity) missing.push({ targetId: "q2", label: instrument.q2_emotion_clarity.prompt });
   if (!draft.fit) missing.push({ targetId: "q3", label: instrument.q3_model_fit.prompt });
+  for (const [field, id, question, chosen] of choices(instrument, draft)) {
+    if (asksText(question.options, chosen) && !(draft.other[field] ?? "").trim()) {
+      missing.push({ targetId: otherTextId(id), label: `${question.prompt} (please describe your answer)` });
+    }
+  }
   for (const branch of instrument.four_branches) {
     if (draft.branches[branch.id] === undefined) missing.push({ targetId: `branch-${branch.id}`, label: branch.text });
   }
@@ -42,23 +61,34 @@ export function postSurveyMissing(instrument: Instrument, draft: PostSurveyDraft
 
 export function postSurveyPayload(instrument: Instrument, draft: PostSurveyDraft): PostSurveyPayload {
   const followUp = draft.followUp.trim();
+  const otherText: Record<string, string> = {};
+  for (const [field, , question, chosen] of choices(instrument, draft)) {
+    if (asksText(question.options, chosen)) otherText[field] = (draft.other[field] ?? "").trim();
+  }
   return {
     looking_for: draft.lookingFor,
     emotion_clarity: draft.clarity ?? "",
     model_fit: draft.fit ?? "",
     what_felt_off: followUpShown(instrument, draft) && followUp ? [followUp] : [],
     four_branch: draft.branches,
+    ...(Object.keys(otherText).length ? { other_text: otherText } : {}),
   };
 }
 
 export function PostSurvey() {
   const { client, instrument, setSession } = useStudy();
   const { busy, error, run } = useAction();
-  const [draft, setDraft, clear] = useDraft<PostSurveyDraft>(POST_SURVEY_DRAFT, emptyPostSurvey);
+  const [stored, setDraft, clear] = useDraft<PostSurveyDraft>(POST_SURVEY_DRAFT, emptyPostSurvey);
+  const draft = { ...emptyPostSurvey(), ...stored }; // a draft saved before a field existed
   const [attempt, setAttempt] = useState(0);
   const missing = attempt ? postSurveyMissing(instrument, draft) : [];
   const isMissing = (id: string) => missing.some((m) => m.targetId === id);
-  const set = (change: Partial<PostSurveyDraft>) => setDraft((d) => ({ ...d, ...change }));
+  const set = (change: Partial<PostSurveyDraft>) => setDraft((d) => ({ ...emptyPostSurvey(), ...d, ...change }));
+  const otherOf = (field: AnswerField, id: string) => ({
+    value: draft.other[field] ?? "",
+    invalid: isMissing(otherTextId(id)),
+    onChange: (text: string) => setDraft((d) => ({ ...emptyPostSurvey(), ...d, other: { ...d.other, [field]: text } })),
+  });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -84,6 +114,7 @@ export function PostSurvey() {
           value={draft.lookingFor}
           invalid={isMissing("q1")}
           onChange={(value) => set({ lookingFor: value })}
+          other={otherOf("looking_for", "q1")}
         />
         <ChoiceField
           id="q2"
@@ -93,6 +124,7 @@ export function PostSurvey() {
           value={draft.clarity ? [draft.clarity] : []}
           invalid={isMissing("q2")}
           onChange={(value) => set({ clarity: value[value.length - 1] ?? null })}
+          other={otherOf("emotion_clarity", "q2")}
         />
         <ChoiceField
           id="q3"
@@ -102,6 +134,7 @@ export function PostSurvey() {
           value={draft.fit ? [draft.fit] : []}
           invalid={isMissing("q3")}
           onChange={(value) => set({ fit: value[value.length - 1] ?? null })}
+          other={otherOf("model_fit", "q3")}
         />
         {followUpShown(instrument, draft) ? (
           <div className="field">

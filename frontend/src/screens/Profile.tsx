@@ -6,7 +6,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { flushSync } from "react-dom";
 import { ApiError } from "../api/client";
 import type { ProfilePayload, ProfileQuestion } from "../api/types";
-import { ChoiceField } from "../components/ChoiceField";
+import { asksText, ChoiceField, otherTextId } from "../components/ChoiceField";
 import { Screen } from "../components/Screen";
 import { SubmitRow } from "../components/SubmitRow";
 import { useDraft } from "../drafts/useDraft";
@@ -31,10 +31,6 @@ export function nextChoices(question: ProfileQuestion, before: string[], after: 
   return added.length ? after.filter((id) => !exclusive.has(id)) : after;
 }
 
-export function wantsText(question: ProfileQuestion, chosen: string[]): boolean {
-  return question.options.some((o) => o.other && chosen.includes(o.id));
-}
-
 export function parseAge(text: string): number | null {
   const age = Number.parseInt(text, 10);
   return Number.isInteger(age) && age >= 0 && age <= 200 && String(age) === text.trim() ? age : null;
@@ -47,7 +43,7 @@ export function firstProblem(questions: ProfileQuestion[], draft: ProfileDraft):
     if (question.kind === "number") {
       if (parseAge(draft.age) === null) return `profile-${question.id}`;
     } else if (question.required && !chosen.length) return `profile-${question.id}`;
-    else if (wantsText(question, chosen) && !(draft.other[question.id] ?? "").trim()) return `profile-${question.id}-other`;
+    else if (asksText(question.options, chosen) && !(draft.other[question.id] ?? "").trim()) return otherTextId(`profile-${question.id}`);
   }
   return null;
 }
@@ -60,7 +56,7 @@ export function profilePayload(questions: ProfileQuestion[], draft: ProfileDraft
     if (question.kind === "number" || !chosen.length) continue;
     const [first = ""] = chosen;
     answers[question.id] = question.kind === "multi" ? chosen : first;
-    if (wantsText(question, chosen)) other[question.id] = (draft.other[question.id] ?? "").trim();
+    if (asksText(question.options, chosen)) other[question.id] = (draft.other[question.id] ?? "").trim();
   }
   return { age: parseAge(draft.age) ?? 0, age_confirmed: ageConfirmed, answers, other_text: other };
 }
@@ -68,7 +64,6 @@ export function profilePayload(questions: ProfileQuestion[], draft: ProfileDraft
 const ERRORS: Record<string, string> = {
   number: "Enter your age as a whole number.",
   choice: "Please choose an answer.",
-  other: "Please describe it in a few words.",
 };
 
 export function Profile() {
@@ -154,43 +149,26 @@ export function Profile() {
               </div>
             );
           }
-          const otherId = `${id}-other`;
-          const otherInvalid = problem === otherId;
           return (
-            <div key={question.id}>
-              <ChoiceField
-                id={id}
-                legend={question.prompt}
-                options={question.options}
-                multi={question.kind === "multi"}
-                value={chosen}
-                invalid={problem === id}
-                hint={problem === id ? <span className="field-error">{ERRORS.choice}</span> : undefined}
-                onChange={(value) => setAnswer(question, value)}
-              />
-              {wantsText(question, chosen) ? (
-                <div className={otherInvalid ? "field invalid" : "field"}>
-                  <label htmlFor={otherId}>Please describe (in your own words)</label>
-                  <input
-                    id={otherId}
-                    autoComplete="off"
-                    maxLength={200}
-                    aria-invalid={otherInvalid}
-                    aria-describedby={otherInvalid ? `${otherId}-error` : undefined}
-                    value={draft.other[question.id] ?? ""}
-                    onChange={(event) => {
-                      setProblem(null);
-                      setDraft((d) => ({ ...d, other: { ...d.other, [question.id]: event.target.value } }));
-                    }}
-                  />
-                  {otherInvalid ? (
-                    <p className="field-error" id={`${otherId}-error`}>
-                      {ERRORS.other}
-                    </p>
-                  ) : null}
-                </div>
-              ) : null}
-            </div>
+            <ChoiceField
+              key={question.id}
+              id={id}
+              legend={question.prompt}
+              options={question.options}
+              multi={question.kind === "multi"}
+              value={chosen}
+              invalid={problem === id}
+              hint={problem === id ? <span className="field-error">{ERRORS.choice}</span> : undefined}
+              onChange={(value) => setAnswer(question, value)}
+              other={{
+                value: draft.other[question.id] ?? "",
+                invalid: problem === otherTextId(id),
+                onChange: (text) => {
+                  setProblem(null);
+                  setDraft((d) => ({ ...d, other: { ...d.other, [question.id]: text } }));
+                },
+              }}
+            />
           );
         })}
         {confirming !== null ? (

@@ -87,6 +87,38 @@ describe("Topic", () => {
   });
 });
 
+describe("Topic: something else", () => {
+  it("opens a labelled text box that is kept as a draft, required, and sent as other_text", async () => {
+    const harness = makeHarness({ session: session({ step: "topic", chat: null }) });
+    harness.server.on("POST", "/api/study/topic", session());
+    const user = userEvent.setup();
+    const { container, unmount } = renderInStudy(<Topic />, harness);
+    const label = "What would you like to talk about? (in your own words)";
+    expect(screen.queryByLabelText(label)).toBeNull();
+    await user.click(screen.getByRole("radio", { name: "Something else" }));
+    await expectNoAxeViolations(container);
+    await user.click(screen.getByRole("button", { name: "Start the chat" }));
+    const box = screen.getByLabelText(label);
+    expect(box).toHaveFocus();
+    expect(box).toHaveAttribute("aria-invalid", "true");
+    expect(box).toHaveAccessibleDescription("Please describe it in a few words.");
+    expect(harness.server.calls("POST", "/api/study/topic")).toHaveLength(0);
+    await user.type(box, "Moving abroad");
+    // A reload (a new mount) gives back everything chosen and typed.
+    unmount();
+    renderInStudy(<Topic />, harness);
+    expect(screen.getByRole("radio", { name: "Something else" })).toBeChecked();
+    expect(screen.getByLabelText(label)).toHaveValue("Moving abroad");
+    await user.click(screen.getByRole("button", { name: "Start the chat" }));
+    expect(harness.server.calls("POST", "/api/study/topic")[0]?.body).toEqual({
+      category: "something else",
+      subtopic: "",
+      other_text: { category: "Moving abroad" },
+    });
+    expect(harness.drafts.read("topic")).toBeUndefined();
+  });
+});
+
 describe("PostSurvey", () => {
   it("asks the follow-up only for the answers the instrument names, and sends every answer", async () => {
     const harness = makeHarness({ session: session({ step: "post_survey", chat: null }) });
@@ -110,6 +142,39 @@ describe("PostSurvey", () => {
       model_fit: "mixed",
       what_felt_off: ["Too long"],
       four_branch: { perceiving: 5, facilitating: 5, understanding: 5, managing: 5 },
+    });
+  });
+
+  it("asks for the words of a 'Something else' answer, lists them while missing, and sends them", async () => {
+    const harness = makeHarness({ session: session({ step: "post_survey", chat: null }) });
+    harness.server.on("POST", "/api/study/post-survey", session({ step: "complete", chat: null }));
+    const user = userEvent.setup();
+    const { container } = renderInStudy(<PostSurvey />, harness);
+    await user.click(screen.getByRole("checkbox", { name: "To vent" }));
+    await user.click(screen.getByRole("checkbox", { name: "Something else" }));
+    const box = screen.getByLabelText("Please describe (in your own words)");
+    expect(box.closest("fieldset")).toBe(screen.getByRole("group", { name: "Q1 prompt from the server" }));
+    await user.click(screen.getByRole("radio", { name: "Clearly" }));
+    await user.click(screen.getByRole("radio", { name: "Very well" }));
+    for (const branch of instrument.four_branches) {
+      pick(`branch-${branch.id}`, 4);
+    }
+    await user.click(screen.getByRole("button", { name: "Submit my answers" }));
+    const missing = screen.getByRole("alert");
+    expect(missing).toHaveTextContent("Q1 prompt from the server (please describe your answer)");
+    expect(box).toHaveAttribute("aria-invalid", "true");
+    await expectNoAxeViolations(container);
+    expect(harness.server.calls("POST", "/api/study/post-survey")).toHaveLength(0);
+    await user.type(box, "  To feel less alone ");
+    expect((harness.drafts.read("post_survey") as { other: Record<string, string> }).other).toEqual({ looking_for: "  To feel less alone " });
+    await user.click(screen.getByRole("button", { name: "Submit my answers" }));
+    expect(harness.server.calls("POST", "/api/study/post-survey")[0]?.body).toEqual({
+      looking_for: ["vent", "other"],
+      emotion_clarity: "clear",
+      model_fit: "very_well",
+      what_felt_off: [],
+      four_branch: { perceiving: 4, facilitating: 4, understanding: 4, managing: 4 },
+      other_text: { looking_for: "To feel less alone" },
     });
   });
 });

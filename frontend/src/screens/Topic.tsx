@@ -1,63 +1,87 @@
 // The conversation's topic: one of the study's topics (and optionally a subtopic), or free
-// text when the study lists none.
+// text when the study lists none. A topic with `other: true` ("Something else") asks for the
+// participant's own words. Everything chosen or typed is a draft until the chat opens.
 import { useState, type FormEvent } from "react";
-import { ChoiceField } from "../components/ChoiceField";
+import { asksText, ChoiceField, otherTextId } from "../components/ChoiceField";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { Screen } from "../components/Screen";
 import { SubmitRow } from "../components/SubmitRow";
 import { useFocusAfterRender } from "../components/useFocusAfterRender";
+import { useDraft } from "../drafts/useDraft";
 import { useStudy } from "../StudyContext";
 import { useAction } from "../useAction";
 
+export const TOPIC_DRAFT = "topic"; // the key the server clears when the chat opens
+const CATEGORY_ID = "topic-category";
+
+export interface TopicDraft {
+  category: string;
+  subtopic: string;
+  other: string;
+}
+
+const emptyTopic = (): TopicDraft => ({ category: "", subtopic: "", other: "" });
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export function Topic() {
   const { client, session, setSession } = useStudy();
   const { busy, error, run } = useAction();
   const topics = session.study.topics;
-  const [category, setCategory] = useState("");
-  const [subtopic, setSubtopic] = useState("");
-  const [invalid, setInvalid] = useState(false);
+  const [stored, setDraft, clear] = useDraft<TopicDraft>(TOPIC_DRAFT, emptyTopic);
+  const draft = { ...emptyTopic(), ...stored }; // a draft saved before a field existed
+  const [problem, setProblem] = useState<string | null>(null);
   const focusAfterRender = useFocusAfterRender();
-  const subtopics = topics.find((t) => t.category === category)?.subtopics ?? [];
+  const options = topics.map((t) => ({ id: t.category, label: capitalise(t.category), other: t.other }));
+  const subtopics = topics.find((t) => t.category === draft.category)?.subtopics ?? [];
+  const wantsText = asksText(options, [draft.category]);
+  const set = (change: Partial<TopicDraft>) => {
+    setProblem(null);
+    setDraft((d) => ({ ...emptyTopic(), ...d, ...change }));
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!category.trim()) {
-      setInvalid(true);
-      focusAfterRender("topic-category");
+    const other = draft.other.trim();
+    const found = !draft.category.trim() ? CATEGORY_ID : wantsText && !other ? otherTextId(CATEGORY_ID) : null;
+    if (found) {
+      setProblem(found);
+      focusAfterRender(found);
       return;
     }
-    void run(async () => setSession(await client.topic(category.trim(), subtopic)));
+    void run(async () => {
+      const next = await client.topic(draft.category.trim(), draft.subtopic, wantsText ? { category: other } : undefined);
+      clear();
+      setSession(next);
+    });
   };
+  const categoryMissing = problem === CATEGORY_ID;
   return (
     <Screen title="Choose a topic" lead={<p>What would you like to talk about with the assistant?</p>}>
       <form onSubmit={submit} noValidate>
         {topics.length ? (
           <ChoiceField
-            id="topic-category"
+            id={CATEGORY_ID}
             legend="Topic"
-            options={topics.map((t) => ({ id: t.category, label: capitalise(t.category) }))}
-            value={category ? [category] : []}
-            invalid={invalid && !category}
-            onChange={([value]) => {
-              setCategory(value ?? "");
-              setSubtopic("");
-              setInvalid(false);
+            options={options}
+            value={draft.category ? [draft.category] : []}
+            invalid={categoryMissing}
+            onChange={([value]) => set({ category: value ?? "", subtopic: "" })}
+            other={{
+              label: "What would you like to talk about? (in your own words)",
+              value: draft.other,
+              invalid: problem === otherTextId(CATEGORY_ID),
+              onChange: (text) => set({ other: text }),
             }}
           />
         ) : (
-          <div className={invalid ? "field invalid" : "field"}>
-            <label htmlFor="topic-category">Topic</label>
+          <div className={categoryMissing ? "field invalid" : "field"}>
+            <label htmlFor={CATEGORY_ID}>Topic</label>
             <input
-              id="topic-category"
+              id={CATEGORY_ID}
               maxLength={200}
-              value={category}
-              aria-invalid={invalid}
-              onChange={(event) => {
-                setCategory(event.target.value);
-                setInvalid(false);
-              }}
+              value={draft.category}
+              aria-invalid={categoryMissing}
+              onChange={(event) => set({ category: event.target.value })}
             />
           </div>
         )}
@@ -65,11 +89,11 @@ export function Topic() {
           <ChoiceField
             legend="More precisely (optional)"
             options={subtopics.map((s) => ({ id: s, label: capitalise(s) }))}
-            value={subtopic ? [subtopic] : []}
-            onChange={([value]) => setSubtopic(value ?? "")}
+            value={draft.subtopic ? [draft.subtopic] : []}
+            onChange={([value]) => set({ subtopic: value ?? "" })}
           />
         ) : null}
-        {invalid ? <ErrorNotice error="Please choose a topic." /> : null}
+        {categoryMissing ? <ErrorNotice error="Please choose a topic." /> : null}
         <SubmitRow label="Start the chat" busy={busy} error={error} />
       </form>
     </Screen>
