@@ -27,6 +27,21 @@ def answer_panas(page: Page, items: dict[str, int]) -> None:
         answer_scale(page, item, value)
 
 
+def start_chat(page: Page, study_url: str, panas_ids: tuple[str, ...], *, age: str = "34",
+               topic: str = "Work", panas: int = 3) -> None:  # fmt: skip
+    """From the study link to the open chat: start, consent, the age alone, the pre-PANAS
+    (every item ``panas``) and the topic."""
+    page.goto(study_url)
+    page.get_by_role("button", name="Start").click()
+    page.get_by_role("button", name="I agree to take part").click()
+    page.get_by_label("Your age in years").fill(age)
+    page.get_by_role("button", name="Continue").click()
+    answer_panas(page, dict.fromkeys(panas_ids, panas))
+    page.get_by_role("button", name="Continue").click()
+    page.get_by_role("radio", name=topic).check()
+    page.get_by_role("button", name="Start the chat").click()
+
+
 def tag_feeling(page: Page, emotion: str, intensity: int) -> None:
     page.get_by_role("checkbox", name=re.compile(rf"^{emotion}\b")).check()
     answer_scale(page, f"How strongly do you feel {emotion.lower()}?", intensity)

@@ -6,6 +6,7 @@ Every step is checked with axe-core under the real Content-Security-Policy."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -27,6 +28,11 @@ RISK_MESSAGE = "I don\u2019t want to be alive anymore"
 SUPPORT = "If you are in danger, call 112 now. Samaritans: 116 123, any time, free."
 CONTACT = "lead-researcher@example.org"
 ALERT_WITHIN_S = 60
+# The notice is the next element after the participant's message, inside the same turn.
+FOLLOWS_DIRECTLY = """(notice, message) => {
+  const place = notice.closest(".support-place");
+  return message.nextElementSibling === place && place.closest("li") === message.closest("li");
+}"""
 
 
 def waited_for(find, within_s: float):
@@ -53,15 +59,11 @@ def test_a_risk_message_on_a_phone(browser, platform: str, email_folder: Path, s
     steps = Steps(screenshots)
     try:
         pid = unique("PIDRISK").replace("-", "")
-        page.goto(f"{platform}/s/{study.slug}/?PROLIFIC_PID={pid}&STUDY_ID=E2E&SESSION_ID=S1")
-        page.get_by_role("button", name="Start").click()
-        page.get_by_role("button", name="I agree to take part").click()
-        page.get_by_label("Your age in years").fill("34")
-        page.get_by_role("button", name="Continue").click()
-        act.answer_panas(page, dict.fromkeys(instrument_of(study).panas_ids, 3))
-        page.get_by_role("button", name="Continue").click()
-        page.get_by_role("radio", name="Work").check()
-        page.get_by_role("button", name="Start the chat").click()
+        act.start_chat(
+            page,
+            f"{platform}/s/{study.slug}/?PROLIFIC_PID={pid}&STUDY_ID=E2E&SESSION_ID=S1",
+            instrument_of(study).panas_ids,
+        )
 
         message_box = page.get_by_label("Your message")
         message_box.fill(RISK_MESSAGE)
@@ -71,13 +73,24 @@ def test_a_risk_message_on_a_phone(browser, platform: str, email_folder: Path, s
         expect(notice).to_contain_text(SUPPORT)
         expect(notice).to_be_in_viewport()
         assert notice.get_attribute("role") == "alert"  # announced by screen readers
+        # Right under the message that raised it: next in the document, in the same turn.
+        message = page.locator(".message-user", has_text="alive anymore")
+        assert notice.evaluate(FOLLOWS_DIRECTLY, message.element_handle())
         # The chat goes on: the reply arrives and its questions follow.
         expect(page.get_by_role("heading", name="About this reply")).to_be_visible(timeout=20_000)
         assert page.evaluate("!document.activeElement?.closest('.support-banner')")
         steps.capture(page, "risk-notice")
-        # Scrolled down to the questions, the notice is still on screen.
+        # Scrolled down to the questions, the notice is still on screen (pinned to the top
+        # edge, its place under the message scrolled away), and it is still that message's.
         page.get_by_role("heading", name="About this reply").scroll_into_view_if_needed()
         page.mouse.wheel(0, 2000)
+        expect(notice).to_be_in_viewport()
+        expect(notice).to_have_class(re.compile(r"\bpinned-top\b"))
+        assert notice.evaluate(FOLLOWS_DIRECTLY, message.element_handle())
+        steps.capture(page, "risk-notice-scrolled")
+        # Back up at its place under the message, it is in that place again.
+        page.locator(".support-place").scroll_into_view_if_needed()
+        expect(notice).not_to_have_class(re.compile(r"\bpinned"))
         expect(notice).to_be_in_viewport()
         page.get_by_role("button", name="Hide this message").click()
         expect(page.get_by_role("alert", name="Support is available")).to_have_count(0)

@@ -221,9 +221,13 @@ def test_a_participant_goes_from_the_study_link_to_the_completion_code(
 
     expect(page.get_by_role("heading", name="About the whole conversation")).to_be_visible()
     q1, q2, q3 = instrument.q1_looking_for, instrument.q2_emotion_clarity, instrument.q3_model_fit
-    looking_for = [q1.options[0], q1.options[5]]
+    something_else = next(o for o in q1.options if o.other)
+    looking_for = [q1.options[0], q1.options[5], something_else]
     for chosen in looking_for:
         page.get_by_role("group", name=q1.prompt).get_by_role("checkbox", name=chosen.label).check()
+    page.get_by_role("group", name=q1.prompt).get_by_label(
+        "Please describe (in your own words)"
+    ).fill("To feel less alone")
     page.get_by_role("group", name=q2.prompt).get_by_role("radio", name=q2.options[2].label).check()
     fit = next(o for o in q3.options if o.id in instrument.q3_follow_up.shown_when)
     page.get_by_role("group", name=q3.prompt).get_by_role(
@@ -288,6 +292,7 @@ def test_a_participant_goes_from_the_study_link_to_the_completion_code(
     assert record.pre_panas.items == pre and record.post_panas.items == post
     wide = record.conversation_wide
     assert list(wide.looking_for) == [o.id for o in looking_for]
+    assert wide.other == {"q1_lookingFor_other": "To feel less alone"}  # "Something else"
     assert (wide.emotion_clarity, wide.model_fit) == (q2.options[2].id, fit.id)
     assert list(wide.what_felt_off) == ["It gave advice too fast."]
     assert {b: getattr(wide.four_branch, b) for b in ratings} == ratings

@@ -2,7 +2,7 @@
 // so "no change" is simply leaving it as it is. The text lives here while the participant
 // types and goes to the form's draft after a short pause, on leaving the box, and when the
 // page is hidden: a keystroke redraws this box only, not the whole panel (slow phones).
-import { memo, useCallback, useEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useRef, useState, type FocusEvent } from "react";
 import { EDIT_ID } from "./model";
 
 export const COMMIT_AFTER_MS = 400;
@@ -49,6 +49,10 @@ export const EditReply = memo(function EditReply({ original, value, invalid, onC
     clearTimeout(timer.current);
     timer.current = setTimeout(commit, COMMIT_AFTER_MS);
   };
+  // Reached with Tab from above, the browser scrolls only the caret's line into view: the
+  // participant is about to rewrite the whole reply, so the whole box (as far as it fits) shows.
+  // (jsdom has no scrollIntoView)
+  const showWhole = (event: FocusEvent<HTMLTextAreaElement>) => event.currentTarget.scrollIntoView?.({ block: "nearest" });
   const undo = () => {
     clearTimeout(timer.current);
     unsaved.current = null;
@@ -74,6 +78,7 @@ export const EditReply = memo(function EditReply({ original, value, invalid, onC
         aria-invalid={invalid}
         onChange={(event) => type(event.target.value)}
         onBlur={commit}
+        onFocus={showWhole}
       />
       {touched && text !== original ? (
         <button type="button" className="link-button" onClick={undo}>
