@@ -44,9 +44,10 @@ def other_text_field(keys: str = "question id", option: str = "an option with ot
     (checked in the services: evaluation/benchmark/other_text.py)."""
     return serializers.DictField(
         child=serializers.CharField(allow_blank=True, max_length=2 * MAX_OTHER_CHARS),
-        required=False, default=dict,
+        required=False,
+        default=dict,
         help_text=f"{keys} -> the text for {option} (1 to {MAX_OTHER_CHARS} characters once trimmed).",
-    )  # fmt: skip
+    )
 
 
 class StartInput(serializers.Serializer):
@@ -289,8 +290,11 @@ class AnnotationStepOutput(serializers.Serializer):
 
 class SupportOutput(serializers.Serializer):
     resources = serializers.CharField(help_text="Show these prominently; the chat goes on.")
-    turn = serializers.IntegerField(allow_null=True, help_text="The number of the latest turn whose "
-                                    "message raised the notice: show it right under that message.")  # fmt: skip
+    turn = serializers.IntegerField(
+        allow_null=True,
+        help_text="The number of the latest turn whose "
+        "message raised the notice: show it right under that message.",
+    )
 
 
 class ExitOutput(serializers.Serializer):
@@ -336,8 +340,10 @@ class ConversationOutput(serializers.Serializer):
     number = serializers.IntegerField(help_text="1 for the first conversation of the participant.")
     topic_category = serializers.CharField()
     topic_subtopic = serializers.CharField()
-    topic_other = serializers.CharField(help_text="The participant's own words for a topic that "
-                                        "asks for them ('Something else'), or ''.")  # fmt: skip
+    topic_other = serializers.CharField(
+        help_text="The participant's own words for a topic that "
+        "asks for them ('Something else'), or ''."
+    )
 
 
 class SessionOutput(serializers.Serializer):
@@ -356,10 +362,14 @@ class SessionOutput(serializers.Serializer):
         if progress.conversation is None:
             return None
         conversation = progress.conversation
-        return ConversationOutput({"number": progress.conversation_number,
-                                   "topic_category": conversation.topic_category,
-                                   "topic_subtopic": conversation.topic_subtopic,
-                                   "topic_other": conversation.metadata_other.get(TOPIC_OTHER_KEY, "")}).data  # fmt: skip
+        return ConversationOutput(
+            {
+                "number": progress.conversation_number,
+                "topic_category": conversation.topic_category,
+                "topic_subtopic": conversation.topic_subtopic,
+                "topic_other": conversation.metadata_other.get(TOPIC_OTHER_KEY, ""),
+            }
+        ).data
 
 
 class StartOutput(serializers.Serializer):

@@ -85,7 +85,9 @@ def progress_of(participant: Participant) -> Progress:
 
 
 def _support(conversation: Conversation | None) -> safety.SupportNotice | None:
-    turn = safety.latest_risk_turn(conversation.pk) if conversation is not None else None
+    if conversation is None:
+        return None
+    turn = safety.latest_risk_turn(conversation.pk)
     if turn is None:
         return None
     return safety.SupportNotice(safety.support_resources(conversation.study), turn=turn)

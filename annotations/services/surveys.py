@@ -120,9 +120,17 @@ def choose_topic(
     metadata = dict(conversation.metadata_other)
     if texts:
         metadata[TOPIC_OTHER_KEY] = texts["category"]
-    move(conversation, ConversationState.CHATTING, actor_label=actor_for(participant),
-         fields={"topic_category": category, "topic_subtopic": subtopic,
-                 "metadata_other": metadata, "started_at": timezone.now()})  # fmt: skip
+    move(
+        conversation,
+        ConversationState.CHATTING,
+        actor_label=actor_for(participant),
+        fields={
+            "topic_category": category,
+            "topic_subtopic": subtopic,
+            "metadata_other": metadata,
+            "started_at": timezone.now(),
+        },
+    )
     clear_drafts(participant, "topic")
     return conversation
 
@@ -154,11 +162,14 @@ def submit_post_survey(
     follow_up = _follow_up(instrument, fit, what_felt_off)
     ratings = _four_branch(instrument, four_branch)
     # API field -> (the instrument's question id, the question, the options chosen)
-    chosen = {"looking_for": ("q1_looking_for", instrument.q1_looking_for, looking_for),
-              "emotion_clarity": ("q2_emotion_clarity", instrument.q2_emotion_clarity, [clarity]),
-              "model_fit": ("q3_model_fit", instrument.q3_model_fit, [fit])}  # fmt: skip
-    texts = _other_texts({field: _asks_text(q, ids) for field, (_, q, ids) in chosen.items()},
-                         other_text)  # fmt: skip
+    chosen = {
+        "looking_for": ("q1_looking_for", instrument.q1_looking_for, looking_for),
+        "emotion_clarity": ("q2_emotion_clarity", instrument.q2_emotion_clarity, [clarity]),
+        "model_fit": ("q3_model_fit", instrument.q3_model_fit, [fit]),
+    }
+    texts = _other_texts(
+        {field: _asks_text(q, ids) for field, (_, q, ids) in chosen.items()}, other_text
+    )
     ConversationWideAnswers.objects.create(
         conversation=conversation, looking_for=looking_for, emotion_clarity=clarity,
         model_fit=fit, what_felt_off=follow_up, has_four_branch=True, submitted_at=timezone.now(),

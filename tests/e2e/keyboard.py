@@ -61,8 +61,9 @@ class KeyboardWalk:
     def focused(self) -> dict:
         return self.page.evaluate(_FOCUSED)
 
-    def tab_to(self, wanted: Callable[[dict], bool], what: str, *, back: bool = False,
-               limit: int = 120) -> dict:  # fmt: skip
+    def tab_to(
+        self, wanted: Callable[[dict], bool], what: str, *, back: bool = False, limit: int = 120
+    ) -> dict:
         """Press Tab (Shift+Tab with ``back``) until the focused control is ``wanted``."""
         key = "Shift+Tab" if back else "Tab"
         for _ in range(limit):

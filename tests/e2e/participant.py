@@ -27,8 +27,15 @@ def answer_panas(page: Page, items: dict[str, int]) -> None:
         answer_scale(page, item, value)
 
 
-def start_chat(page: Page, study_url: str, panas_ids: tuple[str, ...], *, age: str = "34",
-               topic: str = "Work", panas: int = 3) -> None:  # fmt: skip
+def start_chat(
+    page: Page,
+    study_url: str,
+    panas_ids: tuple[str, ...],
+    *,
+    age: str = "34",
+    topic: str = "Work",
+    panas: int = 3,
+) -> None:
     """From the study link to the open chat: start, consent, the age alone, the pre-PANAS
     (every item ``panas``) and the topic."""
     page.goto(study_url)

@@ -44,9 +44,13 @@ def open_chat(page: Page, platform: str) -> tuple[str, object]:
     """Consent, profile, PANAS and topic (not the subject here): the chat is open."""
     endpoints = {e.model_name: e for e in ensure_demo_endpoints()}
     study = make_study(
-        slug=unique("e2e-keys"), status=StudyStatus.RECRUITING, min_turns=1, max_turns=3,
-        topics=[{"category": "work", "subtopics": []}], improver_endpoint=endpoints["improver"],
-    )  # fmt: skip
+        slug=unique("e2e-keys"),
+        status=StudyStatus.RECRUITING,
+        min_turns=1,
+        max_turns=3,
+        topics=[{"category": "work", "subtopics": []}],
+        improver_endpoint=endpoints["improver"],
+    )
     study.model_pool.set([endpoints["listener"]])
     pid = unique("PIDKEYS").replace("-", "")
     act.start_chat(
@@ -140,8 +144,8 @@ def test_one_whole_turn_with_the_keyboard_alone(page: Page, platform: str, messa
     assert [(t.emotion, t.intensity) for t in turn.mood_tags] == [("Nervous", 4)]
     values = {"Yes": "yes", "No": "no", "Not applicable": "na"}
     wording = {q.participant_wording: q.id for q in instrument_of(study).behaviour_questions}
-    assert [(j.question_id, j.observed, j.preferred) for j in turn.annotations.binary_judgements] == [
-        (wording[q], values[o], values[p]) for q, (o, p) in zip(questions, given, strict=True)
-    ]  # fmt: skip
+    assert [
+        (j.question_id, j.observed, j.preferred) for j in turn.annotations.binary_judgements
+    ] == [(wording[q], values[o], values[p]) for q, (o, p) in zip(questions, given, strict=True)]
     assert turn.annotations.human_edited == EDITED
     assert [c.winner for c in turn.annotations.pairwise_comparisons] == winners

@@ -17,8 +17,11 @@ TOPICS = [
     {"category": "work", "subtopics": ["burnout"]},
     {"category": "something else", "other": True},
 ]
-POST = {"emotion_clarity": "implied", "model_fit": "very_well",
-        "four_branch": {"perceiving": 7, "facilitating": 6, "understanding": 5, "managing": 4}}  # fmt: skip
+POST = {
+    "emotion_clarity": "implied",
+    "model_fit": "very_well",
+    "four_branch": {"perceiving": 7, "facilitating": 6, "understanding": 5, "managing": 4},
+}
 
 
 @pytest.fixture
@@ -66,12 +69,17 @@ def test_a_topic_in_the_participants_own_words_is_stored_beside_its_id(at_topic)
 
 @pytest.mark.parametrize(
     ("body", "field"),
-    [({"category": "something else"}, "other_text.category"),  # no text
-     ({"category": "something else", "other_text": {"category": "  "}}, "other_text.category"),
-     ({"category": "something else", "other_text": {"category": "x" * 201}}, "other_text.category"),
-     ({"category": "work", "other_text": {"category": "astrology"}}, "other_text.category"),
-     ({"category": "something else", "other_text": {"subtopic": "x"}}, "other_text.subtopic")],
-)  # fmt: skip
+    [
+        ({"category": "something else"}, "other_text.category"),  # no text
+        ({"category": "something else", "other_text": {"category": "  "}}, "other_text.category"),
+        (
+            {"category": "something else", "other_text": {"category": "x" * 201}},
+            "other_text.category",
+        ),
+        ({"category": "work", "other_text": {"category": "astrology"}}, "other_text.category"),
+        ({"category": "something else", "other_text": {"subtopic": "x"}}, "other_text.subtopic"),
+    ],
+)
 def test_topic_text_is_refused_where_it_is_not_asked_or_missing(at_topic, body, field):
     reply = at_topic.post("topic", body)
     assert reply.status == 400 and reply.error["field"] == field
@@ -104,12 +112,19 @@ def test_q1s_something_else_is_stored_exported_and_released(at_post_survey):
 
 @pytest.mark.parametrize(
     ("change", "field"),
-    [({"looking_for": ["other"]}, "other_text.looking_for"),  # no text
-     ({"looking_for": ["vent"], "other_text": {"looking_for": "x"}}, "other_text.looking_for"),
-     ({"looking_for": ["other"], "other_text": {"looking_for": "ok", "emotion_clarity": "x"}},
-      "other_text.emotion_clarity"),
-     ({"looking_for": ["other"], "other_text": {"looking_for": "ok", "why": "x"}}, "other_text.why")],
-)  # fmt: skip
+    [
+        ({"looking_for": ["other"]}, "other_text.looking_for"),  # no text
+        ({"looking_for": ["vent"], "other_text": {"looking_for": "x"}}, "other_text.looking_for"),
+        (
+            {"looking_for": ["other"], "other_text": {"looking_for": "ok", "emotion_clarity": "x"}},
+            "other_text.emotion_clarity",
+        ),
+        (
+            {"looking_for": ["other"], "other_text": {"looking_for": "ok", "why": "x"}},
+            "other_text.why",
+        ),
+    ],
+)
 def test_post_survey_text_is_refused_where_it_is_not_asked_or_missing(
     at_post_survey, change, field
 ):
