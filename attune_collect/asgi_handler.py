@@ -1,4 +1,5 @@
-"""Django's ASGI handler, without a new thread per participant API request.
+"""Django's ASGI handler, without a new thread per participant API request, and with the chat
+stream sent directly.
 
 Django wraps every ASGI request in asgiref's ``ThreadSensitiveContext``: the request's
 synchronous steps (the request signals' receivers, each hook of each ``MiddlewareMixin``
@@ -15,6 +16,11 @@ its chat run their database work on their own thread pool (``participant_api/db.
 authenticates by header, so no session is read or saved by the middleware. Its requests
 therefore share one long-lived thread for those steps. Every other request (admin, QA, staff
 pages, whose middleware may use the session in the database) keeps Django's behaviour.
+
+A chat stream (``SSEResponse``) is sent by ``participant_api/sse_send.py``: the same start
+message, its events one body message each, and the keep-alive comments, without the generator
+layers Django puts around every chunk of a streaming response (issue 16: the token relay was
+the largest part of a message's CPU).
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext
 from django.core.handlers.asgi import ASGIHandler
+
+from annotations.participant_api.sse import SSEResponse
+from annotations.participant_api.sse_send import send_sse
 
 PARTICIPANT_API_PREFIX = "/api/study/"
 
@@ -37,3 +46,9 @@ class AttuneASGIHandler(ASGIHandler):
                 await self.handle(scope, receive, send)
             return
         await super().__call__(scope, receive, send)
+
+    async def send_response(self, response: Any, send: Any) -> None:
+        if isinstance(response, SSEResponse) and response.events_unwrapped:
+            await send_sse(response, send)
+            return
+        await super().send_response(response, send)

@@ -21,6 +21,7 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
+from contextlib import aclosing
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
@@ -51,8 +52,7 @@ from annotations.services.participant_sessions import participant_for_token
 from attune_collect.llm import GatewayError, StreamDone, TokenDelta, default_gateway
 from attune_collect.llm._litellm import load_litellm  # the gateway imports it lazily
 
-from .keepalive import KEEPALIVE_COMMENT, keepalive_interval_s, with_keepalive
-from .sse import sse_response
+from .sse import delta_event, sse_response
 from .stream_events import DELTA, DONE, ERROR, TURN
 from .turn_lease import lease_kept
 
@@ -140,14 +140,16 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncIterator[bytes]:
     gateway = default_gateway()
     if gateway.needs_litellm(plan.endpoint):
         await _litellm_imported()
-    events = with_keepalive(gateway.stream(plan.endpoint, plan.messages), keepalive_interval_s())
+    # While the model is silent, the handler sends keep-alive comments (sse_send.py).
+    # aclosing: a consumer that stops reading (not a cancel) still closes the model's stream.
     try:
-        async with lease_kept(plan):  # this stream owns the turn while it lives
+        async with (
+            aclosing(gateway.stream(plan.endpoint, plan.messages)) as events,
+            lease_kept(plan),  # this stream owns the turn while it lives
+        ):
             async for event in events:
-                if event is None:  # the model is silent: keep proxies from closing the stream
-                    yield KEEPALIVE_COMMENT
-                elif isinstance(event, TokenDelta):
-                    yield DELTA.encode(event)  # a TokenDelta has the text
+                if isinstance(event, TokenDelta):
+                    yield delta_event(event.text)  # DELTA.encode's bytes, cheaper
                 elif isinstance(event, StreamDone):
                     completion = event.completion
     except GatewayError as error:

@@ -1,4 +1,4 @@
-"""A chat stream whose model is silent sends an SSE comment at every keep-alive interval (15 s
+"""A chat stream that sends nothing sends an SSE comment at every keep-alive interval (15 s
 by default, lowered here), so a proxy's read timeout never cuts a slow first token; the reply
 then streams and is stored as usual."""
 
@@ -28,9 +28,11 @@ def test_a_slow_first_token_is_preceded_by_keepalive_comments(
         lines = list(response.iter_lines())
 
     first_delta = lines.index("event: delta")
-    before, after = lines[:first_delta], lines[first_delta:]
+    last_delta = len(lines) - 1 - lines[::-1].index("event: delta")
+    before, tokens, after = lines[:first_delta], lines[first_delta:last_delta], lines[last_delta:]
     assert before.count(": keep-alive") >= 3
-    assert ": keep-alive" not in after  # tokens flowed at once after the first
+    assert ": keep-alive" not in tokens  # tokens flowed at once after the first
+    # (one may come while the reply is stored, if that outlasts the interval: 0.1 s here)
     assert "event: done" in after
     turn = Turn.objects.get()
     assert turn.status == TurnStatus.DONE and turn.model_reply.startswith("Test server reply")
