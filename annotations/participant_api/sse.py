@@ -12,7 +12,7 @@ Django's per-chunk layers, and adds the keep-alive comments.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import orjson
@@ -36,17 +36,17 @@ def delta_event(text: str) -> bytes:
 class SSEResponse(StreamingHttpResponse):
     """A chat stream: its events, and whether they are still the response's content."""
 
-    def __init__(self, events: AsyncIterator[bytes]) -> None:
+    def __init__(self, events: AsyncGenerator[bytes]) -> None:
         super().__init__(events, content_type="text/event-stream; charset=utf-8")
         self.events = events
 
     @property
     def events_unwrapped(self) -> bool:
         """False if a middleware replaced the content (then Django's own path sends it)."""
-        return self._iterator is self.events
+        return getattr(self, "_iterator", None) is self.events
 
 
-def sse_response(events: AsyncIterator[bytes]) -> SSEResponse:
+def sse_response(events: AsyncGenerator[bytes]) -> SSEResponse:
     response = SSEResponse(events)
     response["Cache-Control"] = "no-cache, no-transform"
     response["X-Accel-Buffering"] = "no"  # nginx and similar proxies: pass each event on at once

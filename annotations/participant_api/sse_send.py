@@ -31,12 +31,12 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 def response_start(response: HttpResponseBase) -> dict[str, Any]:
     """The ``http.response.start`` message, built as Django's ``send_response`` builds it."""
     headers = []
-    for header, value in response.items():
-        if isinstance(header, str):
-            header = header.encode("ascii")
-        if isinstance(value, str):
-            value = value.encode("latin1")
-        headers.append((bytes(header), bytes(value)))
+    name: str | bytes
+    value: str | bytes
+    for name, value in response.items():
+        raw_name = name.encode("ascii") if isinstance(name, str) else name
+        raw_value = value.encode("latin1") if isinstance(value, str) else value
+        headers.append((bytes(raw_name), bytes(raw_value)))
     for cookie in response.cookies.values():
         headers.append((b"Set-Cookie", cookie.OutputString().encode("ascii")))
     return {"type": "http.response.start", "status": response.status_code, "headers": headers}

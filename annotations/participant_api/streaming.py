@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 from typing import Any
 
@@ -125,7 +125,7 @@ def _prepare(
         return JsonResponse(validation_body(invalid.detail), status=400)
 
 
-async def stream_reply(plan: chat.ChatPlan) -> AsyncIterator[bytes]:
+async def stream_reply(plan: chat.ChatPlan) -> AsyncGenerator[bytes]:
     """Phases 2 and 3: relay the model's stream, then store how it ended."""
     yield TURN.encode({
         "turn": {"number": plan.turn_number, "status": TurnStatus.STREAMING,

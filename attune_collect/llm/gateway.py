@@ -17,7 +17,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,7 +143,7 @@ class LLMGateway:
 
     async def stream(
         self, endpoint: EndpointConfig, messages: Messages, **params: Any
-    ) -> AsyncIterator[StreamEvent]:
+    ) -> AsyncGenerator[StreamEvent]:
         """TokenDelta events as text arrives, then one StreamDone. Raises GatewayError.
 
         A failure before the first token is retried like `complete`; once text has reached
