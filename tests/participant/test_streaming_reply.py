@@ -3,6 +3,7 @@ Server-Sent Events from an async view under uvicorn, and the finished reply is s
 metadata."""
 
 import threading
+import time
 
 import pytest
 
@@ -42,24 +43,29 @@ def test_the_reply_streams_as_events_and_is_stored(chat_study, live_participant)
 def test_the_message_is_in_the_database_before_the_reply_ends(
     live_participant, upstream_study, openai_server
 ):
-    openai_server.behaviour.token_delay_s = 0.05
+    openai_server.behaviour.token_delay_s = 0.2  # the reply streams for a while
     client = live_participant(upstream_study)
     client.onboard()
     seen: dict[str, object] = {}
     original_parse = client.transport.stream
 
     def stream_and_peek(path, data, headers):
-        # Look at the database from another thread while the reply is still streaming.
+        # Look at the database from another thread once the model is answering (its request
+        # is open at the test server), that is while the reply is still streaming: a state
+        # to wait for, not a guess of how long the platform takes to get there.
         def peek():
+            deadline = time.monotonic() + 30
+            while openai_server.behaviour.in_flight == 0 and time.monotonic() < deadline:
+                time.sleep(0.01)
             turn = Turn.objects.filter(user_message="Is it stored yet?").first()
             seen["status"] = turn.status if turn else None
 
-        timer = threading.Timer(0.15, peek)
-        timer.start()
+        peeker = threading.Thread(target=peek)
+        peeker.start()
         try:
             return original_parse(path, data, headers)
         finally:
-            timer.join()
+            peeker.join()
 
     client.transport.stream = stream_and_peek
     result = client.send("Is it stored yet?")
