@@ -155,6 +155,10 @@ def seed_demo(count: int, seed: int, *, actor_label: str = "command:seed_demo") 
             created += _save(study, batch)
             batch = []
     created += _save(study, batch)
-    record_audit("annotations.demo.seed", target=study, actor_label=actor_label,
-                 data={"seed": seed, "requested": count, "created": created})  # fmt: skip
+    record_audit(
+        "annotations.demo.seed",
+        target=study,
+        actor_label=actor_label,
+        data={"seed": seed, "requested": count, "created": created},
+    )
     return SeedReport(study=study, created=created, already_present=present)

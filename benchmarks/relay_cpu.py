@@ -146,8 +146,10 @@ def main() -> None:
     print(
         f"median: django {before:.1f} µs, direct {after:.1f} µs per token (x{after / before:.2f})"
     )
-    print(f"per message of {args.tokens} tokens: {before * args.tokens / 1000:.2f} ms -> "
-          f"{after * args.tokens / 1000:.2f} ms")  # fmt: skip
+    print(
+        f"per message of {args.tokens} tokens: {before * args.tokens / 1000:.2f} ms -> "
+        f"{after * args.tokens / 1000:.2f} ms"
+    )
 
 
 if __name__ == "__main__":

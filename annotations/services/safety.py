@@ -48,14 +48,19 @@ def detect(turn: Turn, kind: str, source: str, text: str, *, actor_label: str) -
         turn=turn, kind=kind, source=source, defaults={"evidence": {"phrases": phrases}}
     )
     if created:
-        record_audit(f"annotations.safety.{kind}", target=turn, actor_label=actor_label,
-                     data={"source": source, "phrases": phrases})  # fmt: skip
+        record_audit(
+            f"annotations.safety.{kind}",
+            target=turn,
+            actor_label=actor_label,
+            data={"source": source, "phrases": phrases},
+        )
     return True
 
 
 def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotice | None:
-    if detect(turn, SignalKind.RISK, SignalSource.USER_MESSAGE, turn.user_message,
-              actor_label=actor_label):  # fmt: skip
+    if detect(
+        turn, SignalKind.RISK, SignalSource.USER_MESSAGE, turn.user_message, actor_label=actor_label
+    ):
         # After the message is stored: the QA risk flag and the email to the study's contacts
         # (``annotations.qa.services.risk_alerts``), in the background.
         dispatch.risk_alert(turn.pk)

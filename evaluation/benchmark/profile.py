@@ -36,8 +36,13 @@ class ProfileOption:
     exclusive: bool = False  # in a multi-choice: cannot be combined with other options
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label, "other": self.other, "role": self.role,
-                "exclusive": self.exclusive}  # fmt: skip
+        return {
+            "id": self.id,
+            "label": self.label,
+            "other": self.other,
+            "role": self.role,
+            "exclusive": self.exclusive,
+        }
 
 
 @dataclass(frozen=True)
@@ -70,8 +75,12 @@ class ProfileQuestion:
         return next((b.id for b in self.bands if b.min <= value <= b.max), None)
 
     def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"id": self.id, "kind": self.kind, "prompt": self.prompt,
-                                "required": self.required}  # fmt: skip
+        data: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "prompt": self.prompt,
+            "required": self.required,
+        }
         if self.kind == "number":
             data.update(min=self.min, max=self.max, bands=[b.to_dict() for b in self.bands])
         else:
@@ -132,15 +141,23 @@ def _parse_option(data: Any, path: str) -> ProfileOption:
     role = data.get("role", "")
     if role not in OPTION_ROLES:
         raise ProfileError(f"{path}.role", f"{role!r} is not one of {OPTION_ROLES}")
-    return ProfileOption(id=_text(data["id"], f"{path}.id"), label=_text(data["label"], f"{path}.label"),
-                         other=_flag(data.get("other", False), f"{path}.other"), role=role,
-                         exclusive=_flag(data.get("exclusive", False), f"{path}.exclusive"))  # fmt: skip
+    return ProfileOption(
+        id=_text(data["id"], f"{path}.id"),
+        label=_text(data["label"], f"{path}.label"),
+        other=_flag(data.get("other", False), f"{path}.other"),
+        role=role,
+        exclusive=_flag(data.get("exclusive", False), f"{path}.exclusive"),
+    )
 
 
 def _parse_band(data: Any, path: str) -> AgeBand:
     data = _require(data, path, ("id", "label", "min", "max"), ())
-    return AgeBand(id=_text(data["id"], f"{path}.id"), label=_text(data["label"], f"{path}.label"),
-                   min=_int(data["min"], f"{path}.min"), max=_int(data["max"], f"{path}.max"))  # fmt: skip
+    return AgeBand(
+        id=_text(data["id"], f"{path}.id"),
+        label=_text(data["label"], f"{path}.label"),
+        min=_int(data["min"], f"{path}.min"),
+        max=_int(data["max"], f"{path}.max"),
+    )
 
 
 def _unique(ids: list[str], path: str) -> None:
@@ -149,21 +166,32 @@ def _unique(ids: list[str], path: str) -> None:
 
 
 def _parse_question(data: Any, path: str) -> ProfileQuestion:
-    data = _require(data, path, ("id", "kind", "prompt"),
-                    ("required", "options", "trait_prefix", "min", "max", "bands"))  # fmt: skip
+    data = _require(
+        data,
+        path,
+        ("id", "kind", "prompt"),
+        ("required", "options", "trait_prefix", "min", "max", "bands"),
+    )
     kind = data["kind"]
     if kind not in QUESTION_KINDS:
         raise ProfileError(f"{path}.kind", f"{kind!r} is not one of {QUESTION_KINDS}")
-    common = {"id": _text(data["id"], f"{path}.id"), "kind": kind,
-              "prompt": _text(data["prompt"], f"{path}.prompt"),
-              "required": _flag(data.get("required", False), f"{path}.required")}  # fmt: skip
+    common = {
+        "id": _text(data["id"], f"{path}.id"),
+        "kind": kind,
+        "prompt": _text(data["prompt"], f"{path}.prompt"),
+        "required": _flag(data.get("required", False), f"{path}.required"),
+    }
     if kind == "number":
         bands = tuple(
             _parse_band(b, f"{path}.bands[{i}]") for i, b in enumerate(data.get("bands", []))
         )
         _unique([b.id for b in bands], f"{path}.bands")
-        return ProfileQuestion(**common, min=_int(data.get("min", 0), f"{path}.min"),
-                               max=_int(data.get("max", 120), f"{path}.max"), bands=bands)  # fmt: skip
+        return ProfileQuestion(
+            **common,
+            min=_int(data.get("min", 0), f"{path}.min"),
+            max=_int(data.get("max", 120), f"{path}.max"),
+            bands=bands,
+        )
     raw = data.get("options")
     if not isinstance(raw, list) or not raw:
         raise ProfileError(f"{path}.options", "must be a non-empty list")

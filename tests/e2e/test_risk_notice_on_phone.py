@@ -48,10 +48,15 @@ def waited_for(find, within_s: float):
 def test_a_risk_message_on_a_phone(browser, platform: str, email_folder: Path, screenshots):
     endpoints = {e.model_name: e for e in ensure_demo_endpoints()}
     study = make_study(
-        slug=unique("e2e-risk"), status=StudyStatus.RECRUITING, support_resources=SUPPORT,
-        safety_contacts=CONTACT, topics=[{"category": "work", "subtopics": []}], min_turns=1,
-        max_turns=3, improver_endpoint=endpoints["improver"],
-    )  # fmt: skip
+        slug=unique("e2e-risk"),
+        status=StudyStatus.RECRUITING,
+        support_resources=SUPPORT,
+        safety_contacts=CONTACT,
+        topics=[{"category": "work", "subtopics": []}],
+        min_turns=1,
+        max_turns=3,
+        improver_endpoint=endpoints["improver"],
+    )
     study.model_pool.set([endpoints["listener"]])
     context = browser.new_context(viewport=PHONE)  # the real CSP: no bypass
     page = context.new_page()

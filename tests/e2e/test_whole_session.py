@@ -55,19 +55,33 @@ ANSWER_CYCLE = [
 
 def upstream_study(openai_server) -> Study:
     chat_model = make_endpoint(
-        alias=unique("e2e-upstream"), provider="openai", model_name="test-model",
-        litellm_model="openai/test-model", api_base=openai_server.base_url, api_key_env=KEY_ENV,
-        max_retries=0, timeout_s=10.0,
-    )  # fmt: skip
+        alias=unique("e2e-upstream"),
+        provider="openai",
+        model_name="test-model",
+        litellm_model="openai/test-model",
+        api_base=openai_server.base_url,
+        api_key_env=KEY_ENV,
+        max_retries=0,
+        timeout_s=10.0,
+    )
     improver = next(e for e in ensure_demo_endpoints() if e.model_name == "improver")
     study = make_study(
-        slug=unique("e2e-study"), title="Feelings at work", status=StudyStatus.RECRUITING,
-        consent_text=CONSENT, consent_version="e2e-1",
-        topics=[{"category": "work", "subtopics": ["burnout", "a difficult manager"]},
-                {"category": "family", "subtopics": []}],
-        min_turns=2, max_turns=3, completion_code="E2E-DONE", screenout_code="E2E-OUT",
-        support_resources=SUPPORT, target_participants=10,
-    )  # fmt: skip
+        slug=unique("e2e-study"),
+        title="Feelings at work",
+        status=StudyStatus.RECRUITING,
+        consent_text=CONSENT,
+        consent_version="e2e-1",
+        topics=[
+            {"category": "work", "subtopics": ["burnout", "a difficult manager"]},
+            {"category": "family", "subtopics": []},
+        ],
+        min_turns=2,
+        max_turns=3,
+        completion_code="E2E-DONE",
+        screenout_code="E2E-OUT",
+        support_resources=SUPPORT,
+        target_participants=10,
+    )
     study.model_pool.set([chat_model])
     study.improver_endpoint = improver
     study.save()
@@ -272,8 +286,9 @@ def test_a_participant_goes_from_the_study_link_to_the_completion_code(
     )
     turns = list(conversation.turns.order_by("number"))
     assert [(t.number, t.user_message, t.status) for t in turns] == [
-        (1, FIRST_MESSAGE, TurnStatus.DONE), (2, SECOND_MESSAGE, TurnStatus.DONE),
-    ]  # fmt: skip
+        (1, FIRST_MESSAGE, TurnStatus.DONE),
+        (2, SECOND_MESSAGE, TurnStatus.DONE),
+    ]
     assert AuditEntry.objects.filter(
         action="annotations.turn.fail", target_id=str(turns[1].pk)
     ).exists()
@@ -304,9 +319,12 @@ def test_a_participant_goes_from_the_study_link_to_the_completion_code(
     assert [(t.emotion, t.intensity) for t in one.mood_tags] == [("Nervous", 5), ("Upset", 3)]
     assert two.mood_tags == ()  # "no clear change"
     wording = {q.participant_wording: q.id for q in instrument.behaviour_questions}
-    assert [(j.question_id, j.observed, j.preferred) for j in one.annotations.binary_judgements] == [
-        (wording[q], observed, preferred) for q, (observed, preferred) in zip(questions_1, answers_1, strict=True)
-    ]  # fmt: skip
+    assert [
+        (j.question_id, j.observed, j.preferred) for j in one.annotations.binary_judgements
+    ] == [
+        (wording[q], observed, preferred)
+        for q, (observed, preferred) in zip(questions_1, answers_1, strict=True)
+    ]
     assert [
         (j.question_id, j.observed, j.preferred) for j in two.annotations.binary_judgements
     ] == [(wording[q], "na", "no") for q in questions_2]

@@ -10,8 +10,20 @@ from annotations.participant_api.sse import delta_event
 from annotations.participant_api.stream_events import DELTA
 from attune_collect.llm import TokenDelta
 
-TRICKY = ["", " word", 'a "quote"', "back\\slash", "line\nbreak\r\ttab", "\x00\x01\x1f\x7f",
-          "é中文", "\u2028\u2029", "\U0001f600 emoji", "\ufeffbom", "</script>", "&<>'"]  # fmt: skip
+TRICKY = [
+    "",
+    " word",
+    'a "quote"',
+    "back\\slash",
+    "line\nbreak\r\ttab",
+    "\x00\x01\x1f\x7f",
+    "é中文",
+    "\u2028\u2029",
+    "\U0001f600 emoji",
+    "\ufeffbom",
+    "</script>",
+    "&<>'",
+]
 
 
 @pytest.mark.parametrize("text", TRICKY)
