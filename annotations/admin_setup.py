@@ -27,8 +27,11 @@ class SetupAdminMixin(_ModelAdmin):
         pass  # saved with its many-to-many fields in save_related, in one service call
 
     def save_related(self, request: HttpRequest, form, formsets, change: bool) -> None:
-        many = {f.name: form.cleaned_data[f.name] for f in form.instance._meta.many_to_many
-                if f.name in form.cleaned_data}  # fmt: skip
+        many = {
+            f.name: form.cleaned_data[f.name]
+            for f in form.instance._meta.many_to_many
+            if f.name in form.cleaned_data
+        }
         save_setup(form.instance, actor=staff_user(request), many_to_many=many)
         for formset in formsets:
             self.save_formset(request, form, formset, change=change)
@@ -45,11 +48,18 @@ class SetupAdminMixin(_ModelAdmin):
         if not entries:
             return "-"
         rows = format_html_join(
-            "", "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
-            ((e.created_at.strftime("%Y-%m-%d %H:%M:%S"), e.actor_label, e.action,
-              json.dumps(e.data.get("changes", e.data), ensure_ascii=False, sort_keys=True))
-             for e in entries),
-        )  # fmt: skip
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
+            (
+                (
+                    e.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+                    e.actor_label,
+                    e.action,
+                    json.dumps(e.data.get("changes", e.data), ensure_ascii=False, sort_keys=True),
+                )
+                for e in entries
+            ),
+        )
         return format_html(
             "<table><tr><th>when</th><th>who</th><th>what</th><th>changes (before, after)</th>"
             "</tr>{}</table>",

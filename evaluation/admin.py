@@ -30,12 +30,36 @@ from evaluation.services.planning import plan_run
 START = "evaluation.start_evaluation"
 VIEW_REPORT = "evaluation.view_report"
 _RUN_FIELDS = (
-    "release", "release_hash", "models_under_test", "judges", "modes", "panas_strategy",
-    "subsample", "prompt_set", "prompt_version", "seed", "inline", "status", "units_total",
-    "units_done", "units_failed", "calls_made", "calls_cached", "call_errors", "cost_usd",
-    "estimated_calls", "estimated_cost_usd", "estimate", "error", "report_folder", "created_by",
-    "created_via", "created_at", "started_at", "finished_at",
-)  # fmt: skip
+    "release",
+    "release_hash",
+    "models_under_test",
+    "judges",
+    "modes",
+    "panas_strategy",
+    "subsample",
+    "prompt_set",
+    "prompt_version",
+    "seed",
+    "inline",
+    "status",
+    "units_total",
+    "units_done",
+    "units_failed",
+    "calls_made",
+    "calls_cached",
+    "call_errors",
+    "cost_usd",
+    "estimated_calls",
+    "estimated_cost_usd",
+    "estimate",
+    "error",
+    "report_folder",
+    "created_by",
+    "created_via",
+    "created_at",
+    "started_at",
+    "finished_at",
+)
 
 
 @admin.register(EvaluationRun)
@@ -53,9 +77,11 @@ class EvaluationRunAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest):
         return limit_to_all_studies(
-            super().get_queryset(request), request.user, "evaluation.view_evaluationrun",
+            super().get_queryset(request),
+            request.user,
+            "evaluation.view_evaluationrun",
             "release__studies",
-        )  # fmt: skip
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return has_study_perm(request.user, START)
@@ -75,9 +101,12 @@ class EvaluationRunAdmin(admin.ModelAdmin):
     def progress(self, run: EvaluationRun) -> str:
         return format_html(
             '<progress max="100" value="{}">{}%</progress> {}/{} ({} failed)',
-            run.progress_percent, run.progress_percent, run.units_done, run.units_total,
+            run.progress_percent,
+            run.progress_percent,
+            run.units_done,
+            run.units_total,
             run.units_failed,
-        )  # fmt: skip
+        )
 
     @admin.display(description="calls made / cached")
     def calls(self, run: EvaluationRun) -> str:
@@ -257,8 +286,20 @@ def _apply(request: HttpRequest, run: EvaluationRun, service, done: str) -> None
 class EvaluationUnitAdmin(admin.ModelAdmin):
     """Read-only: units change only through the workers' services."""
 
-    list_display = ["pk", "run", "endpoint", "conversation_id", "mode", "status", "attempts",
-                    "calls_made", "calls_cached", "duration_s", "worker", "error"]  # fmt: skip
+    list_display = [
+        "pk",
+        "run",
+        "endpoint",
+        "conversation_id",
+        "mode",
+        "status",
+        "attempts",
+        "calls_made",
+        "calls_cached",
+        "duration_s",
+        "worker",
+        "error",
+    ]
     list_filter = ["status", "mode", ("run", admin.RelatedOnlyFieldListFilter)]
     list_select_related = ["run__release", "endpoint"]
     search_fields = ["conversation_id", "worker", "error"]
@@ -266,9 +307,11 @@ class EvaluationUnitAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest):
         return limit_to_all_studies(
-            super().get_queryset(request), request.user, "evaluation.view_evaluationunit",
+            super().get_queryset(request),
+            request.user,
+            "evaluation.view_evaluationunit",
             "run__release__studies",
-        )  # fmt: skip
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

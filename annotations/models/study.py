@@ -59,9 +59,13 @@ class Study(models.Model):
     )
     model_pool = models.ManyToManyField(ModelEndpoint, blank=True, related_name="studies")
     improver_endpoint = models.ForeignKey(
-        ModelEndpoint, null=True, blank=True, on_delete=models.PROTECT, related_name="improver_for",
+        ModelEndpoint,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="improver_for",
         help_text="Writes the 'improved' alternate reply participants compare against.",
-    )  # fmt: skip
+    )
     min_turns = models.PositiveSmallIntegerField(default=3)
     max_turns = models.PositiveSmallIntegerField(default=12)
     behaviour_questions_per_turn = models.PositiveSmallIntegerField(default=6)
@@ -91,13 +95,17 @@ class Study(models.Model):
         "ran under (the model_configs table). Off: only each prompt's sha256 is released.",
     )
     returning_link_policy = models.CharField(
-        max_length=16, choices=ReturningLinkPolicy.choices, default=ReturningLinkPolicy.BLOCK,
+        max_length=16,
+        choices=ReturningLinkPolicy.choices,
+        default=ReturningLinkPolicy.BLOCK,
         help_text="A link whose PROLIFIC_PID already started, from another browser and session.",
-    )  # fmt: skip
+    )
     withdrawal_policy = models.CharField(
-        max_length=16, choices=WithdrawalPolicy.choices, default=WithdrawalPolicy.EXCLUDE,
+        max_length=16,
+        choices=WithdrawalPolicy.choices,
+        default=WithdrawalPolicy.EXCLUDE,
         help_text="What happens to a participant's data when they withdraw.",
-    )  # fmt: skip
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

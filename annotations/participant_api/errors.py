@@ -65,8 +65,9 @@ def rate_limited_response(wait: float | None) -> JsonResponse:
 def validation_body(detail: Any) -> dict[str, dict[str, Any]]:
     """An ``invalid`` error from DRF's nested error detail, naming the first bad field."""
     field, message = _first_field_error(detail)
-    return error_body("invalid", f"{field}: {message}" if field else message, field or None,
-                      fields=detail)  # fmt: skip
+    return error_body(
+        "invalid", f"{field}: {message}" if field else message, field or None, fields=detail
+    )
 
 
 def _first_field_error(detail: Any, path: str = "") -> tuple[str, str]:
@@ -101,8 +102,11 @@ def participant_exception_handler(exc: Exception, context: dict[str, Any]) -> Re
     if isinstance(exc, exceptions.ValidationError):
         response.data = validation_body(exc.detail)
     elif isinstance(exc, exceptions.Throttled):
-        response.data = error_body("rate_limited", "Too many requests. Please wait a moment.",
-                                   retry_after=math.ceil(getattr(exc, "wait", None) or 1))  # fmt: skip
+        response.data = error_body(
+            "rate_limited",
+            "Too many requests. Please wait a moment.",
+            retry_after=math.ceil(getattr(exc, "wait", None) or 1),
+        )
     elif isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         response.data = error_body("unauthenticated", str(exc.detail))
     else:

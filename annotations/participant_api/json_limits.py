@@ -34,8 +34,11 @@ def known_fields(serializer: serializers.Field, data: Any) -> Any:
     """The body without the keys the serializers ignore anyway (the schema allows them), at
     every depth: they are never stored, so nothing in them is checked."""
     if isinstance(serializer, serializers.Serializer) and isinstance(data, dict):
-        return {key: known_fields(serializer.fields[key], value)
-                for key, value in data.items() if key in serializer.fields}  # fmt: skip
+        return {
+            key: known_fields(serializer.fields[key], value)
+            for key, value in data.items()
+            if key in serializer.fields
+        }
     if isinstance(serializer, serializers.ListField) and isinstance(data, list):
         return [known_fields(serializer.child, item) for item in data]
     if isinstance(serializer, serializers.DictField) and isinstance(data, dict):

@@ -55,12 +55,22 @@ class StartInput(serializers.Serializer):
     prolific_pid = serializers.RegexField(
         r"^[A-Za-z0-9_-]{1,64}$", max_length=64, help_text="PROLIFIC_PID from the study link."
     )
-    study_id = serializers.RegexField(r"^[A-Za-z0-9_-]{0,64}$", max_length=64, required=False,
-                                      allow_blank=True, default="",
-                                      help_text="STUDY_ID from the study link.")  # fmt: skip
-    session_id = serializers.RegexField(r"^[A-Za-z0-9_-]{0,64}$", max_length=64, required=False,
-                                        allow_blank=True, default="",
-                                        help_text="SESSION_ID from the study link.")  # fmt: skip
+    study_id = serializers.RegexField(
+        r"^[A-Za-z0-9_-]{0,64}$",
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="STUDY_ID from the study link.",
+    )
+    session_id = serializers.RegexField(
+        r"^[A-Za-z0-9_-]{0,64}$",
+        max_length=64,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="SESSION_ID from the study link.",
+    )
 
 
 class ConsentInput(serializers.Serializer):
@@ -72,12 +82,18 @@ class ConsentInput(serializers.Serializer):
 
 class ProfileInput(serializers.Serializer):
     age = serializers.IntegerField(min_value=0, max_value=200)
-    age_confirmed = serializers.BooleanField(default=True, help_text="false: an age under the "
-                                             "minimum is refused with needs_confirmation instead "
-                                             "of ending the study.")  # fmt: skip
-    answers = serializers.DictField(required=False, default=dict,
-                                    validators=[json_size_at_most(MAX_PROFILE_RESPONSES_BYTES)],
-                                    help_text="Question id -> option id (a list for multi-choice).")  # fmt: skip
+    age_confirmed = serializers.BooleanField(
+        default=True,
+        help_text="false: an age under the "
+        "minimum is refused with needs_confirmation instead "
+        "of ending the study.",
+    )
+    answers = serializers.DictField(
+        required=False,
+        default=dict,
+        validators=[json_size_at_most(MAX_PROFILE_RESPONSES_BYTES)],
+        help_text="Question id -> option id (a list for multi-choice).",
+    )
     other_text = other_text_field()
     traits = serializers.ListField(
         child=serializers.CharField(**_NAMES), max_length=20, default=list
@@ -85,16 +101,25 @@ class ProfileInput(serializers.Serializer):
     goals = serializers.ListField(
         child=serializers.CharField(**_NAMES), max_length=20, default=list
     )
-    diagnosis = serializers.CharField(required=False, allow_null=True, allow_blank=True, **_NAMES,
-                                      help_text="Optional self-reported diagnosis.")  # fmt: skip
-    responses = serializers.DictField(required=False, default=dict,
-                                      validators=[json_size_at_most(MAX_PROFILE_RESPONSES_BYTES)],
-                                      help_text="Free questionnaire answers (at most 16 KiB of JSON).")  # fmt: skip
+    diagnosis = serializers.CharField(
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        **_NAMES,
+        help_text="Optional self-reported diagnosis.",
+    )
+    responses = serializers.DictField(
+        required=False,
+        default=dict,
+        validators=[json_size_at_most(MAX_PROFILE_RESPONSES_BYTES)],
+        help_text="Free questionnaire answers (at most 16 KiB of JSON).",
+    )
 
 
 class PanasInput(serializers.Serializer):
-    items = serializers.DictField(child=serializers.IntegerField(),
-                                  help_text="Every PANAS item of the instrument -> 1..7.")  # fmt: skip
+    items = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Every PANAS item of the instrument -> 1..7."
+    )
 
 
 class TopicInput(serializers.Serializer):
@@ -104,8 +129,11 @@ class TopicInput(serializers.Serializer):
 
 
 class MessageInput(serializers.Serializer):
-    text = serializers.CharField(trim_whitespace=False, allow_blank=True,
-                                 help_text=f"The message, at most {MAX_MESSAGE_CHARS} characters.")  # fmt: skip
+    text = serializers.CharField(
+        trim_whitespace=False,
+        allow_blank=True,
+        help_text=f"The message, at most {MAX_MESSAGE_CHARS} characters.",
+    )
     idempotency_key = serializers.RegexField(
         r"^[A-Za-z0-9_-]{8,80}$",
         help_text="A fresh random id per message (e.g. a UUID); resending it returns the same turn.",
@@ -134,19 +162,36 @@ class BehaviourAnswerInput(serializers.Serializer):
 
 
 class AnnotationInput(serializers.Serializer):
-    mood_tags = serializers.ListField(child=MoodTagInput(), max_length=20,
-                                      help_text="How your feelings shifted; [] for no clear shift.")  # fmt: skip
-    behaviour = serializers.DictField(child=BehaviourAnswerInput(),
-                                      help_text="Question id -> answers, for exactly the questions shown.")  # fmt: skip
-    edited_reply = serializers.CharField(required=False, allow_null=True, allow_blank=True,
-                                         trim_whitespace=False, default=None,
-                                         help_text="The reply as you would have wanted it.")  # fmt: skip
-    pairwise = serializers.DictField(child=serializers.ChoiceField(WINNERS, allow_null=True),
-                                     required=False, default=dict,
-                                     help_text="Question id -> 'A', 'B' or null (no preference).")  # fmt: skip
-    timings = serializers.DictField(child=serializers.FloatField(min_value=0), required=False,
-                                    default=dict, validators=[json_size_at_most(MAX_TIMINGS_BYTES)],
-                                    help_text="Seconds spent per step (at most 4 KiB of JSON).")  # fmt: skip
+    mood_tags = serializers.ListField(
+        child=MoodTagInput(),
+        max_length=20,
+        help_text="How your feelings shifted; [] for no clear shift.",
+    )
+    behaviour = serializers.DictField(
+        child=BehaviourAnswerInput(),
+        help_text="Question id -> answers, for exactly the questions shown.",
+    )
+    edited_reply = serializers.CharField(
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        trim_whitespace=False,
+        default=None,
+        help_text="The reply as you would have wanted it.",
+    )
+    pairwise = serializers.DictField(
+        child=serializers.ChoiceField(WINNERS, allow_null=True),
+        required=False,
+        default=dict,
+        help_text="Question id -> 'A', 'B' or null (no preference).",
+    )
+    timings = serializers.DictField(
+        child=serializers.FloatField(min_value=0),
+        required=False,
+        default=dict,
+        validators=[json_size_at_most(MAX_TIMINGS_BYTES)],
+        help_text="Seconds spent per step (at most 4 KiB of JSON).",
+    )
 
 
 class PostSurveyInput(serializers.Serializer):
@@ -155,17 +200,24 @@ class PostSurveyInput(serializers.Serializer):
     )
     emotion_clarity = serializers.CharField(max_length=60, min_length=1, help_text="Q2 option id.")
     model_fit = serializers.CharField(max_length=60, min_length=1, help_text="Q3 option id.")
-    what_felt_off = serializers.ListField(child=serializers.CharField(allow_blank=True, trim_whitespace=False),
-                                          required=False, default=list,
-                                          help_text="Q3 follow-up; only when Q3 is in its shown_when list.")  # fmt: skip
-    four_branch = serializers.DictField(child=serializers.IntegerField(),
-                                        help_text="perceiving, facilitating, understanding, managing -> 1..7.")  # fmt: skip
+    what_felt_off = serializers.ListField(
+        child=serializers.CharField(allow_blank=True, trim_whitespace=False),
+        required=False,
+        default=list,
+        help_text="Q3 follow-up; only when Q3 is in its shown_when list.",
+    )
+    four_branch = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="perceiving, facilitating, understanding, managing -> 1..7.",
+    )
     other_text = other_text_field("looking_for, emotion_clarity or model_fit")
 
 
 class DraftInput(serializers.Serializer):
-    data = serializers.JSONField(validators=[json_size_at_most(MAX_DRAFT_BYTES)],  # type: ignore[assignment]  # a declared field: DRF's metaclass moves it off the class
-                                 help_text="Anything the app wants back later (at most 64 KiB).")  # fmt: skip
+    data = serializers.JSONField(
+        validators=[json_size_at_most(MAX_DRAFT_BYTES)],  # type: ignore[assignment]  # a declared field: DRF's metaclass moves it off the class
+        help_text="Anything the app wants back later (at most 64 KiB).",
+    )
 
 
 @extend_schema_field({"type": "boolean", "enum": [True]})
@@ -209,9 +261,10 @@ class TurnOutput(serializers.Serializer):
     status = serializers.ChoiceField(TurnStatus.choices)
     user_message = serializers.CharField()
     reply = serializers.CharField(source="model_reply")
-    idempotency_key = serializers.CharField(allow_null=True,
-                                            help_text="The key the message was sent with: the app "
-                                            "knows its unsent draft was stored.")  # fmt: skip
+    idempotency_key = serializers.CharField(
+        allow_null=True,
+        help_text="The key the message was sent with: the app knows its unsent draft was stored.",
+    )
     error = serializers.SerializerMethodField()
     annotation_submitted = serializers.SerializerMethodField()
 
@@ -238,13 +291,16 @@ class ComparisonResponsesOutput(serializers.Serializer):
 
 
 class ComparisonOutput(serializers.Serializer):
-    status = serializers.ChoiceField(ImprovedStatus.choices,
-                                     help_text="pending: poll again; ready: answer; failed/unavailable: skip. "
-                                               "Pending lasts at most ATTUNE_IMPROVED_REPLY_TIMEOUT_S seconds "
-                                               "(default 90) from the reply; then unavailable for good.")  # fmt: skip
+    status = serializers.ChoiceField(
+        ImprovedStatus.choices,
+        help_text="pending: poll again; ready: answer; failed/unavailable: skip. "
+        "Pending lasts at most ATTUNE_IMPROVED_REPLY_TIMEOUT_S seconds "
+        "(default 90) from the reply; then unavailable for good.",
+    )
     questions = QuestionOutput(many=True)
-    responses = ComparisonResponsesOutput(allow_null=True,
-                                          help_text="The two replies once ready, else null.")  # fmt: skip
+    responses = ComparisonResponsesOutput(
+        allow_null=True, help_text="The two replies once ready, else null."
+    )
 
 
 class AnnotationStepOutput(serializers.Serializer):
@@ -347,8 +403,9 @@ class ConversationOutput(serializers.Serializer):
 
 
 class SessionOutput(serializers.Serializer):
-    step = serializers.ChoiceField([s.value for s in Step],
-                                   help_text="The screen the app shows; the server decides it.")  # fmt: skip
+    step = serializers.ChoiceField(
+        [s.value for s in Step], help_text="The screen the app shows; the server decides it."
+    )
     preview = serializers.BooleanField(source="participant.is_preview")
     study = StudyOutput(source="participant.study")
     conversation = serializers.SerializerMethodField()

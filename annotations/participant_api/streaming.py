@@ -127,11 +127,16 @@ def _prepare(
 
 async def stream_reply(plan: chat.ChatPlan) -> AsyncGenerator[bytes]:
     """Phases 2 and 3: relay the model's stream, then store how it ended."""
-    yield TURN.encode({
-        "turn": {"number": plan.turn_number, "status": TurnStatus.STREAMING,
-                 "user_message": plan.user_message},
-        "support": plan.support,
-    })  # fmt: skip
+    yield TURN.encode(
+        {
+            "turn": {
+                "number": plan.turn_number,
+                "status": TurnStatus.STREAMING,
+                "user_message": plan.user_message,
+            },
+            "support": plan.support,
+        }
+    )
     if plan.replay is not None:  # a repeated submit of an answered message: the same turn again
         yield DELTA.encode({"text": plan.replay})
         yield await run_in_db_thread(_done_event, plan.turn_id)
@@ -158,9 +163,13 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncGenerator[bytes]:
     except asyncio.CancelledError:
         # The participant left mid-reply: leave a retryable turn, then let the cancel go on.
         await run_in_db_thread(
-            write, chat.record_failure, plan.turn_id, DISCONNECTED, claim=plan.claim,
+            write,
+            chat.record_failure,
+            plan.turn_id,
+            DISCONNECTED,
+            claim=plan.claim,
             kind="disconnected",
-        )  # fmt: skip
+        )
         raise
     except Exception:
         logger.exception("streaming turn %s failed unexpectedly", plan.turn_id)
@@ -189,14 +198,21 @@ async def _litellm_imported() -> None:
 
 async def _failed(plan: chat.ChatPlan, message: str, *, attempts: int, reason: str) -> bytes:
     await run_in_db_thread(
-        write, chat.record_failure, plan.turn_id, message, claim=plan.claim, attempts=attempts,
+        write,
+        chat.record_failure,
+        plan.turn_id,
+        message,
+        claim=plan.claim,
+        attempts=attempts,
         kind=reason,
-    )  # fmt: skip
+    )
     # The stored message may name the endpoint: the participant gets only the reason's kind.
-    return ERROR.encode({
-        "turn": {"number": plan.turn_number, "status": TurnStatus.FAILED},
-        "error": {"reason": reason, "message": io.FAILED_REPLY_MESSAGE, "retryable": True},
-    })  # fmt: skip
+    return ERROR.encode(
+        {
+            "turn": {"number": plan.turn_number, "status": TurnStatus.FAILED},
+            "error": {"reason": reason, "message": io.FAILED_REPLY_MESSAGE, "retryable": True},
+        }
+    )
 
 
 def _store_reply(turn_id: int, completion: Any) -> bytes:

@@ -144,8 +144,10 @@ class StartView(_ParticipantAPIView):
         token = token_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
         result = write(participants.start_participant, slug, **data, token=token)
         body = {"token": result.token, "session": progress.progress_of(result.participant)}
-        return Response(io.StartOutput(body).data,
-                        status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK)  # fmt: skip
+        return Response(
+            io.StartOutput(body).data,
+            status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
+        )
 
 
 class SessionView(ParticipantView):
@@ -194,14 +196,19 @@ FinishView = step_view("study_finish_chat", chat.finish_chat)
 PostSurveyView = step_view("study_post_survey", surveys.submit_post_survey, io.PostSurveyInput)
 # The input only confirms; withdrawal itself takes nothing but the participant.
 WithdrawView = step_view(
-    "study_withdraw", lambda participant, confirm: participants.withdraw(participant),
-    io.WithdrawInput, open_after_withdrawal_=True,  # withdrawing twice is not an error
-)  # fmt: skip
+    "study_withdraw",
+    lambda participant, confirm: participants.withdraw(participant),
+    io.WithdrawInput,
+    open_after_withdrawal_=True,  # withdrawing twice is not an error
+)
 
 
 class PanasView(ParticipantView):
-    @extend_schema(operation_id="study_panas", request=io.PanasInput,
-                   responses={**SESSION_RESPONSES, 404: io.ErrorOutput})  # fmt: skip
+    @extend_schema(
+        operation_id="study_panas",
+        request=io.PanasInput,
+        responses={**SESSION_RESPONSES, 404: io.ErrorOutput},
+    )
     def post(self, request: Request, phase: str) -> Response:
         if phase not in PanasPhase.values:
             raise FlowError("not_found", "The questionnaire is 'pre' or 'post'.")
@@ -238,13 +245,18 @@ class TurnView(ParticipantView):
 
 
 class AnnotationView(ParticipantView):
-    @extend_schema(operation_id="study_annotation_step",
-                   responses={200: io.AnnotationStepOutput, 404: io.ErrorOutput, **ERRORS})  # fmt: skip
+    @extend_schema(
+        operation_id="study_annotation_step",
+        responses={200: io.AnnotationStepOutput, 404: io.ErrorOutput, **ERRORS},
+    )
     def get(self, request: Request, number: int) -> Response:
         return Response(io.AnnotationStepOutput(_turn_annotation(self.participant, number)).data)
 
-    @extend_schema(operation_id="study_annotation_submit", request=io.AnnotationInput,
-                   responses={200: io.AnnotationStepOutput, 404: io.ErrorOutput, **ERRORS})  # fmt: skip
+    @extend_schema(
+        operation_id="study_annotation_submit",
+        request=io.AnnotationInput,
+        responses={200: io.AnnotationStepOutput, 404: io.ErrorOutput, **ERRORS},
+    )
     def post(self, request: Request, number: int) -> Response:
         data = annotation_flow.AnnotationInput(**self.parsed(io.AnnotationInput))
         annotation = write(annotation_flow.submit, self.participant, number, data)
@@ -261,15 +273,21 @@ class DraftListView(ParticipantView):
 
 # The key's pattern (drafts.DRAFT_KEY), stated in the schema.
 DRAFT_KEY_PARAMETER = OpenApiParameter(
-    "key", str, OpenApiParameter.PATH, pattern=drafts.DRAFT_KEY.pattern,
+    "key",
+    str,
+    OpenApiParameter.PATH,
+    pattern=drafts.DRAFT_KEY.pattern,
     description="1 to 64 lower-case letters, digits, ':', '_' or '-'",
-)  # fmt: skip
+)
 
 
 @extend_schema(parameters=[DRAFT_KEY_PARAMETER])
 class DraftView(ParticipantView):
-    @extend_schema(operation_id="study_draft_save", request=io.DraftInput,
-                   responses={200: io.DraftOutput, **ERRORS})  # fmt: skip
+    @extend_schema(
+        operation_id="study_draft_save",
+        request=io.DraftInput,
+        responses={200: io.DraftOutput, **ERRORS},
+    )
     def put(self, request: Request, key: str) -> Response:
         draft = write(drafts.save_draft, self.participant, key, self.parsed(io.DraftInput)["data"])
         return Response(io.DraftOutput(draft).data)

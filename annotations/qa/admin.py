@@ -85,8 +85,13 @@ class StudyMembershipAdmin(AuditedConfigurationAdmin):
 
 @admin.register(StudyQASettings)
 class StudyQASettingsAdmin(AuditedConfigurationAdmin):
-    list_display = ["study", "double_review_share", "fast_annotation_seconds",
-                    "short_message_chars", "min_straightlining_answers"]  # fmt: skip
+    list_display = [
+        "study",
+        "double_review_share",
+        "fast_annotation_seconds",
+        "short_message_chars",
+        "min_straightlining_answers",
+    ]
 
 
 @admin.register(AttentionCheck)
@@ -107,8 +112,15 @@ class QARowAdmin(ReadOnlyAdminMixin, StudyScopedAdminMixin, admin.ModelAdmin):
 
 @admin.register(ConversationReview)
 class ConversationReviewAdmin(QARowAdmin):
-    list_display = ["conversation", "status", "double_review", "final_decision",
-                    "exclusion_reason", "decided_by", "decided_at"]  # fmt: skip
+    list_display = [
+        "conversation",
+        "status",
+        "double_review",
+        "final_decision",
+        "exclusion_reason",
+        "decided_by",
+        "decided_at",
+    ]
     list_filter = ["status", "double_review", "exclusion_reason"]
     list_select_related = ["conversation", "decided_by"]
 
@@ -120,7 +132,15 @@ class FlagVerdictInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 @admin.register(Review)
 class ReviewAdmin(QARowAdmin):
-    list_display = ["conversation", "stage", "reviewer", "decision", "exclusion_reason", "blind", "created_at"]  # fmt: skip
+    list_display = [
+        "conversation",
+        "stage",
+        "reviewer",
+        "decision",
+        "exclusion_reason",
+        "blind",
+        "created_at",
+    ]
     list_filter = ["stage", "decision", "blind"]
     list_select_related = ["conversation", "reviewer"]
     inlines = [FlagVerdictInline]
@@ -128,7 +148,15 @@ class ReviewAdmin(QARowAdmin):
 
 @admin.register(Flag)
 class FlagAdmin(QARowAdmin):
-    list_display = ["conversation", "flag_type", "severity", "status", "source", "summary", "created_at"]  # fmt: skip
+    list_display = [
+        "conversation",
+        "flag_type",
+        "severity",
+        "status",
+        "source",
+        "summary",
+        "created_at",
+    ]
     list_filter = ["flag_type", "severity", "status", "source"]
     search_fields = ["conversation__external_id", "summary"]
     list_select_related = ["conversation"]
@@ -136,8 +164,16 @@ class FlagAdmin(QARowAdmin):
 
 @admin.register(Correction)
 class CorrectionAdmin(QARowAdmin):
-    list_display = ["conversation", "field_path", "original_value", "corrected_value", "reason",
-                    "created_by", "created_at", "withdrawn_at"]  # fmt: skip
+    list_display = [
+        "conversation",
+        "field_path",
+        "original_value",
+        "corrected_value",
+        "reason",
+        "created_by",
+        "created_at",
+        "withdrawn_at",
+    ]
     list_filter = ["reason"]
     search_fields = ["conversation__external_id", "field_path"]
     list_select_related = ["conversation", "created_by"]

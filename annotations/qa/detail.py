@@ -175,9 +175,14 @@ def conversation_detail(
 def _load(conversation_id: int) -> Conversation:
     turns = Turn.objects.select_related("annotation").prefetch_related(
         Prefetch("annotation__mood_tags", queryset=MoodTag.objects.order_by("position")),
-        Prefetch("annotation__behaviour_judgements", queryset=BehaviourJudgement.objects.order_by("position")),
-        Prefetch("annotation__pairwise_choices", queryset=PairwiseChoice.objects.order_by("position")),
-    )  # fmt: skip
+        Prefetch(
+            "annotation__behaviour_judgements",
+            queryset=BehaviourJudgement.objects.order_by("position"),
+        ),
+        Prefetch(
+            "annotation__pairwise_choices", queryset=PairwiseChoice.objects.order_by("position")
+        ),
+    )
     return (
         Conversation.objects.select_related(
             "study__instrument", "participant", "model_endpoint", "wide_answers", "qa_review"
@@ -211,28 +216,44 @@ def _turn(
     tags, judgements, pairwise = [], [], []
     if annotation is not None:
         for i, tag in enumerate(annotation.mood_tags.all()):
-            tags.append((
-                _cell(active, turn_field(n, f"moodShiftTags[{i}].emotion"), tag.emotion),
-                _cell(active, turn_field(n, f"moodShiftTags[{i}].intensity"), tag.intensity),
-            ))  # fmt: skip
+            tags.append(
+                (
+                    _cell(active, turn_field(n, f"moodShiftTags[{i}].emotion"), tag.emotion),
+                    _cell(active, turn_field(n, f"moodShiftTags[{i}].intensity"), tag.intensity),
+                )
+            )
         for j in annotation.behaviour_judgements.all():
             question = instrument.behaviour_question(j.question_id)
-            judgements.append(JudgementRow(
-                question_id=j.question_id,
-                wording=question.participant_wording if question else "",
-                observed=_cell(active, judgement_field(n, j.question_id, "observedBehavior"), j.observed),
-                preferred=_cell(active, judgement_field(n, j.question_id, "preferredBehavior"), j.preferred),
-                llm_value=j.llm_value,
-            ))  # fmt: skip
+            judgements.append(
+                JudgementRow(
+                    question_id=j.question_id,
+                    wording=question.participant_wording if question else "",
+                    observed=_cell(
+                        active, judgement_field(n, j.question_id, "observedBehavior"), j.observed
+                    ),
+                    preferred=_cell(
+                        active, judgement_field(n, j.question_id, "preferredBehavior"), j.preferred
+                    ),
+                    llm_value=j.llm_value,
+                )
+            )
         wordings = {q.id: q.participant_wording for q in instrument.pairwise_questions}
         for i, choice in enumerate(annotation.pairwise_choices.all()):
-            pairwise.append(PairwiseRow(
-                question_id=choice.question_id,
-                wording=wordings.get(choice.question_id, choice.question_id.removeprefix("custom:")),
-                response_a=LABELS.get(choice.response_a, choice.response_a),
-                response_b=LABELS.get(choice.response_b, choice.response_b),
-                winner=_cell(active, turn_field(n, f"annotations.pairwiseComparisons[{i}].winner"), choice.winner),
-            ))  # fmt: skip
+            pairwise.append(
+                PairwiseRow(
+                    question_id=choice.question_id,
+                    wording=wordings.get(
+                        choice.question_id, choice.question_id.removeprefix("custom:")
+                    ),
+                    response_a=LABELS.get(choice.response_a, choice.response_a),
+                    response_b=LABELS.get(choice.response_b, choice.response_b),
+                    winner=_cell(
+                        active,
+                        turn_field(n, f"annotations.pairwiseComparisons[{i}].winner"),
+                        choice.winner,
+                    ),
+                )
+            )
     edited = annotation.human_edited_reply if annotation else None
     return TurnView(
         number=n,
@@ -244,7 +265,7 @@ def _turn(
             _cell(active, turn_field(n, "annotations.alternateResponses.humanEdited"), edited)
             if annotation
             else None
-        ),  # fmt: skip
+        ),
         edit_unchanged=edited is not None
         and " ".join(edited.split()) == " ".join(turn.model_reply.split()),
         tags=tags,
@@ -294,8 +315,10 @@ def _wide(conversation: Conversation, active: dict[str, Correction]) -> dict[str
         "branches": [
             (name, _cell(active, f"{prefix}.fourBranchScores.{name}", getattr(answers, name)))
             for name in FOUR_BRANCHES
-        ] if answers.has_four_branch else [],
-    }  # fmt: skip
+        ]
+        if answers.has_four_branch
+        else [],
+    }
 
 
 def _history(
@@ -308,8 +331,11 @@ def _history(
 ) -> list[AuditEntry]:
     """Audit entries of the conversation and of its QA rows, newest first, in one query."""
     targets = Q(target_type="annotations.conversation", target_id=str(conversation.pk))
-    for model_label, rows in (("qa.flag", flags), ("qa.correction", corrections),
-                              ("qa.review", [r for r in reviews if r.pk not in hidden_reviews])):  # fmt: skip
+    for model_label, rows in (
+        ("qa.flag", flags),
+        ("qa.correction", corrections),
+        ("qa.review", [r for r in reviews if r.pk not in hidden_reviews]),
+    ):
         if rows:
             targets |= Q(target_type=model_label, target_id__in=[str(r.pk) for r in rows])
     if qa is not None:

@@ -27,10 +27,35 @@ from annotations.releases.services import (
     unreviewed_count,
 )
 
-_BUILD_FIELDS = ["name", "version", "studies", "completed_only", "qa_rule", "layer", "subsample_sizes",
-                 "subsample_seed", "license", "license_name", "description"]  # fmt: skip
-_RECORD_FIELDS = ["state", "progress_bar", "error", "counts", "manifest", "content_hash", "archive_sha256",
-                  "archive_bytes", "folder", "attempts", "created_by", "created_at", "build_started_at", "frozen_at"]  # fmt: skip
+_BUILD_FIELDS = [
+    "name",
+    "version",
+    "studies",
+    "completed_only",
+    "qa_rule",
+    "layer",
+    "subsample_sizes",
+    "subsample_seed",
+    "license",
+    "license_name",
+    "description",
+]
+_RECORD_FIELDS = [
+    "state",
+    "progress_bar",
+    "error",
+    "counts",
+    "manifest",
+    "content_hash",
+    "archive_sha256",
+    "archive_bytes",
+    "folder",
+    "attempts",
+    "created_by",
+    "created_at",
+    "build_started_at",
+    "frozen_at",
+]
 
 
 @admin.register(Release)
@@ -107,8 +132,9 @@ class ReleaseAdmin(admin.ModelAdmin):
         try:
             release = create_release(
                 **{f: form.cleaned_data[f] for f in _BUILD_FIELDS if f != "studies"},
-                studies=studies, actor=request.user,
-            )  # fmt: skip
+                studies=studies,
+                actor=request.user,
+            )
         except ValidationError as exc:
             raise PermissionDenied(exc.messages[0]) from None
         obj.pk = release.pk
@@ -120,8 +146,11 @@ class ReleaseAdmin(admin.ModelAdmin):
     def progress_bar(self, obj: Release) -> str:
         return format_html(
             '<progress max="100" value="{}" aria-label="build progress">{}%</progress> {}/{}',
-            obj.progress_percent, obj.progress_percent, obj.progress_done, obj.progress_total,
-        )  # fmt: skip
+            obj.progress_percent,
+            obj.progress_percent,
+            obj.progress_done,
+            obj.progress_total,
+        )
 
     @admin.display(description="conversations")
     def conversation_count(self, obj: Release) -> int | str:

@@ -115,16 +115,28 @@ def create_release(
     if previous is not None and parse_version(version) <= previous.version_tuple:
         raise ReleaseError(f"version {version} is not higher than the latest release {previous}")
     release = Release(
-        name=name, version=version, completed_only=completed_only, qa_rule=qa_rule, layer=layer,
+        name=name,
+        version=version,
+        completed_only=completed_only,
+        qa_rule=qa_rule,
+        layer=layer,
         subsample_sizes=DEFAULT_SUBSAMPLES if subsample_sizes is None else subsample_sizes,
-        subsample_seed=subsample_seed, license=license, license_name=license_name, description=description,
+        subsample_seed=subsample_seed,
+        license=license,
+        license_name=license_name,
+        description=description,
         created_by=actor if actor is not None and actor.is_authenticated else None,
-    )  # fmt: skip
+    )
     release.full_clean(exclude=["studies"])
     release.save()
     release.studies.set(studies)
-    record_audit("releases.create", target=release, actor=actor, actor_label=actor_label,
-                 data={"name": name, "version": version, "studies": [s.slug for s in studies]})  # fmt: skip
+    record_audit(
+        "releases.create",
+        target=release,
+        actor=actor,
+        actor_label=actor_label,
+        data={"name": name, "version": version, "studies": [s.slug for s in studies]},
+    )
     return release
 
 
@@ -164,8 +176,12 @@ def sweep_release_builds() -> list[int]:
             pk=release.pk, state=release.state, attempts=release.attempts
         ).update(state=ReleaseState.DRAFT, queued_at=now, lease_expires_at=None)
         if changed:
-            record_audit("releases.build.requeued", target=release, actor_label="worker",
-                         data={"was": release.state, "attempts": release.attempts})  # fmt: skip
+            record_audit(
+                "releases.build.requeued",
+                target=release,
+                actor_label="worker",
+                data={"was": release.state, "attempts": release.attempts},
+            )
             dispatch.build_release(release.pk)
             sent.append(release.pk)
     return sent
@@ -192,7 +208,7 @@ def selected_conversations(release: Release) -> tuple[QuerySet[Conversation], di
                 participant__withdrawn=False,
                 participant__is_preview=False,
             ),
-        ),  # fmt: skip
+        ),
     )
     chosen = base.filter(participant__withdrawn=False, participant__is_preview=False).exclude(
         state=ConversationState.EXCLUDED
@@ -220,9 +236,13 @@ def build_release(release_id: int) -> Release:
         if release.state == ReleaseState.BUILDING and (release.lease_expires_at or now) > now:
             return release  # a live worker holds the build: this message is a duplicate
         Release.objects.filter(pk=release.pk).update(
-            state=ReleaseState.BUILDING, attempts=release.attempts + 1, error="",
-            build_started_at=now, progress_done=0, lease_expires_at=now + build_lease(),
-        )  # fmt: skip
+            state=ReleaseState.BUILDING,
+            attempts=release.attempts + 1,
+            error="",
+            build_started_at=now,
+            progress_done=0,
+            lease_expires_at=now + build_lease(),
+        )
     release.refresh_from_db()
     root = releases_root() / release.name
     root.mkdir(parents=True, exist_ok=True)
@@ -320,8 +340,15 @@ def _build_into(release: Release, root: Path, temporary: Path) -> Release:
         release.progress_done = release.progress_total
         release.frozen_at = timezone.now()
         release.save()
-        record_audit("releases.freeze", target=release, actor_label="worker",
-                     data={"content_hash": result.content_hash, "conversations": result.counts["conversations"]})  # fmt: skip
+        record_audit(
+            "releases.freeze",
+            target=release,
+            actor_label="worker",
+            data={
+                "content_hash": result.content_hash,
+                "conversations": result.counts["conversations"],
+            },
+        )
     return release
 
 
@@ -336,9 +363,11 @@ def _release_items(release: Release, ids: list[int]) -> Iterator[ReleaseItem]:
         if apply is not None:
             record = apply(record, pk)
         yield ReleaseItem(
-            record=record, participant=release_pseudonym(pseudonym), synthetic=synthetic,
+            record=record,
+            participant=release_pseudonym(pseudonym),
+            synthetic=synthetic,
             model_config_id=config,
-        )  # fmt: skip
+        )
 
 
 def _config_snapshots(queryset: QuerySet[Conversation]) -> tuple[ConfigSnapshot, ...]:
@@ -358,7 +387,7 @@ def _config_snapshots(queryset: QuerySet[Conversation]) -> tuple[ConfigSnapshot,
             definition=config.definition,
             system_prompt_sha256=config.system_prompt_sha256,
             publish_prompt=allowed[config.pk],
-        )  # fmt: skip
+        )
         for config in ModelConfig.objects.filter(pk__in=allowed).order_by("config_hash")
     )
 
@@ -371,9 +400,12 @@ def _published(release: Release) -> datetime:
 
 
 def _release_info(
-    release: Release, studies: list[Study], instrument, left_out: dict[str, int],
+    release: Release,
+    studies: list[Study],
+    instrument,
+    left_out: dict[str, int],
     queryset: QuerySet[Conversation],
-) -> ReleaseInfo:  # fmt: skip
+) -> ReleaseInfo:
     exclusions = exclusion_reasons(Conversation.objects.filter(study__in=studies))
     agreement = {study.slug: agreement_summary(study) for study in studies}
     return ReleaseInfo(
@@ -411,9 +443,12 @@ def _study_info(study: Study) -> StudyInfo:
         "conversations abandoned": conversations.filter(state=ConversationState.ABANDONED).count(),
     }
     return StudyInfo(
-        slug=study.slug, title=study.title, consent_version=study.consent_version, recruitment=recruitment,
+        slug=study.slug,
+        title=study.title,
+        consent_version=study.consent_version,
+        recruitment=recruitment,
         model_pool=sorted(study.model_pool.values_list("alias", flat=True)),
-    )  # fmt: skip
+    )
 
 
 def _remove_leftovers(root: Path, version: str) -> None:
@@ -470,7 +505,9 @@ def unreviewed_count(studies: QuerySet[Study]) -> int:
     """Completed conversations of these studies (as a release would take them) that QA has not
     approved: what "every conversation not excluded" adds to "QA-approved only"."""
     chosen = Conversation.objects.filter(
-        study__in=studies, participant__withdrawn=False, participant__is_preview=False,
+        study__in=studies,
+        participant__withdrawn=False,
+        participant__is_preview=False,
         state=ConversationState.COMPLETED,
-    )  # fmt: skip
+    )
     return chosen.count() - approved_conversations(chosen).count()

@@ -88,8 +88,10 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
     existing = next((t for t in turns if t.idempotency_key == idempotency_key), None)
     if existing is not None:
         if existing.user_message != text:
-            raise FlowError("idempotency_key_reused",
-                            "This idempotency key was already used for a different message.")  # fmt: skip
+            raise FlowError(
+                "idempotency_key_reused",
+                "This idempotency key was already used for a different message.",
+            )
         return _resume(conversation, existing, participant)
     if not text.strip():
         raise invalid("text", "write a message first")
@@ -109,8 +111,12 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
         lease_expires_at=now + turn_lease(),
     )
     actor = actor_for(participant)
-    record_audit("annotations.turn.message", target=turn, actor_label=actor,
-                 data={"number": turn.number, "chars": len(text)})  # fmt: skip
+    record_audit(
+        "annotations.turn.message",
+        target=turn,
+        actor_label=actor,
+        data={"number": turn.number, "chars": len(text)},
+    )
     support = safety.check_message(turn, conversation.study, actor_label=actor)
     clear_drafts(participant, MESSAGE_DRAFT_KEY)
     return _plan(conversation, turn, support, earlier=turns)
@@ -120,20 +126,31 @@ def _check_turn_order(conversation: Conversation, last: Turn | None) -> None:
     if last is None:
         return
     if last.status == TurnStatus.FAILED:
-        raise FlowError("out_of_turn", "Your last message got no reply yet. Please retry it first.",
-                        data={"turn": last.number})  # fmt: skip
+        raise FlowError(
+            "out_of_turn",
+            "Your last message got no reply yet. Please retry it first.",
+            data={"turn": last.number},
+        )
     if last.status != TurnStatus.DONE:
-        raise FlowError("out_of_turn", "Please wait for the reply to your last message.",
-                        data={"turn": last.number})  # fmt: skip
+        raise FlowError(
+            "out_of_turn",
+            "Please wait for the reply to your last message.",
+            data={"turn": last.number},
+        )
     annotation = getattr(last, "annotation", None)
     if annotation is None or annotation.submitted_at is None:
-        raise FlowError("out_of_turn", "Please answer the questions about the last reply first.",
-                        data={"turn": last.number})  # fmt: skip
+        raise FlowError(
+            "out_of_turn",
+            "Please answer the questions about the last reply first.",
+            data={"turn": last.number},
+        )
     # Every turn before an answered one is answered too (this check admits no other order),
     # so the last number is the count of replies: no COUNT query on the way to the model.
     if last.number >= conversation.study.max_turns:
-        raise FlowError("max_turns_reached",
-                        f"This chat has reached its limit of {conversation.study.max_turns} messages.")  # fmt: skip
+        raise FlowError(
+            "max_turns_reached",
+            f"This chat has reached its limit of {conversation.study.max_turns} messages.",
+        )
 
 
 @transaction.atomic
@@ -153,16 +170,23 @@ def _resume(conversation: Conversation, turn: Turn, participant: Participant) ->
         return _plan(conversation, turn, support, replay=turn.model_reply)
     now = timezone.now()
     if turn.status == TurnStatus.STREAMING and _owner_lives(turn, now):
-        raise FlowError("turn_in_progress", "The reply to this message is still on its way.",
-                        data={"turn": turn.number})  # fmt: skip
+        raise FlowError(
+            "turn_in_progress",
+            "The reply to this message is still on its way.",
+            data={"turn": turn.number},
+        )
     turn.status = TurnStatus.STREAMING
     turn.error = ""
     turn.started_at = now
     turn.stream_claim += 1
     turn.lease_expires_at = now + turn_lease()
     turn.save(update_fields=["status", "error", "started_at", "stream_claim", "lease_expires_at"])
-    record_audit("annotations.turn.retry", target=turn, actor_label=actor_for(participant),
-                 data={"number": turn.number})  # fmt: skip
+    record_audit(
+        "annotations.turn.retry",
+        target=turn,
+        actor_label=actor_for(participant),
+        data={"number": turn.number},
+    )
     return _plan(conversation, turn, support)
 
 
@@ -213,8 +237,10 @@ def model_messages(
         messages.append({"role": "system", "content": system_prompt})
     for earlier in turns:
         if earlier.number < turn.number and earlier.status == TurnStatus.DONE:
-            messages += [{"role": "user", "content": earlier.user_message},
-                         {"role": "assistant", "content": earlier.model_reply}]  # fmt: skip
+            messages += [
+                {"role": "user", "content": earlier.user_message},
+                {"role": "assistant", "content": earlier.model_reply},
+            ]
     messages.append({"role": "user", "content": turn.user_message})
     return messages
 
@@ -247,16 +273,35 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     turn.attempts += completion.attempts
     turn.error = ""
     turn.lease_expires_at = None
-    turn.save(update_fields=["model_reply", "status", "finished_at", "latency_ms",
-                             "time_to_first_token_ms", "prompt_tokens", "completion_tokens",
-                             "cost_usd", "finish_reason", "attempts", "error",
-                             "lease_expires_at"])  # fmt: skip
+    turn.save(
+        update_fields=[
+            "model_reply",
+            "status",
+            "finished_at",
+            "latency_ms",
+            "time_to_first_token_ms",
+            "prompt_tokens",
+            "completion_tokens",
+            "cost_usd",
+            "finish_reason",
+            "attempts",
+            "error",
+            "lease_expires_at",
+        ]
+    )
     if not conversation.model_version:
         conversation.model_version = completion.model[:120]
         conversation.save(update_fields=["model_version", "updated_at"])
-    record_audit("annotations.turn.reply", target=turn, actor_label="system",
-                 data={"number": turn.number, "latency_ms": turn.latency_ms,
-                       "completion_tokens": turn.completion_tokens})  # fmt: skip
+    record_audit(
+        "annotations.turn.reply",
+        target=turn,
+        actor_label="system",
+        data={
+            "number": turn.number,
+            "latency_ms": turn.latency_ms,
+            "completion_tokens": turn.completion_tokens,
+        },
+    )
     safety.check_reply(turn, completion.text, "model_reply")
     return ReplyResult(turn=turn, annotation=open_step(turn, conversation.study))
 
@@ -279,8 +324,12 @@ def record_failure(
     turn.attempts += attempts
     turn.lease_expires_at = None
     turn.save(update_fields=["status", "error", "finished_at", "attempts", "lease_expires_at"])
-    record_audit("annotations.turn.fail", target=turn, actor_label="system",
-                 data={"number": turn.number, "kind": kind, "attempts": attempts})  # fmt: skip
+    record_audit(
+        "annotations.turn.fail",
+        target=turn,
+        actor_label="system",
+        data={"number": turn.number, "kind": kind, "attempts": attempts},
+    )
     return turn
 
 
@@ -294,14 +343,17 @@ def finish_chat(participant: Participant) -> Conversation:
     ).count()
     study: Study = conversation.study
     if answered < study.min_turns:
-        raise FlowError("min_turns_not_reached",
-                        f"Please send at least {study.min_turns} messages and answer the questions about each reply.",
-                        data={"answered": answered, "min_turns": study.min_turns})  # fmt: skip
+        raise FlowError(
+            "min_turns_not_reached",
+            f"Please send at least {study.min_turns} messages and answer the questions about each reply.",
+            data={"answered": answered, "min_turns": study.min_turns},
+        )
     annotation = getattr(last, "annotation", None)
     if last is not None and (annotation is None or annotation.submitted_at is None):
         # A failed last message that is never retried, or an annotation left open: finish it first.
-        raise FlowError("out_of_turn", "Please finish the last message first.",
-                        data={"turn": last.number})  # fmt: skip
+        raise FlowError(
+            "out_of_turn", "Please finish the last message first.", data={"turn": last.number}
+        )
     move(conversation, ConversationState.POST_SURVEY, actor_label=actor_for(participant))
     return conversation
 

@@ -107,7 +107,11 @@ def start_participant(
     study = Study.objects.filter(slug=slug).first()
     if study is None:
         raise FlowError("not_found", "There is no study at this link. Please check the link.")
-    for name, value in (("prolific_pid", prolific_pid), ("study_id", study_id), ("session_id", session_id)):  # fmt: skip
+    for name, value in (
+        ("prolific_pid", prolific_pid),
+        ("study_id", study_id),
+        ("session_id", session_id),
+    ):
         if (value or name == "prolific_pid") and not _PROLIFIC_ID.match(value or ""):
             raise invalid(name, "must be 1 to 64 letters, digits, '-' or '_'")
     first = _first_record(study, prolific_pid)
@@ -154,14 +158,20 @@ def _start(
     try:
         with transaction.atomic():
             participant = Participant.objects.create(
-                study=study, prolific_pid=prolific_pid, restart_of=restart_of,
+                study=study,
+                prolific_pid=prolific_pid,
+                restart_of=restart_of,
                 **_new_participant_fields(study_id=study_id, session_id=session_id),
-            )  # fmt: skip
+            )
             token = issue_token(participant)
             record_audit(
-                "annotations.participant.restart" if restart_of else "annotations.participant.start",
-                target=participant, actor_label=actor_for(participant), data=data,
-            )  # fmt: skip
+                "annotations.participant.restart"
+                if restart_of
+                else "annotations.participant.start",
+                target=participant,
+                actor_label=actor_for(participant),
+                data=data,
+            )
     except IntegrityError:
         return None
     return StartResult(participant=participant, token=token, created=True)
@@ -170,9 +180,12 @@ def _start(
 def _resume(participant: Participant, *, study_id: str, session_id: str) -> StartResult:
     with transaction.atomic():
         token = issue_token(participant)
-        record_audit("annotations.participant.resume", target=participant,
-                     actor_label=actor_for(participant),
-                     data={"session_id": session_id, "study_id": study_id})  # fmt: skip
+        record_audit(
+            "annotations.participant.resume",
+            target=participant,
+            actor_label=actor_for(participant),
+            data={"session_id": session_id, "study_id": study_id},
+        )
     return StartResult(participant=participant, token=token, created=False)
 
 
@@ -280,8 +293,12 @@ def give_consent(participant: Participant, *, consent_version: str, agree: bool)
     participant.consented_at = timezone.now()
     participant.save(update_fields=["consent_version", "consented_at"])
     actor = actor_for(participant)
-    record_audit("annotations.participant.consent", target=participant, actor_label=actor,
-                 data={"version": consent_version})  # fmt: skip
+    record_audit(
+        "annotations.participant.consent",
+        target=participant,
+        actor_label=actor,
+        data={"version": consent_version},
+    )
     open_conversation(study, participant, state=ConversationState.CONSENTED, actor_label=actor)
 
 
@@ -289,8 +306,12 @@ def screen_out(participant: Participant, reason: str) -> None:
     participant.screened_out_at = timezone.now()
     participant.screenout_reason = reason
     participant.save(update_fields=["screened_out_at", "screenout_reason"])
-    record_audit("annotations.participant.screen_out", target=participant,
-                 actor_label=actor_for(participant), data={"reason": reason})  # fmt: skip
+    record_audit(
+        "annotations.participant.screen_out",
+        target=participant,
+        actor_label=actor_for(participant),
+        data={"reason": reason},
+    )
 
 
 @transaction.atomic
@@ -320,8 +341,12 @@ def submit_profile(
     if age > MAXIMUM_AGE:
         raise invalid("age", f"must be at most {MAXIMUM_AGE}")
     if age < MINIMUM_AGE and not age_confirmed:
-        raise FlowError("invalid", f"You entered {age}. Is that right?", field="age",
-                        data={"needs_confirmation": True})  # fmt: skip
+        raise FlowError(
+            "invalid",
+            f"You entered {age}. Is that right?",
+            field="age",
+            data={"needs_confirmation": True},
+        )
     traits = _text_list("traits", traits or [])
     goals = _text_list("goals", goals or [])
     if diagnosis:
@@ -350,8 +375,16 @@ def submit_profile(
     participant.responses = responses
     participant.profile_schema_version = PROFILE_SCHEMA_VERSION
     participant.profile_submitted_at = timezone.now()
-    participant.save(update_fields=["age", "traits", "goals", "responses",
-                                    "profile_schema_version", "profile_submitted_at"])  # fmt: skip
+    participant.save(
+        update_fields=[
+            "age",
+            "traits",
+            "goals",
+            "responses",
+            "profile_schema_version",
+            "profile_submitted_at",
+        ]
+    )
     actor = actor_for(participant)
     record_audit("annotations.participant.profile", target=participant, actor_label=actor)
     move(conversation, ConversationState.PROFILED, actor_label=actor)

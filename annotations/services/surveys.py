@@ -65,11 +65,19 @@ def submit_panas(participant: Participant, phase: str, items: Mapping[str, Any])
     positive = sum(values[p.id] for p in instrument.positive_items)
     negative = sum(values[p.id] for p in instrument.negative_items)
     response = PanasResponse.objects.create(
-        conversation=conversation, phase=phase, items=values, total_positive=positive,
-        total_negative=negative, submitted_at=timezone.now(),
-    )  # fmt: skip
-    record_audit(f"annotations.panas.{phase}", target=conversation,
-                 actor_label=actor_for(participant), data={"positive": positive, "negative": negative})  # fmt: skip
+        conversation=conversation,
+        phase=phase,
+        items=values,
+        total_positive=positive,
+        total_negative=negative,
+        submitted_at=timezone.now(),
+    )
+    record_audit(
+        f"annotations.panas.{phase}",
+        target=conversation,
+        actor_label=actor_for(participant),
+        data={"positive": positive, "negative": negative},
+    )
     clear_drafts(participant, f"panas:{phase}")
     return response
 
@@ -171,14 +179,23 @@ def submit_post_survey(
         {field: _asks_text(q, ids) for field, (_, q, ids) in chosen.items()}, other_text
     )
     ConversationWideAnswers.objects.create(
-        conversation=conversation, looking_for=looking_for, emotion_clarity=clarity,
-        model_fit=fit, what_felt_off=follow_up, has_four_branch=True, submitted_at=timezone.now(),
+        conversation=conversation,
+        looking_for=looking_for,
+        emotion_clarity=clarity,
+        model_fit=fit,
+        what_felt_off=follow_up,
+        has_four_branch=True,
+        submitted_at=timezone.now(),
         other={WIDE_OTHER_KEYS[chosen[field][0]]: text for field, text in texts.items()},
         **ratings,
-    )  # fmt: skip
+    )
     actor = actor_for(participant)
-    move(conversation, ConversationState.COMPLETED, actor_label=actor,
-         fields={"completed_at": timezone.now()})  # fmt: skip
+    move(
+        conversation,
+        ConversationState.COMPLETED,
+        actor_label=actor,
+        fields={"completed_at": timezone.now()},
+    )
     # QA's automatic flags, computed by a worker after commit (a broker error is logged, never
     # an error for the participant; ``manage.py compute_flags`` recomputes what it missed).
     dispatch.compute_flags(conversation.pk)
@@ -187,8 +204,9 @@ def submit_post_survey(
         participant=participant, state=ConversationState.COMPLETED
     ).count()
     if done < conversation.study.conversations_per_participant:
-        open_conversation(conversation.study, participant, state=ConversationState.PROFILED,
-                          actor_label=actor)  # fmt: skip
+        open_conversation(
+            conversation.study, participant, state=ConversationState.PROFILED, actor_label=actor
+        )
     return conversation
 
 

@@ -34,9 +34,12 @@ def cancel_run(
     if not cancelled:
         raise EvaluationError(f"{run} is {run.get_status_display().lower()}: nothing to cancel")
     record_audit(
-        "evaluation.run.cancel", target=run, actor=actor, actor_label=actor_label,
+        "evaluation.run.cancel",
+        target=run,
+        actor=actor,
+        actor_label=actor_label,
         data={"units_done": run.units_done, "units_total": run.units_total},
-    )  # fmt: skip
+    )
     return run
 
 
@@ -74,9 +77,12 @@ def resume_run(
     run.refresh_from_db()
     queued = list(run.units.filter(status=UnitStatus.QUEUED).values_list("pk", flat=True))
     record_audit(
-        "evaluation.run.resume", target=run, actor=actor, actor_label=actor_label,
+        "evaluation.run.resume",
+        target=run,
+        actor=actor,
+        actor_label=actor_label,
         data={"queued": len(queued), "failed_before": failed, "lapsed": len(lapsed)},
-    )  # fmt: skip
+    )
     dispatch.enqueue_units(run, queued)
     if run.units_finished >= run.units_total:
         dispatch.enqueue_finalize(run)  # nothing left to run: only the report failed before

@@ -35,9 +35,13 @@ def _run(headers: dict[str, str]) -> tuple[int, list[str]]:
         operation = result.ok()
 
         @hypothesis_settings(
-            max_examples=MAX_EXAMPLES, deadline=None, derandomize=True, database=None,
-            phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck),
-        )  # fmt: skip
+            max_examples=MAX_EXAMPLES,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            phases=[Phase.explicit, Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
         @given(case=operation.as_strategy())
         def check(case) -> None:
             nonlocal cases

@@ -62,15 +62,17 @@ def _study(pool: list[ModelEndpoint], improver: ModelEndpoint | None, **fields) 
         "slug": unique("chat-study"),
         "status": StudyStatus.RECRUITING,
         "consent_version": "2",
-        "topics": [{"category": "work", "subtopics": ["burnout", "deadlines"]},
-                   {"category": "family", "subtopics": []}],
+        "topics": [
+            {"category": "work", "subtopics": ["burnout", "deadlines"]},
+            {"category": "family", "subtopics": []},
+        ],
         "min_turns": 1,
         "max_turns": 3,
         "completion_code": "C0MPL3TE",
         "screenout_code": "SCR33N",
         "support_resources": SUPPORT_TEXT,
         "target_participants": 50,
-    }  # fmt: skip
+    }
     study = make_study(**{**defaults, **fields})
     study.model_pool.set(pool)
     study.improver_endpoint = improver
@@ -98,10 +100,15 @@ def chat_study(make_chat_study) -> Study:
 def upstream_endpoint(openai_server, api_key) -> ModelEndpoint:  # noqa: F811
     """An endpoint on the local OpenAI-compatible test server; no gateway retries, short timeout."""
     return make_endpoint(
-        alias=unique("upstream"), provider="openai", model_name="test-model",
-        litellm_model="openai/test-model", api_base=openai_server.base_url,
-        api_key_env=KEY_ENV, max_retries=0, timeout_s=2.0,
-    )  # fmt: skip
+        alias=unique("upstream"),
+        provider="openai",
+        model_name="test-model",
+        litellm_model="openai/test-model",
+        api_base=openai_server.base_url,
+        api_key_env=KEY_ENV,
+        max_retries=0,
+        timeout_s=2.0,
+    )
 
 
 @pytest.fixture
@@ -128,8 +135,13 @@ def asgi_server(transactional_db) -> Iterator[str]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
-    config = uvicorn.Config(AttuneASGIHandler(), log_config=None, access_log=False,
-                            lifespan="off", timeout_graceful_shutdown=2)  # fmt: skip
+    config = uvicorn.Config(
+        AttuneASGIHandler(),
+        log_config=None,
+        access_log=False,
+        lifespan="off",
+        timeout_graceful_shutdown=2,
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -161,9 +173,17 @@ def live_participant(asgi_server) -> Iterator[Callable[..., ParticipantClient]]:
 
 
 def fake_completion(text: str) -> Completion:
-    return Completion(text=text, finish_reason="stop", prompt_tokens=12, completion_tokens=8,
-                      cost_usd=0.0, latency_ms=120.0, model="attune-demo/listener", attempts=1,
-                      time_to_first_token_ms=40.0)  # fmt: skip
+    return Completion(
+        text=text,
+        finish_reason="stop",
+        prompt_tokens=12,
+        completion_tokens=8,
+        cost_usd=0.0,
+        latency_ms=120.0,
+        model="attune-demo/listener",
+        attempts=1,
+        time_to_first_token_ms=40.0,
+    )
 
 
 @pytest.fixture
@@ -171,8 +191,12 @@ def answered_turn(django_capture_on_commit_callbacks) -> Callable[[ParticipantCl
     """Store a message and a finished reply through the chat services, without a stream
     (for tests about what comes after a reply). Returns the turn number."""
 
-    def answer(client: ParticipantClient, text: str = "I feel nervous about work.",
-               reply: str = "That sounds hard.", improve: bool = True) -> int:  # fmt: skip
+    def answer(
+        client: ParticipantClient,
+        text: str = "I feel nervous about work.",
+        reply: str = "That sounds hard.",
+        improve: bool = True,
+    ) -> int:
         participant = participant_for_token(client.token)
         # Run what would run after commit (the improver request) although the test's
         # transaction never commits.

@@ -125,8 +125,11 @@ def test_every_event_of_real_streams_matches_its_schema_component(
     turns = [data for name, data in seen if name == "turn"]
     assert turns[0]["support"] is not None and turns[-1]["support"] is None
     assert [[n for n, _ in s if n not in ("delta", "comment")] for s in streams] == [
-        ["turn", "done"], ["turn", "done"], ["turn", "error"], ["turn", "done"],
-    ]  # fmt: skip
+        ["turn", "done"],
+        ["turn", "done"],
+        ["turn", "error"],
+        ["turn", "done"],
+    ]
     assert streams[0].index(("comment", KEEPALIVE_COMMENT.decode().strip())) == 1
 
 
@@ -139,7 +142,9 @@ def test_an_event_the_schema_does_not_describe_fails_validation(schema):
     assert not validate(schema, delta, {"text": "Hi"})
     assert validate(schema, delta, {"text": "Hi", "extra": 1})
     assert validate(schema, delta, {"text": 3})
-    failed = {"turn": {"number": 1, "status": "failed"},
-              "error": {"reason": "internal", "message": "m", "retryable": True}}  # fmt: skip
+    failed = {
+        "turn": {"number": 1, "status": "failed"},
+        "error": {"reason": "internal", "message": "m", "retryable": True},
+    }
     assert not validate(schema, "#/components/schemas/StreamErrorData", failed)
     assert validate(schema, "#/components/schemas/StreamDoneData", failed)

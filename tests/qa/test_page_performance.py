@@ -52,8 +52,12 @@ def test_pages_with_hundreds_of_conversations(
     )
     queue = reverse("qa:queue")
     researcher_client.get(queue)  # warm what is cached across requests (templates)
-    for query in ({}, {"flag": "fast_annotation"}, {"view": "all", "page": "3"},
-                  {"model": "demo-advisor", "topic": "work"}):  # fmt: skip
+    for query in (
+        {},
+        {"flag": "fast_annotation"},
+        {"view": "all", "page": "3"},
+        {"model": "demo-advisor", "topic": "work"},
+    ):
         with django_assert_max_num_queries(QUEUE_QUERIES):
             _get(researcher_client, queue, query)
 

@@ -97,8 +97,10 @@ def phrases_by_turn(
 ) -> dict[int, list[str]]:
     """Matched phrases per turn: in the text now, plus what the chat backend signalled live
     (it saw texts QA may not, such as the improved reply, or one corrected since)."""
-    found = {t.number: list(dict.fromkeys(matches(pattern, text(t)) + t.signalled(signal_kind)))
-             for t in snapshot.turns}  # fmt: skip
+    found = {
+        t.number: list(dict.fromkeys(matches(pattern, text(t)) + t.signalled(signal_kind)))
+        for t in snapshot.turns
+    }
     return {number: phrases for number, phrases in found.items() if phrases}
 
 

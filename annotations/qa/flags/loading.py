@@ -62,10 +62,16 @@ def load_snapshots(conversation_ids: Sequence[int]) -> list[LoadedConversation]:
     conversations = list(
         Conversation.objects.filter(id__in=conversation_ids)
         .select_related("participant", "study")
-        .only("id", "study_id", "external_id", "participant_id", "participant__prolific_pid",
-              "study__conversations_per_participant")
+        .only(
+            "id",
+            "study_id",
+            "external_id",
+            "participant_id",
+            "participant__prolific_pid",
+            "study__conversations_per_participant",
+        )
         .order_by("id")
-    )  # fmt: skip
+    )
     ids = [c.pk for c in conversations]
     by_id = dict(zip(ids, load_records(ids), strict=True))
     annotated = _annotation_times(ids)

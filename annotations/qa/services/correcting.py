@@ -53,9 +53,11 @@ def add_correction(
     _check_choice(conversation, path, corrected)
     if corrected == original:
         raise QAError("The corrected value is the participant's own answer.")
-    previous = Correction.objects.select_for_update().filter(
-        conversation=conversation, field_path=path.text, withdrawn_at__isnull=True
-    ).first()  # fmt: skip
+    previous = (
+        Correction.objects.select_for_update()
+        .filter(conversation=conversation, field_path=path.text, withdrawn_at__isnull=True)
+        .first()
+    )
     if previous is not None:
         _withdraw(previous, actor, action="qa.correction.supersede")
     correction = Correction.objects.create(
@@ -67,9 +69,19 @@ def add_correction(
         note=note.strip(),
         created_by=actor,
     )
-    record_audit("qa.correction.add", target=correction, actor=actor,
-                 data={"conversation": conversation.pk, "field": path.text, "original": original,
-                       "corrected": corrected, "reason": reason, "note": correction.note})  # fmt: skip
+    record_audit(
+        "qa.correction.add",
+        target=correction,
+        actor=actor,
+        data={
+            "conversation": conversation.pk,
+            "field": path.text,
+            "original": original,
+            "corrected": corrected,
+            "reason": reason,
+            "note": correction.note,
+        },
+    )
     return correction
 
 
@@ -85,8 +97,12 @@ def _withdraw(correction: Correction, actor: User, *, action: str) -> Correction
     correction.withdrawn_at = timezone.now()
     correction.withdrawn_by = actor
     correction.save(update_fields=["withdrawn_at", "withdrawn_by"])
-    record_audit(action, target=correction, actor=actor,
-                 data={"conversation": correction.conversation_id, "field": correction.field_path})  # fmt: skip
+    record_audit(
+        action,
+        target=correction,
+        actor=actor,
+        data={"conversation": correction.conversation_id, "field": correction.field_path},
+    )
     return correction
 
 

@@ -83,8 +83,14 @@ def _compute_chunk(
             elif detection is not None and flag is not None:
                 report.updated += _refresh(flag, detection, actor_label)
             elif flag is not None and flag.status == FlagStatus.OPEN:
-                _set_status(flag, FlagStatus.DISMISSED, None, RETIRED_NOTE,
-                            action="qa.flag.retire", actor_label=actor_label)  # fmt: skip
+                _set_status(
+                    flag,
+                    FlagStatus.DISMISSED,
+                    None,
+                    RETIRED_NOTE,
+                    action="qa.flag.retire",
+                    actor_label=actor_label,
+                )
                 report.retired += 1
     if len(checks) == len(flag_types()):  # a partial run (the risk alert) is not "computed"
         ConversationReview.objects.filter(conversation_id__in=ids).update(
@@ -104,9 +110,17 @@ def _create(
         evidence=detection.evidence,
         turn_numbers=list(detection.turn_numbers),
     )
-    record_audit("qa.flag.raise", target=flag, actor_label=actor_label,
-                 data={"conversation": conversation.pk, "type": flag_type,
-                       "severity": detection.severity, "summary": flag.summary})  # fmt: skip
+    record_audit(
+        "qa.flag.raise",
+        target=flag,
+        actor_label=actor_label,
+        data={
+            "conversation": conversation.pk,
+            "type": flag_type,
+            "severity": detection.severity,
+            "summary": flag.summary,
+        },
+    )
     return flag
 
 
@@ -122,17 +136,29 @@ def _refresh(flag: Flag, detection: Detection, actor_label: str) -> int:
         )
     elif flag.status != FlagStatus.OPEN:
         return 0  # a reviewer's verdict stands; the evidence they judged stays as it was
-    new = {"severity": detection.severity, "summary": detection.summary[:300],
-           "evidence": detection.evidence, "turn_numbers": list(detection.turn_numbers)}  # fmt: skip
+    new = {
+        "severity": detection.severity,
+        "summary": detection.summary[:300],
+        "evidence": detection.evidence,
+        "turn_numbers": list(detection.turn_numbers),
+    }
     changed = {k: v for k, v in new.items() if getattr(flag, k) != v}
     if not changed:
         return 0
     for key, value in changed.items():
         setattr(flag, key, value)
     flag.save(update_fields=list(changed))
-    record_audit("qa.flag.update", target=flag, actor_label=actor_label,
-                 data={"conversation": flag.conversation_id, "changed": sorted(changed),
-                       "severity": flag.severity, "summary": flag.summary})  # fmt: skip
+    record_audit(
+        "qa.flag.update",
+        target=flag,
+        actor_label=actor_label,
+        data={
+            "conversation": flag.conversation_id,
+            "changed": sorted(changed),
+            "severity": flag.severity,
+            "summary": flag.summary,
+        },
+    )
     return 1
 
 
@@ -167,9 +193,18 @@ def raise_flag(
         turn_numbers=sorted(set(turn_numbers)),
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    record_audit("qa.flag.raise", target=flag, actor=actor,
-                 data={"conversation": conversation.pk, "type": flag_type, "severity": severity,
-                       "summary": flag.summary, "source": source})  # fmt: skip
+    record_audit(
+        "qa.flag.raise",
+        target=flag,
+        actor=actor,
+        data={
+            "conversation": conversation.pk,
+            "type": flag_type,
+            "severity": severity,
+            "summary": flag.summary,
+            "source": source,
+        },
+    )
     return flag
 
 
@@ -182,9 +217,11 @@ def resolve_flag(flag: Flag, *, status: str, actor: User, note: str = "") -> Fla
     if status == flag.status:
         raise QAError(f"The flag is already {flag.get_status_display().lower()}.")
     review = ConversationReview.objects.filter(conversation_id=flag.conversation_id).first()
-    if review is not None and review.double_review and review.status in (
-        ReviewStatus.PENDING, ReviewStatus.AWAITING_SECOND
-    ):  # fmt: skip
+    if (
+        review is not None
+        and review.double_review
+        and review.status in (ReviewStatus.PENDING, ReviewStatus.AWAITING_SECOND)
+    ):
         # A flag's status is visible to the other reviewer: in a blind review it is a verdict.
         raise QAError(
             "This conversation is in a blind double review: give your verdict on the flag with your review."
@@ -220,7 +257,17 @@ def _set_status(
     flag.resolved_by = None if is_open or actor is None or not actor.is_authenticated else actor
     flag.resolution_note = note.strip()
     flag.save(update_fields=["status", "resolved_at", "resolved_by", "resolution_note"])
-    record_audit(action, target=flag, actor=actor, actor_label=actor_label,
-                 data={"conversation": flag.conversation_id, "type": flag.flag_type,
-                       "from": previous, "to": status, "note": flag.resolution_note})  # fmt: skip
+    record_audit(
+        action,
+        target=flag,
+        actor=actor,
+        actor_label=actor_label,
+        data={
+            "conversation": flag.conversation_id,
+            "type": flag.flag_type,
+            "from": previous,
+            "to": status,
+            "note": flag.resolution_note,
+        },
+    )
     return flag

@@ -208,10 +208,19 @@ def _write_review(
             for fid, v in data.flag_verdicts.items()
         ]
     )
-    record_audit(f"qa.review.{stage}", target=review, actor=reviewer,
-                 data={"conversation": conversation.pk, "decision": review.decision,
-                       "reason": review.exclusion_reason, "note": review.note, "blind": blind,
-                       "flag_verdicts": {str(k): v for k, v in data.flag_verdicts.items()}})  # fmt: skip
+    record_audit(
+        f"qa.review.{stage}",
+        target=review,
+        actor=reviewer,
+        data={
+            "conversation": conversation.pk,
+            "decision": review.decision,
+            "reason": review.exclusion_reason,
+            "note": review.note,
+            "blind": blind,
+            "flag_verdicts": {str(k): v for k, v in data.flag_verdicts.items()},
+        },
+    )
     return review
 
 
@@ -240,9 +249,17 @@ def _finalise(
     if excluded:
         _exclude(conversation, actor, deciding.exclusion_reason)
     _apply_verdicts(conversation, verdicts_from, decisive, actor)
-    record_audit("qa.review.final", target=qa, actor=actor,
-                 data={"conversation": conversation.pk, "decision": qa.final_decision,
-                       "reason": qa.exclusion_reason, "stage": deciding.stage})  # fmt: skip
+    record_audit(
+        "qa.review.final",
+        target=qa,
+        actor=actor,
+        data={
+            "conversation": conversation.pk,
+            "decision": qa.final_decision,
+            "reason": qa.exclusion_reason,
+            "stage": deciding.stage,
+        },
+    )
 
 
 def _exclude(conversation: Conversation, actor: User, reason: str) -> None:

@@ -37,8 +37,9 @@ def run_risk_alert(turn_id: int) -> int:
     if not TurnSignal.objects.filter(turn=turn, kind=SignalKind.RISK).exists():
         return 0
     compute_flags([turn.conversation_id], actor_label=ACTOR, only=[RISK_FLAG])
-    if AuditEntry.objects.filter(action=NOTIFIED, target_type="annotations.turn",
-                                 target_id=str(turn.pk)).exists():  # fmt: skip
+    if AuditEntry.objects.filter(
+        action=NOTIFIED, target_type="annotations.turn", target_id=str(turn.pk)
+    ).exists():
         return 0
     study = turn.conversation.study
     recipients = contact_addresses(study.safety_contacts)
@@ -60,6 +61,7 @@ def run_risk_alert(turn_id: int) -> int:
         from_email=None,
         recipient_list=recipients,
     )
-    record_audit(NOTIFIED, target=turn, actor_label=ACTOR,
-                 data={"recipients": len(recipients), "link": link})  # fmt: skip
+    record_audit(
+        NOTIFIED, target=turn, actor_label=ACTOR, data={"recipients": len(recipients), "link": link}
+    )
     return len(recipients)

@@ -37,8 +37,15 @@ FLAG, CORRECT = "qa.flag_conversation", "qa.correct_annotation"
 def conversation_page(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = authorised_conversation(request, pk, VIEW_PERMISSION)
     user, study_id = request.user, conversation.study_id
-    can = {name: has_study_perm(user, perm, study_id) for name, perm in
-           (("review", REVIEW), ("adjudicate", ADJUDICATE), ("flag", FLAG), ("correct", CORRECT))}  # fmt: skip
+    can = {
+        name: has_study_perm(user, perm, study_id)
+        for name, perm in (
+            ("review", REVIEW),
+            ("adjudicate", ADJUDICATE),
+            ("flag", FLAG),
+            ("correct", CORRECT),
+        )
+    }
     detail = conversation_detail(pk, user, sees_all_reviews=can["adjudicate"])
     status = detail.qa.status if detail.qa else ReviewStatus.PENDING
     reviewable = detail.conversation.state == ConversationState.COMPLETED and (
@@ -46,20 +53,27 @@ def conversation_page(request: HttpRequest, pk: int) -> HttpResponse:
         or (status == ReviewStatus.AWAITING_SECOND and not detail.reviewed_by_user)
     )
     queue_query = request.GET.get("queue", "")
-    return render_page(request, "qa/conversation.html", f"Conversation {detail.conversation.external_id}", {
-        "d": detail,
-        "can": can,
-        "review_open": reviewable and can["review"],
-        "adjudication_open": status == ReviewStatus.DISAGREEMENT and can["adjudicate"],
-        "flag_actions_open": can["flag"] and not detail.blind_pending,
-        "decisions": Decision.choices,
-        "final_decisions": [c for c in Decision.choices if c[0] != Decision.SECOND_REVIEW],
-        "reasons": ExclusionReason.choices,
-        "correction_reasons": CorrectionReason.choices,
-        "severities": Severity.choices,
-        "queue_query": queue_query,
-        "next_id": next_in_queue(user, QueueFilters.from_query(QueryDict(queue_query)), after=pk),
-    })  # fmt: skip
+    return render_page(
+        request,
+        "qa/conversation.html",
+        f"Conversation {detail.conversation.external_id}",
+        {
+            "d": detail,
+            "can": can,
+            "review_open": reviewable and can["review"],
+            "adjudication_open": status == ReviewStatus.DISAGREEMENT and can["adjudicate"],
+            "flag_actions_open": can["flag"] and not detail.blind_pending,
+            "decisions": Decision.choices,
+            "final_decisions": [c for c in Decision.choices if c[0] != Decision.SECOND_REVIEW],
+            "reasons": ExclusionReason.choices,
+            "correction_reasons": CorrectionReason.choices,
+            "severities": Severity.choices,
+            "queue_query": queue_query,
+            "next_id": next_in_queue(
+                user, QueueFilters.from_query(QueryDict(queue_query)), after=pk
+            ),
+        },
+    )
 
 
 def _back(conversation_id: int, request: HttpRequest) -> HttpResponseRedirect:
@@ -78,10 +92,12 @@ def _review_input(request: HttpRequest) -> ReviewInput:
             verdicts[int(key[5:])] = value
     return ReviewInput(
         decision=request.POST.get("decision", ""),
-        exclusion_reason=request.POST.get("exclusion_reason", "") if request.POST.get("decision") == Decision.EXCLUDE else "",
+        exclusion_reason=request.POST.get("exclusion_reason", "")
+        if request.POST.get("decision") == Decision.EXCLUDE
+        else "",
         note=request.POST.get("note", ""),
         flag_verdicts=verdicts,
-    )  # fmt: skip
+    )
 
 
 def _act(request: HttpRequest, conversation_id: int, action, success: str) -> HttpResponseRedirect:
@@ -118,18 +134,31 @@ def review(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def adjudication(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = authorised_conversation(request, pk, ADJUDICATE)
-    return _act(request, pk, lambda: adjudicate(conversation, staff_user(request), _review_input(request)),
-                "Adjudicated: the decision is final.")  # fmt: skip
+    return _act(
+        request,
+        pk,
+        lambda: adjudicate(conversation, staff_user(request), _review_input(request)),
+        "Adjudicated: the decision is final.",
+    )
 
 
 @require_POST
 def flag_raise(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = authorised_conversation(request, pk, FLAG)
     turns = [int(n) for n in request.POST.get("turns", "").replace(",", " ").split() if n.isdigit()]
-    return _act(request, pk, lambda: raise_flag(
-        conversation, actor=staff_user(request), summary=request.POST.get("summary", ""),
-        severity=request.POST.get("severity", Severity.WARNING), flag_type=MANUAL, turn_numbers=turns,
-    ), "Flag raised.")  # fmt: skip
+    return _act(
+        request,
+        pk,
+        lambda: raise_flag(
+            conversation,
+            actor=staff_user(request),
+            summary=request.POST.get("summary", ""),
+            severity=request.POST.get("severity", Severity.WARNING),
+            flag_type=MANUAL,
+            turn_numbers=turns,
+        ),
+        "Flag raised.",
+    )
 
 
 @require_POST
@@ -137,23 +166,41 @@ def flag_status(request: HttpRequest, pk: int) -> HttpResponse:
     flag = get_object_or_404(Flag, pk=pk)
     authorised_conversation(request, flag.conversation_id, FLAG)
     status = request.POST.get("status", "")
-    return _act(request, flag.conversation_id, lambda: resolve_flag(
-        flag, status=status, actor=staff_user(request), note=request.POST.get("note", "")
-    ), f"Flag {dict(FlagStatus.choices).get(status, status).lower()}.")  # fmt: skip
+    return _act(
+        request,
+        flag.conversation_id,
+        lambda: resolve_flag(
+            flag, status=status, actor=staff_user(request), note=request.POST.get("note", "")
+        ),
+        f"Flag {dict(FlagStatus.choices).get(status, status).lower()}.",
+    )
 
 
 @require_POST
 def correction_add(request: HttpRequest, pk: int) -> HttpResponse:
     conversation = authorised_conversation(request, pk, CORRECT)
-    return _act(request, pk, lambda: add_correction(
-        conversation, field_path=request.POST.get("field_path", ""), value=request.POST.get("value", ""),
-        reason=request.POST.get("reason", ""), note=request.POST.get("note", ""), actor=staff_user(request),
-    ), "Correction recorded; the participant's original is kept.")  # fmt: skip
+    return _act(
+        request,
+        pk,
+        lambda: add_correction(
+            conversation,
+            field_path=request.POST.get("field_path", ""),
+            value=request.POST.get("value", ""),
+            reason=request.POST.get("reason", ""),
+            note=request.POST.get("note", ""),
+            actor=staff_user(request),
+        ),
+        "Correction recorded; the participant's original is kept.",
+    )
 
 
 @require_POST
 def correction_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     correction = get_object_or_404(Correction, pk=pk)
     authorised_conversation(request, correction.conversation_id, CORRECT)
-    return _act(request, correction.conversation_id,
-                lambda: withdraw_correction(correction, actor=staff_user(request)), "Correction withdrawn.")  # fmt: skip
+    return _act(
+        request,
+        correction.conversation_id,
+        lambda: withdraw_correction(correction, actor=staff_user(request)),
+        "Correction withdrawn.",
+    )

@@ -57,9 +57,11 @@ class Command(BaseCommand):
             "--inline", action="store_true", help="run here, without Celery workers"
         )
         parser.add_argument(
-            "--worker-timeout", type=float, default=30.0,
+            "--worker-timeout",
+            type=float,
+            default=30.0,
             help="seconds to wait for a worker to take the run (default 30)",
-        )  # fmt: skip
+        )
         parser.add_argument("--out", required=True, type=Path, help="where to copy the report")
 
     def handle(self, *args, **options) -> None:

@@ -126,11 +126,19 @@ class Command(BaseCommand):
             ) from None
         try:
             return create_release(
-                name=options["name"], version=options["release_version"], studies=studies,
-                completed_only=not options["include_unfinished"], qa_rule=options["qa"], layer=options["layer"],
-                subsample_sizes=sizes, subsample_seed=options["seed"], license=options["license"],
-                license_name=options["license_name"], description=options["description"], actor_label=ACTOR,
-            )  # fmt: skip
+                name=options["name"],
+                version=options["release_version"],
+                studies=studies,
+                completed_only=not options["include_unfinished"],
+                qa_rule=options["qa"],
+                layer=options["layer"],
+                subsample_sizes=sizes,
+                subsample_seed=options["seed"],
+                license=options["license"],
+                license_name=options["license_name"],
+                description=options["description"],
+                actor_label=ACTOR,
+            )
         except ValidationError as exc:
             raise CommandError(exc.messages[0]) from None
 
