@@ -86,6 +86,8 @@ def ensure_demo_study() -> Study:
         completion_code="DEMO-COMPLETE",
         screenout_code="DEMO-SCREENOUT",
         safety_contacts="researcher@localhost",  # the demo prints the alert (console backend)
+        # moderation_endpoint is left empty: the moderation signal is off in the demo (any
+        # attune-demo endpoint would answer it offline if a researcher turns it on).
         is_synthetic=True,
         publish_system_prompts=True,  # the demo's prompts are in this file anyway
     )

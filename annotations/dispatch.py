@@ -11,6 +11,7 @@ from attune_collect.dispatch import send_on_commit
 IMPROVE_REPLY = "annotations.improve_reply"  # annotations/tasks.py
 COMPUTE_FLAGS = "qa.compute_flags"  # annotations/qa/tasks.py
 RISK_ALERT = "qa.risk_alert"  # annotations/qa/tasks.py
+MODERATE_MESSAGE = "safety.moderate_message"  # annotations/tasks.py
 BUILD_RELEASE = "releases.build"  # annotations/releases/tasks.py
 
 
@@ -27,6 +28,12 @@ def compute_flags(conversation_id: int) -> None:
 def risk_alert(turn_id: int) -> None:
     """Raise the risk flag of the turn's conversation and email the study's safety contacts."""
     send_on_commit(RISK_ALERT, turn_id)
+
+
+def moderate_message(turn_id: int) -> None:
+    """Ask the study's moderation model for its verdict on the turn's message (never awaited
+    by the chat; the sweep asks again if this is lost)."""
+    send_on_commit(MODERATE_MESSAGE, turn_id)
 
 
 def build_release(release_id: int) -> None:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from annotations.dispatch import IMPROVE_REPLY
+from annotations.dispatch import IMPROVE_REPLY, MODERATE_MESSAGE
 from annotations.services.improver import record_improver_failure, run_improver
+from annotations.services.moderation import run_moderation
 from attune_collect.llm import GatewayError
 
 IMPROVER_MAX_RETRIES = 3
+MODERATION_MAX_RETRIES = 3
 
 
 @shared_task(bind=True, name=IMPROVE_REPLY, acks_late=True, max_retries=IMPROVER_MAX_RETRIES)
@@ -29,4 +31,18 @@ def improve_reply(self, turn_id: int) -> str:
         if self.request.retries >= IMPROVER_MAX_RETRIES:
             record_improver_failure(turn_id, error.message)
             return "failed"
+        raise self.retry(countdown=5 * 2**self.request.retries) from None
+
+
+@shared_task(bind=True, name=MODERATE_MESSAGE, acks_late=True, max_retries=MODERATION_MAX_RETRIES)
+def moderate_message(self, turn_id: int) -> str:
+    """The moderation verdict on a turn's message (see services/moderation.py).
+
+    A still-retryable failure after the gateway's own retries is retried here with backoff;
+    the last attempt stores the failure as an error signal for QA instead of raising.
+    """
+    last = self.request.retries >= MODERATION_MAX_RETRIES
+    try:
+        return run_moderation(turn_id, last_attempt=last)
+    except GatewayError:
         raise self.retry(countdown=5 * 2**self.request.retries) from None

@@ -11,7 +11,9 @@ every half of the shortest bound (at most every 60 s) and sends their tasks agai
   lease, queued units of a run where nothing moved for ``ATTUNE_UNCLAIMED_REQUEUE_S``, and a
   run whose units are all finished but that nobody finalized;
 - release builds (``annotations.releases.services.sweep_release_builds``): a build under a
-  lapsed lease, or queued and claimed by nobody past the bound.
+  lapsed lease, or queued and claimed by nobody past the bound;
+- moderation verdicts (``annotations.services.moderation.sweep_unmoderated``): a message of a
+  moderated study with no verdict some minutes after it was sent is asked about once more.
 
 Each step claims what it sends again with a conditional update (or a marker written in the
 same transaction), so the sweeps of several workers send a task once; a task sent twice is
@@ -32,6 +34,7 @@ from celery import bootsteps
 from django.db import close_old_connections
 
 from annotations.releases.services import sweep_release_builds
+from annotations.services.moderation import sweep_unmoderated
 from evaluation import conf
 from evaluation.services.units import sweep_running_runs
 
@@ -40,6 +43,7 @@ logger = logging.getLogger(__name__)
 STEPS: Sequence[tuple[str, Callable[[], object]]] = (
     ("evaluation runs", sweep_running_runs),
     ("release builds", sweep_release_builds),
+    ("moderation verdicts", sweep_unmoderated),
 )
 
 

@@ -1,4 +1,5 @@
-"""Signals the chat backend raises live on a turn (risk phrases, identity leaks) for QA to read."""
+"""Signals the chat backend raises on a turn (risk phrases, identity leaks, moderation verdicts)
+for QA to read."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from annotations.models.conversation import Turn
 class SignalKind(models.TextChoices):
     RISK = "risk", "Risk phrase in the participant's message"
     IDENTITY_LEAK = "identity_leak", "A reply names a vendor or model"
+    # The study's moderation model on the participant's message (services/moderation.py): one
+    # row per message whatever the verdict, so QA sees "not flagged" and "failed" too.
+    MODERATION = "moderation", "Moderation verdict on the participant's message"
 
 
 class SignalSource(models.TextChoices):
@@ -18,15 +22,29 @@ class SignalSource(models.TextChoices):
     IMPROVED_REPLY = "improved_reply", "Improved reply"
 
 
+class TurnSignalQuerySet(models.QuerySet):
+    def risk(self) -> TurnSignalQuerySet:
+        """Signals that say a participant may be at risk: a word match on their message, or a
+        moderation verdict that flagged it (a clear or failed verdict is no risk signal)."""
+        return self.filter(
+            models.Q(kind=SignalKind.RISK)
+            | models.Q(kind=SignalKind.MODERATION, evidence__flagged=True)
+        )
+
+
 class TurnSignal(models.Model):
-    """One detection on one text of a turn. ``evidence`` holds the matched phrases; QA turns
-    signals into review flags (``annotations.qa``), this table only records what was seen."""
+    """One detection on one text of a turn. ``evidence`` holds the matched phrases (word
+    checks) or the verdict (moderation: flagged, categories, model, latency_ms, error); QA
+    turns signals into review flags (``annotations.qa``), this table only records what was
+    seen."""
 
     turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="signals")
     kind = models.CharField(max_length=20, choices=SignalKind.choices)
     source = models.CharField(max_length=20, choices=SignalSource.choices)
     evidence = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TurnSignalQuerySet.as_manager()
 
     class Meta:
         ordering = ["turn", "kind"]

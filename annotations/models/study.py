@@ -66,6 +66,16 @@ class Study(models.Model):
         related_name="improver_for",
         help_text="Writes the 'improved' alternate reply participants compare against.",
     )
+    moderation_endpoint = models.ForeignKey(
+        ModelEndpoint,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="moderator_for",
+        help_text="Optional second risk signal: this endpoint's model classifies each "
+        "participant message in the background (never delaying the reply), beside the word "
+        "match. Empty: off. An attune-demo endpoint answers offline.",
+    )
     min_turns = models.PositiveSmallIntegerField(default=3)
     max_turns = models.PositiveSmallIntegerField(default=12)
     behaviour_questions_per_turn = models.PositiveSmallIntegerField(default=6)

@@ -20,7 +20,9 @@ from annotations.models import (
     Conversation,
     MoodTag,
     PairwiseChoice,
+    SignalKind,
     Turn,
+    TurnSignal,
 )
 from annotations.qa.correction_fields import judgement_field, turn_field
 from annotations.qa.flags import flag_label
@@ -71,6 +73,16 @@ class PairwiseRow:
 
 
 @dataclass(frozen=True)
+class SignalView:
+    """One safety check on a turn, as the reviewer reads it: which check, whether it fired,
+    and what it saw (the word match's phrases, the moderation model's verdict)."""
+
+    check: str
+    fired: bool
+    detail: str
+
+
+@dataclass(frozen=True)
 class TurnView:
     number: int
     status: str
@@ -85,6 +97,7 @@ class TurnView:
     annotation_seconds: float | None
     latency_ms: int | None
     flags: list[Flag] = field(default_factory=list)
+    signals: list[SignalView] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -174,6 +187,7 @@ def conversation_detail(
 
 def _load(conversation_id: int) -> Conversation:
     turns = Turn.objects.select_related("annotation").prefetch_related(
+        "signals",
         Prefetch("annotation__mood_tags", queryset=MoodTag.objects.order_by("position")),
         Prefetch(
             "annotation__behaviour_judgements",
@@ -274,7 +288,31 @@ def _turn(
         annotation_seconds=annotation_seconds(annotation) if annotation else None,
         latency_ms=turn.latency_ms,
         flags=flags,
+        signals=[_signal(s) for s in turn.signals.all()],
     )
+
+
+_WORD_CHECKS: dict[str, str] = {
+    SignalKind.RISK: "Risk words",
+    SignalKind.IDENTITY_LEAK: "Vendor or model named",
+}
+
+
+def _signal(signal: TurnSignal) -> SignalView:
+    evidence = signal.evidence or {}
+    if signal.kind != SignalKind.MODERATION:
+        where = signal.get_source_display().lower()
+        phrases = ", ".join(f"“{p}”" for p in evidence.get("phrases", ()))
+        return SignalView(_WORD_CHECKS.get(signal.kind, signal.kind), True, f"{where}: {phrases}")
+    model = evidence.get("model") or evidence.get("endpoint") or "?"
+    if evidence.get("error"):
+        return SignalView("Moderation", False, f"no verdict ({model}): {evidence['error']}")
+    if evidence.get("flagged") is True:
+        categories = ", ".join(evidence.get("categories") or ()) or "no category"
+        return SignalView("Moderation", True, f"flagged by {model}: {categories}")
+    if "flagged" not in evidence:  # emptied when a withdrawn participant's data was erased
+        return SignalView("Moderation", False, "erased")
+    return SignalView("Moderation", False, f"not flagged by {model}")
 
 
 def _panas_rows(

@@ -6,6 +6,11 @@ QA reads the signals (``annotations.qa`` turns them into review flags). The word
 with QA (``annotations.text_checks.lexicons``, pure by design), so the live check and the
 later QA scan always agree. A risk signal never stops the chat: the participant is shown the
 study's support resources and carries on.
+
+A study may add a second signal, a moderation model's verdict on each message
+(``services/moderation.py``): asked in the background after the message is stored, it never
+delays the reply. A flagged verdict counts as a risk signal everywhere below (``risk()``), so a
+message the word match missed still gets its notice, the next time the app reads the session.
 """
 
 from __future__ import annotations
@@ -58,14 +63,16 @@ def detect(turn: Turn, kind: str, source: str, text: str, *, actor_label: str) -
 
 
 def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotice | None:
-    if detect(
+    if study.moderation_endpoint_id is not None:
+        dispatch.moderate_message(turn.pk)  # a worker's job: the reply never waits for it
+    if not detect(
         turn, SignalKind.RISK, SignalSource.USER_MESSAGE, turn.user_message, actor_label=actor_label
     ):
-        # After the message is stored: the QA risk flag and the email to the study's contacts
-        # (``annotations.qa.services.risk_alerts``), in the background.
-        dispatch.risk_alert(turn.pk)
-        return SupportNotice(resources=support_resources(study), turn=turn.number)
-    return None
+        return None
+    # After the message is stored: the QA risk flag and the email to the study's contacts
+    # (``annotations.qa.services.risk_alerts``), in the background.
+    dispatch.risk_alert(turn.pk)
+    return SupportNotice(resources=support_resources(study), turn=turn.number)
 
 
 def check_reply(turn: Turn, text: str, source: str) -> bool:
@@ -74,7 +81,7 @@ def check_reply(turn: Turn, text: str, source: str) -> bool:
 
 def notice_for_turn(turn: Turn, study: Study) -> SupportNotice | None:
     """The notice a turn earned (shown again when a reply is retried or replayed)."""
-    if TurnSignal.objects.filter(turn=turn, kind=SignalKind.RISK).exists():
+    if TurnSignal.objects.filter(turn=turn).risk().exists():
         return SupportNotice(resources=support_resources(study), turn=turn.number)
     return None
 
@@ -82,7 +89,8 @@ def notice_for_turn(turn: Turn, study: Study) -> SupportNotice | None:
 def latest_risk_turn(conversation_id: int) -> int | None:
     """The number of the conversation's latest turn with a risk signal (None: no signal)."""
     return (
-        TurnSignal.objects.filter(turn__conversation_id=conversation_id, kind=SignalKind.RISK)
+        TurnSignal.objects.filter(turn__conversation_id=conversation_id)
+        .risk()
         .order_by("-turn__number")
         .values_list("turn__number", flat=True)
         .first()

@@ -15,6 +15,7 @@ does not import litellm until an endpoint that needs it is called (the import co
 from .demo_personas import PERSONAS as DEMO_PERSONAS
 from .gateway import LLMGateway, default_gateway
 from .ledger import EndpointUsage, UsageLedger
+from .moderation import ModerationVerdict, VerdictUnreadable
 from .retry import RetryPolicy
 from .transport import DEMO_MODEL_PREFIX
 from .types import (
@@ -49,11 +50,13 @@ __all__ = [
     "ErrorKind",
     "GatewayError",
     "LLMGateway",
+    "ModerationVerdict",
     "RetryPolicy",
     "StreamDone",
     "StreamEvent",
     "TokenDelta",
     "UsageLedger",
+    "VerdictUnreadable",
     "default_gateway",
     "register_demo_provider",
 ]

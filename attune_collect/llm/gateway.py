@@ -24,6 +24,7 @@ from typing import Any
 from .errors import SECRETS, classify, install_log_redaction
 from .ledger import UsageLedger
 from .limits import Clock, ConcurrencyLimits, RateLimiterFactory, RateLimiterRegistry, Sleep
+from .moderation import ModerationVerdict, moderation_messages, read_verdict
 from .prices import PriceBook, default_price_book
 from .retry import RetryPolicy
 from .transport import DEMO_MODEL_PREFIX, CallRequest, Piece, Transport, uses_litellm
@@ -187,6 +188,13 @@ class LLMGateway:
         finally:
             if not recorded:  # the caller stopped reading, or was cancelled
                 self.ledger.record_abandoned(endpoint.name, attempts=attempt)
+
+    async def moderate(self, endpoint: EndpointConfig, text: str) -> ModerationVerdict:
+        """A moderation verdict on one message (``moderation.py``): a classifier prompt
+        answered by the endpoint's model, under the same policy as every other call. Raises
+        GatewayError, or ``moderation.VerdictUnreadable`` when the answer is not a verdict."""
+        completion = await self.complete(endpoint, moderation_messages(text))
+        return read_verdict(completion)
 
     # -- one attempt -----------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ def test_the_dispatch_modules_declare_names():
         "annotations.improve_reply",
         "qa.compute_flags",
         "qa.risk_alert",
+        "safety.moderate_message",
         "releases.build",
     }
     assert declared_names(evaluation_dispatch) == {

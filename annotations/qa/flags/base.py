@@ -31,9 +31,11 @@ class Thresholds:
 class LiveSignal:
     """What the chat backend detected on a turn while it happened (``TurnSignal``)."""
 
-    kind: str  # "risk" or "identity_leak"
+    kind: str  # "risk", "identity_leak" or "moderation"
     source: str  # user_message, model_reply, improved_reply
     phrases: tuple[str, ...]
+    flagged: bool = False  # moderation: the model's verdict (False also when the call failed)
+    categories: tuple[str, ...] = ()  # moderation: what it flagged
 
 
 @dataclass(frozen=True)

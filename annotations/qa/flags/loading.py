@@ -138,8 +138,16 @@ def _signals(ids: list[int]) -> dict[TurnKey, list[LiveSignal]]:
         "turn__conversation_id", "turn__number", "kind", "source", "evidence"
     )
     for conversation_id, number, kind, source, evidence in rows:
-        phrases = tuple((evidence or {}).get("phrases", ()))
-        found[conversation_id, number].append(LiveSignal(kind, source, phrases))
+        evidence = evidence or {}  # emptied when a withdrawn participant's data is erased
+        found[conversation_id, number].append(
+            LiveSignal(
+                kind,
+                source,
+                tuple(evidence.get("phrases", ())),
+                flagged=evidence.get("flagged") is True,
+                categories=tuple(evidence.get("categories") or ()),
+            )
+        )
     return found
 
 

@@ -3,8 +3,12 @@ flag at once (not when the chat ends) and the study's safety contacts get an ema
 minute, with a link to the conversation in QA and never the message text (an email is copied,
 forwarded and kept in places the study's data must not go).
 
-Runs in the background (``qa.risk_alert``), queued after the message is stored; the chat never
-waits for it. Idempotent per turn: a retried task sends no second email.
+Runs in the background (``qa.risk_alert``), queued after the message is stored (a word match)
+or after the study's moderation model flagged it (``services/moderation.py``); the chat never
+waits for it. Idempotent per turn: a retried task, or the second of the two signals on one
+message, sends no second email. A message only the moderation model flagged sends one only if
+the conversation has had none yet: a classifier's verdicts on every later message of a
+conversation the contacts are already looking at would bury the alerts that matter.
 """
 
 from __future__ import annotations
@@ -34,12 +38,12 @@ def conversation_link(conversation_id: int) -> str:
 def run_risk_alert(turn_id: int) -> int:
     """Raise the conversation's risk flag and tell the study's contacts; the emails sent."""
     turn = Turn.objects.select_related("conversation__study").get(pk=turn_id)
-    if not TurnSignal.objects.filter(turn=turn, kind=SignalKind.RISK).exists():
+    kinds = set(TurnSignal.objects.filter(turn=turn).risk().values_list("kind", flat=True))
+    if not kinds:
         return 0
     compute_flags([turn.conversation_id], actor_label=ACTOR, only=[RISK_FLAG])
-    if AuditEntry.objects.filter(
-        action=NOTIFIED, target_type="annotations.turn", target_id=str(turn.pk)
-    ).exists():
+    told = _notified_turns(turn.conversation_id)
+    if str(turn.pk) in told or (SignalKind.RISK not in kinds and told):
         return 0
     study = turn.conversation.study
     recipients = contact_addresses(study.safety_contacts)
@@ -51,10 +55,10 @@ def run_risk_alert(turn_id: int) -> int:
     send_mail(
         subject=f"[Attune] A participant may need support: {study.title}",
         message=(
-            f'A participant\'s message in the study "{study.title}" ({study.slug}) matched the '
-            f"risk check (message {turn.number} of conversation "
+            f'A participant\'s message in the study "{study.title}" ({study.slug}) was flagged '
+            f"by {_checks(kinds)} (message {turn.number} of conversation "
             f"{turn.conversation.external_id or turn.conversation_id}).\n\n"
-            "The participant was shown the study's support resources and can go on chatting.\n"
+            "The participant is shown the study's support resources and can go on chatting.\n"
             f"Please look at the conversation in QA now:\n{link}\n\n"
             "The message itself is not in this email: read it in QA.\n"
         ),
@@ -62,6 +66,29 @@ def run_risk_alert(turn_id: int) -> int:
         recipient_list=recipients,
     )
     record_audit(
-        NOTIFIED, target=turn, actor_label=ACTOR, data={"recipients": len(recipients), "link": link}
+        NOTIFIED,
+        target=turn,
+        actor_label=ACTOR,
+        data={"recipients": len(recipients), "link": link, "signals": sorted(kinds)},
     )
     return len(recipients)
+
+
+def _notified_turns(conversation_id: int) -> set[str]:
+    """The keys of the conversation's turns whose alert was sent."""
+    turn_keys = [
+        str(pk)
+        for pk in Turn.objects.filter(conversation_id=conversation_id).values_list("pk", flat=True)
+    ]
+    return set(
+        AuditEntry.objects.filter(
+            action=NOTIFIED, target_type="annotations.turn", target_id__in=turn_keys
+        ).values_list("target_id", flat=True)
+    )
+
+
+def _checks(kinds: set[str]) -> str:
+    names = {SignalKind.RISK: "the risk word check", SignalKind.MODERATION: "the moderation model"}
+    return " and ".join(
+        names[kind] for kind in (SignalKind.RISK, SignalKind.MODERATION) if kind in kinds
+    )
