@@ -139,6 +139,32 @@ describe("The support notice of a risky message", () => {
   });
 });
 
+describe("The support notice of a message only the moderation model flagged", () => {
+  it("appears under the message once a session read names its turn, though the stream raised none", async () => {
+    const harness = makeHarness();
+    const done = turn({ user_message: MESSAGE });
+    // The word match saw nothing (no support in the turn event); the moderation verdict, made
+    // in the background, is in the session the app reads after the reply.
+    harness.server
+      .on("POST", "/api/study/messages", () =>
+        sseResponse([sse("turn", { turn: stored, support: null }), sse("delta", { text: "That sounds hard." }), sse("done", { turn: done, annotation: annotationStep() })]),
+      )
+      .on("GET", "/api/study/session", session({
+        chat: { turns: [done], answered: 0, can_send: false, can_finish: false },
+        support: { resources: "Samaritans: 116 123", turn: 1 },
+      }));
+    const user = userEvent.setup();
+    renderWithServerSession(<Chat />, harness);
+    const box = screen.getByLabelText("Your message");
+    await user.type(box, MESSAGE);
+    await user.keyboard("{Control>}{Enter}{/Control}");
+    const notice = await screen.findByRole("alert", { name: "Support is available" });
+    expect(notice).toHaveTextContent("Samaritans: 116 123");
+    expect(notice.closest("li")).toBe(conversation().getByText(MESSAGE).closest("li"));
+    expect(notice.contains(document.activeElement)).toBe(false); // it takes no focus
+  });
+});
+
 describe("useServerSession", () => {
   it("ignores a slow poll's answer that arrives after a newer one", async () => {
     const harness = makeHarness();
