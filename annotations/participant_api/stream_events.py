@@ -4,9 +4,10 @@ the same definitions (``stream_schema.py``), so the two cannot drift apart.
 
 An event is its name (the ``event:`` line) and the serializer of its data (the ``data:`` line,
 one line of JSON). In the schema each event is a component ``{"event": <name>, "data": ...}``,
-the shape OpenAPI 3.2 gives a Server-Sent Event: ``event`` a constant, ``data`` a string whose
-``contentSchema`` is the data serializer's component. The stream's ``itemSchema`` is a
-``oneOf`` of them discriminated by ``event``. The keep-alive comment (``keepalive.py``) is no
+the shape OpenAPI gives a Server-Sent Event: ``event`` a constant, ``data`` a string whose
+``contentSchema`` is the data serializer's component. The ``text/event-stream`` response's
+``schema`` describes one event (OpenAPI 3.1; 3.2 would call it ``itemSchema``): a ``oneOf`` of
+them discriminated by ``event``. The keep-alive comment (``keepalive.py``) is no
 event: SSE readers skip comment lines, and the response's description says when it comes.
 
 The order: ``turn`` (the message is stored), ``delta`` (many; concatenate them), then ``done``

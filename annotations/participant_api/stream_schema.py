@@ -22,9 +22,9 @@ from annotations.participant_api.stream_events import EVENTS
 from annotations.participant_api.views import ERRORS
 
 STREAM_DESCRIPTION = f"""Server-Sent Events (read with fetch(); EventSource cannot send the token).
-`itemSchema` describes each event (OpenAPI 3.2): its `event` line and its `data` line, one line
-of JSON whose `contentSchema` names its shape: `turn`, then `delta` (many; concatenate them),
-then `done` or `error`. While the model is silent the stream sends the comment
+The schema describes each event (not the whole stream): its `event` line and its `data` line,
+one line of JSON whose `contentSchema` names its shape: `turn`, then `delta` (many; concatenate
+them), then `done` or `error`. While the model is silent the stream sends the comment
 `{KEEPALIVE_COMMENT.decode().strip()}` (no event; SSE readers skip it).
 
 Errors before the stream starts come as JSON with the usual error shape and status."""
@@ -60,18 +60,6 @@ class EventDataFieldExtension(OpenApiSerializerFieldExtension):
             "contentMediaType": "application/json",
             "contentSchema": component.ref,
         }
-
-
-def stream_item_schemas(result: dict, generator: Any, request: Any, public: bool) -> dict:
-    """drf-spectacular hook: an event stream's schema describes each event, which OpenAPI 3.2
-    calls ``itemSchema`` (its ``schema`` would describe the whole stream as one value)."""
-    for path in result.get("paths", {}).values():
-        for operation in path.values():
-            for response in operation.get("responses", {}).values():
-                media = response.get("content", {}).get("text/event-stream")
-                if media is not None and "schema" in media:
-                    media["itemSchema"] = media.pop("schema")
-    return result
 
 
 class _StreamDocs(APIView):

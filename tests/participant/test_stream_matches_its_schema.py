@@ -1,17 +1,19 @@
 """The chat stream sends what the OpenAPI schema says it sends. Real streams (uvicorn, the local
 OpenAI-compatible test server) are read byte for byte: every event is validated against the
-component the published document maps its name to (the stream's itemSchema, ChatStreamEvent,
-a oneOf discriminated by the event name), and its data line, parsed, against that component's
+component the published document maps its name to (the stream's schema, which describes one
+event before OpenAPI 3.2: ChatStreamEvent, a oneOf discriminated by the event name), and its data line, parsed, against that component's
 contentSchema, with no key the schema does not state; the only other thing on the wire is the
 keep-alive comment. The streams cover every kind of event: a risky message (support), a silent
 model (keep-alive), a repeated submit (replay), an upstream failure (error) and its retry."""
 
+import datetime
 import json
 import uuid
 from typing import Any
 
 import httpx
 import pytest
+import schemathesis
 import yaml
 from jsonschema import Draft202012Validator
 
@@ -41,7 +43,7 @@ def schema(client) -> dict[str, Any]:
 
 def validator(schema: dict[str, Any], ref: str) -> Draft202012Validator:
     """A validator of the component ``ref`` ("#/components/schemas/...") of the document."""
-    assert schema["openapi"].startswith("3.2")  # its schemas are JSON Schema 2020-12
+    assert schema["openapi"].startswith("3.1")  # its schemas are JSON Schema 2020-12
     return Draft202012Validator({"components": strict(schema["components"]), "$ref": ref})
 
 
@@ -49,12 +51,16 @@ def validate(schema: dict[str, Any], ref: str, value: Any) -> list[str]:
     return [error.message for error in validator(schema, ref).iter_errors(value)]
 
 
-def raw_stream(http: httpx.Client, path: str, body: dict, headers: dict) -> list[tuple[str, str]]:
-    """The stream's messages as sent: (event name, data line) or ("comment", the comment)."""
+def raw_stream(
+    http: httpx.Client, path: str, body: dict, headers: dict, kept: list[httpx.Response]
+) -> list[tuple[str, str]]:
+    """The stream's messages as sent: (event name, data line) or ("comment", the comment).
+    The response itself goes to ``kept`` (read whole: Schemathesis validates it again)."""
     with http.stream("POST", path, json=body, headers=headers) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
         text = response.read().decode()
+    kept.append(response)
     messages = []
     for block in text.split("\n\n")[:-1]:  # every message ends with a blank line
         lines = block.split("\n")
@@ -77,11 +83,12 @@ def test_every_event_of_real_streams_matches_its_schema_component(
     client = live_participant(upstream_study)
     client.onboard()
     streams: list[list[tuple[str, str]]] = []
+    responses: list[httpx.Response] = []
     with httpx.Client(base_url=asgi_server, timeout=20) as http:
 
         def send(text: str, key: str) -> list[tuple[str, str]]:
             body = {"text": text, "idempotency_key": key}
-            streams.append(raw_stream(http, "/api/study/messages", body, client.headers))
+            streams.append(raw_stream(http, "/api/study/messages", body, client.headers, responses))
             return streams[-1]
 
         key = uuid.uuid4().hex
@@ -92,11 +99,12 @@ def test_every_event_of_real_streams_matches_its_schema_component(
         assert client.annotate(1).status == 200
         openai_server.behaviour.server_error()
         send("And now?", uuid.uuid4().hex)
-        streams.append(raw_stream(http, "/api/study/turns/2/retry", {}, client.headers))
+        retry = raw_stream(http, "/api/study/turns/2/retry", {}, client.headers, responses)
+        streams.append(retry)
 
     for operation in ("/api/study/messages", "/api/study/turns/{number}/retry"):
         content = schema["paths"][operation]["post"]["responses"]["200"]["content"]
-        assert content["text/event-stream"] == {"itemSchema": {"$ref": ANY_EVENT}}
+        assert content["text/event-stream"] == {"schema": {"$ref": ANY_EVENT}}  # one event
     union = schema["components"]["schemas"]["ChatStreamEvent"]
     mapping = union["discriminator"]["mapping"]
     assert union["discriminator"]["propertyName"] == "event"
@@ -132,9 +140,17 @@ def test_every_event_of_real_streams_matches_its_schema_component(
     ]
     assert streams[0].index(("comment", KEEPALIVE_COMMENT.decode().strip())) == 1
 
+    # Schemathesis reads the document the same way (before 3.2 a stream's schema is one event):
+    # every stream, as sent, passes its response validation, data lines included.
+    operations = schemathesis.openapi.from_dict(schema)
+    for response in responses:
+        path = response.request.url.path.replace("/turns/2/", "/turns/{number}/")
+        assert operations[path]["POST"].validate_response(response) is None
+
 
 def test_an_event_the_schema_does_not_describe_fails_validation(schema):
-    """The checks above can fail: an unknown name, a key or type the schema does not state."""
+    """The checks above can fail: an unknown name, a key or type the schema does not state;
+    Schemathesis's own reading of the stream too."""
     assert not validate(schema, ANY_EVENT, {"event": "delta", "data": '{"text":"Hi"}'})
     assert validate(schema, ANY_EVENT, {"event": "finished", "data": '{"text":"Hi"}'})
     assert validate(schema, ANY_EVENT, {"event": "delta", "data": {"text": "Hi"}})  # a line
@@ -148,3 +164,21 @@ def test_an_event_the_schema_does_not_describe_fails_validation(schema):
     }
     assert not validate(schema, "#/components/schemas/StreamErrorData", failed)
     assert validate(schema, "#/components/schemas/StreamDoneData", failed)
+
+    send = schemathesis.openapi.from_dict(schema)["/api/study/messages"]["POST"]
+    assert send.validate_response(_sse(b'event: delta\ndata: {"text":"Hi"}\n\n')) is None
+    for wrong in (
+        b'event: finished\ndata: {"text":"Hi"}\n\n',
+        b'event: delta\ndata: {"text":3}\n\n',
+    ):
+        with pytest.raises(AssertionError, match="violates"):
+            send.validate_response(_sse(wrong))
+
+
+def _sse(content: bytes) -> httpx.Response:
+    """A stream as received (Schemathesis reads how long it took, as of a response read)."""
+    request = httpx.Request("POST", "http://testserver/api/study/messages")
+    headers = {"content-type": "text/event-stream"}
+    response = httpx.Response(200, headers=headers, content=content, request=request)
+    response.elapsed = datetime.timedelta(0)
+    return response

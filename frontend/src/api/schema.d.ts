@@ -1361,9 +1361,9 @@ export interface operations {
         responses: {
             /**
              * @description Server-Sent Events (read with fetch(); EventSource cannot send the token).
-             *     `itemSchema` describes each event (OpenAPI 3.2): its `event` line and its `data` line, one line
-             *     of JSON whose `contentSchema` names its shape: `turn`, then `delta` (many; concatenate them),
-             *     then `done` or `error`. While the model is silent the stream sends the comment
+             *     The schema describes each event (not the whole stream): its `event` line and its `data` line,
+             *     one line of JSON whose `contentSchema` names its shape: `turn`, then `delta` (many; concatenate
+             *     them), then `done` or `error`. While the model is silent the stream sends the comment
              *     `: keep-alive` (no event; SSE readers skip it).
              *
              *     Errors before the stream starts come as JSON with the usual error shape and status.
@@ -1373,7 +1373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": unknown;
+                    "text/event-stream": components["schemas"]["ChatStreamEvent"];
                 };
             };
             /** @description invalid: error.field names the input */
@@ -2008,9 +2008,9 @@ export interface operations {
         responses: {
             /**
              * @description Server-Sent Events (read with fetch(); EventSource cannot send the token).
-             *     `itemSchema` describes each event (OpenAPI 3.2): its `event` line and its `data` line, one line
-             *     of JSON whose `contentSchema` names its shape: `turn`, then `delta` (many; concatenate them),
-             *     then `done` or `error`. While the model is silent the stream sends the comment
+             *     The schema describes each event (not the whole stream): its `event` line and its `data` line,
+             *     one line of JSON whose `contentSchema` names its shape: `turn`, then `delta` (many; concatenate
+             *     them), then `done` or `error`. While the model is silent the stream sends the comment
              *     `: keep-alive` (no event; SSE readers skip it).
              *
              *     Errors before the stream starts come as JSON with the usual error shape and status.
@@ -2020,7 +2020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": unknown;
+                    "text/event-stream": components["schemas"]["ChatStreamEvent"];
                 };
             };
             /** @description invalid: error.field names the input */
