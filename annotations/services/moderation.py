@@ -137,7 +137,7 @@ def _store(turn_id: int, evidence: dict[str, Any]) -> bool:
     return True
 
 
-LOST = "no verdict yet: the request was lost and has been sent again"
+LOST = "the request was lost; it has been sent again"
 
 
 def sweep_unmoderated(now: datetime | None = None) -> int:

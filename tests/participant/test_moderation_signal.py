@@ -24,6 +24,7 @@ from annotations.qa.services.risk_alerts import run_risk_alert
 from annotations.services.moderation import LOST, run_moderation, sweep_unmoderated
 from annotations.services.participant_sessions import participant_for_token
 from annotations.services.setup import save_setup
+from annotations.tasks import MODERATION_MAX_RETRIES, moderate_message
 from attune_collect.llm import (
     Completion,
     EndpointConfig,
@@ -209,6 +210,19 @@ class TestAFailingModerationEndpoint:
         assert run_moderation(turn.pk, last_attempt=True) == "error"
         assert run_moderation(turn.pk) == "flagged"  # a later success replaces the error
         assert moderation_signal(turn).evidence["flagged"] is True
+
+    def test_the_task_retries_an_outage_then_records_it(self, send, openai_server):
+        openai_server.behaviour.server_error(times=20)
+        turn = send(VEILED)
+        # Eager: the task's retries run in this process, without their countdown.
+        assert moderate_message.apply(args=[turn.pk]).get() == "error"
+        assert len(openai_server.behaviour.requests) == MODERATION_MAX_RETRIES + 1
+        assert "500" in moderation_signal(turn).evidence["error"]
+
+    def test_the_task_rides_out_a_brief_outage(self, send, openai_server):
+        openai_server.behaviour.server_error(times=1)
+        turn = send(VEILED)
+        assert moderate_message.apply(args=[turn.pk]).get() == "flagged"
 
     def test_an_answer_that_is_no_verdict_is_an_error(self, send, openai_server):
         openai_server.behaviour.reply = lambda body: "I would say this is concerning."
