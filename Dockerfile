@@ -15,8 +15,9 @@ RUN npm run build
 
 # --- 2. the Django app -------------------------------------------------------------------------
 FROM python:3.12-slim
+# litellm's offline variables are not ENV: every process of the image sets them before litellm
+# is imported (apply_offline_environment in attune_collect/llm/_litellm.py).
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
-    LITELLM_OFFLINE_MODE=true LITELLM_LOCAL_MODEL_COST_MAP=True LITELLM_MODE=PRODUCTION HF_HUB_OFFLINE=1 \
     ATTUNE_DATA_DIR=/data
 WORKDIR /app
 COPY requirements.txt .

@@ -16,11 +16,11 @@ DEMO_ADMIN_PASSWORD ?= attune-demo
 PYTEST_WORKERS ?= 2
 PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS)
 
-# litellm must stay offline (no price list or tokenizer downloads, no .env loading).
-export LITELLM_OFFLINE_MODE := true
-export LITELLM_LOCAL_MODEL_COST_MAP := True
-export LITELLM_MODE := PRODUCTION
-export HF_HUB_OFFLINE := 1
+# litellm's offline variables (no price list or tokenizer downloads, no .env loading) are not
+# exported here: every process this Makefile starts is Python that sets them itself, before
+# litellm can be imported, through one function (apply_offline_environment in
+# attune_collect/llm/_litellm.py, called by settings.py, the gateway's lazy import and the
+# engine's CLI). A deployment may still set them; an explicit value wins.
 
 .PHONY: help install frontend api-types check-api-types lint-frontend test-frontend test-e2e demo test test-sqlite test-slow lint format migrate worker serve clean
 

@@ -27,6 +27,12 @@ no Redis). Production is configured with these variables:
 ``ATTUNE_RELEASE_BUILD_LEASE_S`` seconds a release build's claim lasts unless renewed (300).
 ``ATTUNE_BROKER_VISIBILITY_TIMEOUT_S`` Redis broker: redelivery of unacknowledged messages (6 h).
 ``ATTUNE_SSE_KEEPALIVE_S``     seconds of model silence before a chat stream sends an SSE comment (15).
+``ATTUNE_EVALUATION_UNIT_LEASE_S`` seconds an evaluation unit's claim holds without a heartbeat (120).
+``ATTUNE_EVALUATION_UNIT_MAX_FAILURES`` failed attempts before an evaluation unit counts as failed (3).
+``ATTUNE_EVALUATION_REDIS_PREFIX`` Redis key prefix of the call cache and rate limits
+                               (``attune:evaluation:``).
+``ATTUNE_EVALUATION_QUEUE``    Celery queue of evaluation tasks (the default queue), e.g. for
+                               workers of their own.
 ``ATTUNE_GC_THRESHOLD``        web process only: garbage collector thresholds, ``50000,20,20``
                                by default (``attune_collect/web_process.py``).
 ``ATTUNE_SITE_URL``            the platform's address for links in emails
@@ -38,18 +44,22 @@ no Redis). Production is configured with these variables:
 ``DEFAULT_FROM_EMAIL``         the sender of the alerts (``attune@localhost``).
 =============================  =================================================================
 
+The ``ATTUNE_*`` settings of the platform itself are read once into one typed record,
+``settings.ATTUNE`` (``attune_collect/config.py``, where their defaults live); services read it
+with ``attune_config()``.
+
 Model provider keys are never settings: a model endpoint names the environment variable that
 holds its key, and only the LLM gateway reads it at call time.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from attune_collect.config import AttuneConfig, read_environment
 from attune_collect.env import (
     EnvironmentConfigError,
     env_bool,
@@ -59,15 +69,12 @@ from attune_collect.env import (
     env_str,
     env_url,
 )
+from attune_collect.llm._litellm import apply_offline_environment
 
-# litellm must never reach the internet (price list, tokenizers) and must not read a .env file.
-for _name, _value in {
-    "LITELLM_OFFLINE_MODE": "true",
-    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-    "LITELLM_MODE": "PRODUCTION",
-    "HF_HUB_OFFLINE": "1",
-}.items():
-    os.environ.setdefault(_name, _value)
+# litellm must never reach the internet (price list, tokenizers) and must not read a .env file:
+# every process that loads these settings (web, worker, manage.py) gets its offline variables
+# here, before anything can import it. The list is the gateway's (attune_collect/llm/_litellm.py).
+apply_offline_environment()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -84,6 +91,9 @@ try:
     _ssl_redirect = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
     _hsts_seconds = env_int("DJANGO_HSTS_SECONDS", 31_536_000, minimum=0)
     LOG_LEVEL = env_str("ATTUNE_LOG_LEVEL", "INFO").upper()
+    # The platform's own settings, typed and read once (attune_collect/config.py): services
+    # read them with attune_config(), never with defaults of their own.
+    ATTUNE: AttuneConfig = read_environment(DATA_DIR)
 except EnvironmentConfigError as exc:
     raise ImproperlyConfigured(str(exc)) from None
 
@@ -231,11 +241,6 @@ if CELERY_WORKER_DISABLE_PREFETCH:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env_int("ATTUNE_BROKER_VISIBILITY_TIMEOUT_S", 6 * 3600, minimum=60)
     }
-# Queued work nobody claimed within this many seconds (its message lost with a killed worker)
-# is sent again by the sweep: evaluation units of a run with no activity, release builds.
-ATTUNE_UNCLAIMED_REQUEUE_S = env_int("ATTUNE_UNCLAIMED_REQUEUE_S", 120, minimum=1)
-# A release build's claim lasts this long unless the builder renews it (at every chunk).
-ATTUNE_RELEASE_BUILD_LEASE_S = env_int("ATTUNE_RELEASE_BUILD_LEASE_S", 300, minimum=1)
 CELERY_TASK_ALWAYS_EAGER = False  # a task never runs inside the web request
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -329,20 +334,10 @@ LOGGING = {
     "loggers": {"LiteLLM": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
 }
 
-# --- Attune -----------------------------------------------------------------------------------
-ATTUNE_RELEASES_DIR = Path(env_str("ATTUNE_RELEASES_DIR", str(DATA_DIR / "releases")))
-# Evaluation runs: one report folder per run (<dir>/<run id>/) and, without Redis, the call cache.
-ATTUNE_EVALUATIONS_DIR = Path(env_str("ATTUNE_EVALUATIONS_DIR", str(DATA_DIR / "evaluations")))
-# Conversations per chunk of a release build: memory per chunk vs. queries per conversation.
-ATTUNE_RELEASE_CHUNK_SIZE = env_int("ATTUNE_RELEASE_CHUNK_SIZE", 500, minimum=1)
-# How long a turn's A/B comparison waits for the improved reply before it is skipped
-# (annotations/services/annotation_flow.py).
-ATTUNE_IMPROVED_REPLY_TIMEOUT_S = env_int("ATTUNE_IMPROVED_REPLY_TIMEOUT_S", 90, minimum=1)
-
+# --- email -------------------------------------------------------------------------------------
 # Email: the risk alerts to a study's safety contacts (annotations/qa/services/risk_alerts.py).
 # Django 6.1's MAILERS (EMAIL_BACKEND and EMAIL_HOST are deprecated); the options each backend
 # takes differ, so only the chosen backend's are passed.
-ATTUNE_SITE_URL = env_str("ATTUNE_SITE_URL", "http://localhost:8000").rstrip("/")
 # The console backend prints the alerts in development (the demo); production defaults to SMTP,
 # since a console "sent" alert would reach nobody (and `check --deploy` refuses it).
 _email_backend = env_str(
@@ -365,9 +360,3 @@ elif _email_backend.endswith("filebased.EmailBackend"):
     _email_options = {"file_path": env_str("EMAIL_FILE_PATH", str(DATA_DIR / "emails"))}
 MAILERS = {"default": {"BACKEND": _email_backend, "OPTIONS": _email_options}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "attune@localhost")
-# The lease of the stream that owns a turn, renewed every third of it while the stream lives
-# (Retry-After waits included); a retry is refused until it lapses (annotations/services/chat.py).
-ATTUNE_CHAT_TURN_LEASE_S = env_int("ATTUNE_CHAT_TURN_LEASE_S", 30, minimum=1)
-# An open chat stream sends an SSE comment after this many seconds without a token, so a proxy
-# with a 60 s read timeout never cuts a slow first token (annotations/participant_api/keepalive.py).
-ATTUNE_SSE_KEEPALIVE_S = env_int("ATTUNE_SSE_KEEPALIVE_S", 15, minimum=1)

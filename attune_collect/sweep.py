@@ -35,7 +35,7 @@ from django.db import close_old_connections
 
 from annotations.releases.services import sweep_release_builds
 from annotations.services.moderation import sweep_unmoderated
-from evaluation import conf
+from attune_collect.config import attune_config
 from evaluation.services.units import sweep_running_runs
 
 logger = logging.getLogger(__name__)
@@ -48,7 +48,12 @@ STEPS: Sequence[tuple[str, Callable[[], object]]] = (
 
 
 def sweep_interval_s() -> float:
-    bounds = (conf.unit_lease_s(), conf.unclaimed_requeue_s(), conf.release_build_lease_s())
+    config = attune_config()
+    bounds = (
+        config.evaluation_unit_lease_s,
+        config.unclaimed_requeue_s,
+        config.release_build_lease_s,
+    )
     return max(1.0, min(60.0, min(bounds) / 2))
 
 

@@ -1,17 +1,9 @@
-"""The evaluation app's settings, with their defaults (a deployment may set any of them).
+"""The evaluation app's settings: thin accessors over the platform's configuration.
 
-Read at call time, not import time, so tests (``settings`` fixture) and worker processes started
-with another settings module see their own values.
-
-``ATTUNE_EVALUATIONS_DIR``               report folders (``<dir>/<run id>/``) and, without Redis,
-                                         the SQLite call cache shared by the machine's workers.
-``ATTUNE_EVALUATION_UNIT_LEASE_S``       how long a unit's claim holds without a heartbeat; after
-                                         it another worker may take the unit over (120 s).
-``ATTUNE_EVALUATION_UNIT_MAX_FAILURES``  failed attempts (errors, failed calls, lost workers)
-                                         before a unit counts as failed (3).
-``ATTUNE_EVALUATION_REDIS_PREFIX``       key prefix of the shared call cache and rate limits.
-``ATTUNE_EVALUATION_QUEUE``              Celery queue of evaluation tasks (None: the default),
-                                         e.g. to give evaluations their own workers.
+The values, their defaults and their variables (``ATTUNE_EVALUATIONS_DIR``,
+``ATTUNE_EVALUATION_UNIT_LEASE_S``, ``ATTUNE_EVALUATION_UNIT_MAX_FAILURES``,
+``ATTUNE_EVALUATION_REDIS_PREFIX``, ``ATTUNE_EVALUATION_QUEUE``, ...) live in
+``attune_collect/config.py``. Read at call time, so a test's override applies.
 """
 
 from __future__ import annotations
@@ -20,23 +12,21 @@ from pathlib import Path
 
 from django.conf import settings
 
+from attune_collect.config import attune_config
+
 SQLITE_CACHE_NAME = "call_cache.sqlite3"
 
 
 def evaluations_dir() -> Path:
-    return Path(settings.ATTUNE_EVALUATIONS_DIR)
+    return attune_config().evaluations_dir
 
 
 def unit_lease_s() -> float:
-    return float(getattr(settings, "ATTUNE_EVALUATION_UNIT_LEASE_S", 120.0))
+    return attune_config().evaluation_unit_lease_s
 
 
 def unclaimed_requeue_s() -> float:
-    return float(getattr(settings, "ATTUNE_UNCLAIMED_REQUEUE_S", 120.0))
-
-
-def release_build_lease_s() -> float:
-    return float(getattr(settings, "ATTUNE_RELEASE_BUILD_LEASE_S", 300.0))
+    return attune_config().unclaimed_requeue_s
 
 
 def heartbeat_interval_s() -> float:
@@ -45,16 +35,18 @@ def heartbeat_interval_s() -> float:
 
 
 def unit_max_failures() -> int:
-    return int(getattr(settings, "ATTUNE_EVALUATION_UNIT_MAX_FAILURES", 3))
+    return attune_config().evaluation_unit_max_failures
 
 
 def redis_url() -> str | None:
-    return getattr(settings, "REDIS_URL", None) or None
+    # A Django setting (the cache and the broker use it too), always defined by settings.py.
+    url: str | None = settings.REDIS_URL
+    return url or None
 
 
 def redis_prefix() -> str:
-    return str(getattr(settings, "ATTUNE_EVALUATION_REDIS_PREFIX", "attune:evaluation:"))
+    return attune_config().evaluation_redis_prefix
 
 
 def task_queue() -> str | None:
-    return getattr(settings, "ATTUNE_EVALUATION_QUEUE", None) or None
+    return attune_config().evaluation_queue

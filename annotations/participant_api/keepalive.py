@@ -11,11 +11,11 @@ the model call), and the events themselves pay nothing for it.
 
 from __future__ import annotations
 
-from django.conf import settings
+from attune_collect.config import attune_config
 
 KEEPALIVE_COMMENT = b": keep-alive\n\n"
 
 
 def keepalive_interval_s() -> float:
-    """Seconds of silence before a comment (``ATTUNE_SSE_KEEPALIVE_S``, default 15)."""
-    return float(settings.ATTUNE_SSE_KEEPALIVE_S)
+    """Seconds of silence before a comment (``ATTUNE_SSE_KEEPALIVE_S``)."""
+    return attune_config().sse_keepalive_s

@@ -53,6 +53,7 @@ from annotations.releases.versioning import (
     version_problem,
 )
 from annotations.services.audit import record_audit
+from attune_collect.config import attune_config
 from evaluation.benchmark.writer import conversation_filename
 
 logger = logging.getLogger(__name__)
@@ -72,11 +73,11 @@ def release_pseudonym(internal_pseudonym: str) -> str:
 
 
 def releases_root() -> Path:
-    return Path(settings.ATTUNE_RELEASES_DIR)
+    return attune_config().releases_dir
 
 
 def chunk_size() -> int:
-    return int(getattr(settings, "ATTUNE_RELEASE_CHUNK_SIZE", 500))
+    return attune_config().release_chunk_size
 
 
 # --- create -----------------------------------------------------------------------------------
@@ -154,11 +155,11 @@ def enqueue_build(
 
 
 def build_lease() -> timedelta:
-    return timedelta(seconds=float(getattr(settings, "ATTUNE_RELEASE_BUILD_LEASE_S", 300)))
+    return timedelta(seconds=attune_config().release_build_lease_s)
 
 
 def unclaimed_bound() -> timedelta:
-    return timedelta(seconds=float(getattr(settings, "ATTUNE_UNCLAIMED_REQUEUE_S", 120)))
+    return timedelta(seconds=attune_config().unclaimed_requeue_s)
 
 
 def sweep_release_builds() -> list[int]:

@@ -7,8 +7,8 @@ validates every value against the study's instrument before writing anything, so
 value changes nothing.
 
 The comparison waits for the improved reply at most ``improved_reply_timeout()`` from the
-moment the step opened (``ATTUNE_IMPROVED_REPLY_TIMEOUT_S``, default
-``IMPROVED_REPLY_TIMEOUT_S``). The rule, the same for the step, the submit and the improver:
+moment the step opened (``ATTUNE_IMPROVED_REPLY_TIMEOUT_S``, attune_collect/config.py). The
+rule, the same for the step, the submit and the improver:
 
 - within the limit a pending reply is reported ``pending`` and the submit answers
   ``improved_reply_pending``; a reply that is ready within the limit stays ``ready``;
@@ -29,8 +29,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from django.utils import timezone
 
@@ -53,14 +51,11 @@ from annotations.services.participants import actor_for, current_conversation, r
 from annotations.services.question_rotation import take_next
 from annotations.services.scale_values import on_scale
 from annotations.services.study_instrument import instrument_of
+from attune_collect.config import attune_config
 from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
 from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
 
 GENERAL_QUESTION = "general"  # the overall preference: asked at every turn that compares
-# How long a participant waits for the improved reply before the comparison is skipped
-# (seconds from the step's opening); settings.ATTUNE_IMPROVED_REPLY_TIMEOUT_S overrides it.
-IMPROVED_REPLY_TIMEOUT_S = 90.0
-IMPROVED_REPLY_TIMEOUT_SETTING = "ATTUNE_IMPROVED_REPLY_TIMEOUT_S"
 MAX_EDITED_REPLY_CHARS = 8000
 MAX_TIMING_KEYS = 20
 _ORIGINAL, _ALTERNATE = "original", "alternate"
@@ -102,13 +97,9 @@ def _pairwise_questions(study: Study, instrument: InstrumentDefinition) -> list[
 
 
 def improved_reply_timeout() -> timedelta:
-    """How long the comparison waits for the improved reply (the setting, else the default)."""
-    seconds = getattr(settings, IMPROVED_REPLY_TIMEOUT_SETTING, IMPROVED_REPLY_TIMEOUT_S)
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds > 0:
-        raise ImproperlyConfigured(
-            f"{IMPROVED_REPLY_TIMEOUT_SETTING} must be a number of seconds above 0, not {seconds!r}"
-        )
-    return timedelta(seconds=seconds)
+    """How long a participant waits for the improved reply before the comparison is skipped
+    (from the step's opening; ``ATTUNE_IMPROVED_REPLY_TIMEOUT_S``, checked by the config)."""
+    return timedelta(seconds=attune_config().improved_reply_timeout_s)
 
 
 def improved_reply_overdue(annotation: TurnAnnotation, now: datetime | None = None) -> bool:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -33,22 +32,22 @@ from annotations.services.drafts import clear_drafts
 from annotations.services.errors import FlowError, invalid
 from annotations.services.model_configs import gateway_config_of, system_prompt_of
 from annotations.services.participants import actor_for, current_conversation, require_active
+from attune_collect.config import attune_config
 from attune_collect.llm import Completion, EndpointConfig
 
 MAX_MESSAGE_CHARS = 4000
 MESSAGE_DRAFT_KEY = "message"
+
+
 # One stream owns a streaming turn. Each stream started for a turn takes a new claim
 # (``Turn.stream_claim``) and a lease the stream renews while it lives, through upstream
 # Retry-After waits and slow tokens alike (participant_api/turn_lease.py). A retry is refused
 # while the lease holds; once it lapses (the owner's process died) a retry takes over. A
 # failure is recorded only by the current owner, and a complete reply is stored whichever
 # stream brings it first: a reply that reached the participant is never thrown away.
-DEFAULT_TURN_LEASE_S = 30.0
-TURN_LEASE_SETTING = "ATTUNE_CHAT_TURN_LEASE_S"
-
-
+# The lease's length is ``ATTUNE_CHAT_TURN_LEASE_S`` (attune_collect/config.py).
 def turn_lease() -> timedelta:
-    return timedelta(seconds=float(getattr(settings, TURN_LEASE_SETTING, DEFAULT_TURN_LEASE_S)))
+    return timedelta(seconds=attune_config().chat_turn_lease_s)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import uuid
+from dataclasses import replace
 
 import pytest
 import redis
@@ -19,9 +20,12 @@ TEST_REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
 
 @pytest.fixture(autouse=True)
 def evaluation_dirs(settings, tmp_path):
-    settings.ATTUNE_EVALUATIONS_DIR = tmp_path / "evaluations"
-    settings.ATTUNE_RELEASES_DIR = tmp_path / "releases"
-    return settings.ATTUNE_EVALUATIONS_DIR
+    settings.ATTUNE = replace(
+        settings.ATTUNE,
+        evaluations_dir=tmp_path / "evaluations",
+        releases_dir=tmp_path / "releases",
+    )
+    return settings.ATTUNE.evaluations_dir
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +33,7 @@ def redis_prefix(settings):
     """A key prefix of its own for every test (call cache, rate limits), removed afterwards: the
     cache is content-addressed, so a second test run would otherwise be served from the first."""
     prefix = f"attune:test:{uuid.uuid4().hex[:12]}:"
-    settings.ATTUNE_EVALUATION_REDIS_PREFIX = prefix
+    settings.ATTUNE = replace(settings.ATTUNE, evaluation_redis_prefix=prefix)
     yield prefix
     client = redis.Redis.from_url(TEST_REDIS_URL)
     try:
@@ -107,7 +111,7 @@ def celery_on_redis(settings, redis_prefix, evaluation_dirs):
     from attune_collect.celery import app
 
     queue = f"attune-test-{uuid.uuid4().hex[:12]}"
-    settings.ATTUNE_EVALUATION_QUEUE = queue
+    settings.ATTUNE = replace(settings.ATTUNE, evaluation_queue=queue)
     saved = {key: app.conf[key] for key in ("broker_url", "broker_transport_options")}
     app.conf.update(broker_url=TEST_REDIS_URL, broker_transport_options={})
     _reset_celery_connections(app)

@@ -3,6 +3,7 @@ and goes back to the queue); resume queues every unfinished unit again and sends
 
 import threading
 import time
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -39,7 +40,9 @@ def test_cancel_then_no_claim_and_no_second_cancel(run_request, researcher):
 def test_a_running_unit_stops_at_its_next_heartbeat(
     run_request, demo_models, settings, monkeypatch
 ):
-    settings.ATTUNE_EVALUATION_UNIT_LEASE_S = 1.0  # heartbeat every 0.25 s
+    settings.ATTUNE = replace(
+        settings.ATTUNE, evaluation_unit_lease_s=1.0
+    )  # heartbeat every 0.25 s
     monkeypatch.setenv("ATTUNE_DEMO_TOKEN_DELAY_MS", "50")  # slow demo answers: seconds per unit
     run = started(run_request, models=demo_models[:1])
     unit = run.units.first()

@@ -74,7 +74,7 @@ def test_a_whole_worker_killed_mid_run_and_mid_build(celery_on_redis, settings):
         **celery_on_redis,
         **BOUNDS,
         "ATTUNE_RELEASE_CHUNK_SIZE": "1",
-        "ATTUNE_RELEASES_DIR": str(settings.ATTUNE_RELEASES_DIR),
+        "ATTUNE_RELEASES_DIR": str(settings.ATTUNE.releases_dir),
     }
     app.conf.task_default_queue = celery_on_redis["ATTUNE_TEST_QUEUE"]  # release builds too
     try:

@@ -44,5 +44,5 @@ def test_redis_when_configured_else_sqlite_in_the_data_dir(settings, evaluation_
     settings.REDIS_URL = TEST_REDIS_URL
     shared = open_call_cache()
     assert isinstance(shared, RedisCallCache)
-    assert shared.prefix == settings.ATTUNE_EVALUATION_REDIS_PREFIX + "calls:"
+    assert shared.prefix == settings.ATTUNE.evaluation_redis_prefix + "calls:"
     shared.close()

@@ -2,6 +2,7 @@
 started them) are sent again by the sweep once the run has not moved for the bound; a run that
 moves is left alone, and a re-send is not repeated within the bound."""
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -24,7 +25,7 @@ def sent(monkeypatch) -> list[int]:
 
 @pytest.fixture
 def stale_run(run_request, settings):
-    settings.ATTUNE_UNCLAIMED_REQUEUE_S = 60
+    settings.ATTUNE = replace(settings.ATTUNE, unclaimed_requeue_s=60)
     run = create_run(run_request(), actor_label="test")
     start_run(run.pk)
     EvaluationRun.objects.filter(pk=run.pk).update(started_at=timezone.now() - timedelta(minutes=5))
@@ -46,7 +47,7 @@ def test_a_run_that_moves_is_left_alone(stale_run, sent):
 
 
 def test_a_young_run_is_left_alone(run_request, sent, settings):
-    settings.ATTUNE_UNCLAIMED_REQUEUE_S = 60
+    settings.ATTUNE = replace(settings.ATTUNE, unclaimed_requeue_s=60)
     run = create_run(run_request(), actor_label="test")
     start_run(run.pk)
     sent.clear()  # what starting the run sent

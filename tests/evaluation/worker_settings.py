@@ -3,11 +3,16 @@ what a test passes in the environment (a short unit lease, its own Redis namespa
 Celery queue, so parallel test runs sharing Redis db 15 never take each other's tasks)."""
 
 import os
+from dataclasses import replace
 
 from attune_collect.settings import *  # noqa: F403
+from attune_collect.settings import ATTUNE
 
-ATTUNE_EVALUATION_UNIT_LEASE_S = float(os.environ.get("ATTUNE_TEST_UNIT_LEASE_S", "120"))
-ATTUNE_EVALUATION_REDIS_PREFIX = os.environ.get("ATTUNE_TEST_REDIS_PREFIX", "attune:evaluation:")
-ATTUNE_EVALUATION_QUEUE = os.environ.get("ATTUNE_TEST_QUEUE") or None
-if ATTUNE_EVALUATION_QUEUE:
-    CELERY_TASK_DEFAULT_QUEUE = ATTUNE_EVALUATION_QUEUE  # what the worker consumes
+ATTUNE = replace(
+    ATTUNE,
+    evaluation_unit_lease_s=float(os.environ.get("ATTUNE_TEST_UNIT_LEASE_S", "120")),
+    evaluation_redis_prefix=os.environ.get("ATTUNE_TEST_REDIS_PREFIX", "attune:evaluation:"),
+    evaluation_queue=os.environ.get("ATTUNE_TEST_QUEUE") or None,
+)
+if ATTUNE.evaluation_queue:
+    CELERY_TASK_DEFAULT_QUEUE = ATTUNE.evaluation_queue  # what the worker consumes

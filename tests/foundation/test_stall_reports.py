@@ -1,5 +1,6 @@
 """The command-line waiters say that the work stopped moving instead of waiting silently."""
 
+from dataclasses import replace
 from io import StringIO
 
 import pytest
@@ -25,7 +26,7 @@ def test_a_stall_is_reported_once_per_bound():
 
 @pytest.mark.django_db
 def test_evaluate_reports_the_stall_while_it_waits(demo_release_for_cli, settings, tmp_path):
-    settings.ATTUNE_UNCLAIMED_REQUEUE_S = 1
+    settings.ATTUNE = replace(settings.ATTUNE, unclaimed_requeue_s=1)
     err = StringIO()
     with pytest.raises(CommandError, match="no Celery worker took run"):
         call_command(
@@ -49,7 +50,10 @@ def demo_release_for_cli(db, settings, tmp_path):
     from annotations.demo import ensure_demo_endpoints
     from tests.evaluation.conftest import make_release
 
-    settings.ATTUNE_RELEASES_DIR = tmp_path / "releases"
-    settings.ATTUNE_EVALUATIONS_DIR = tmp_path / "evaluations"
+    settings.ATTUNE = replace(
+        settings.ATTUNE,
+        releases_dir=tmp_path / "releases",
+        evaluations_dir=tmp_path / "evaluations",
+    )
     ensure_demo_endpoints()
     return make_release(conversations=3)

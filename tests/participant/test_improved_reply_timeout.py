@@ -7,6 +7,7 @@ after the limit is stored, but the comparison stays skipped. Time is moved by se
 step's ``started_at``, never by sleeping.
 """
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -55,7 +56,7 @@ def annotation_of(turn_id: int) -> TurnAnnotation:
 class TestWithinTheLimit:
     def test_the_comparison_is_pending_and_the_submit_is_refused(self, waiting_turn):
         client, turn_id = waiting_turn
-        opened_ago(turn_id, annotation_flow.IMPROVED_REPLY_TIMEOUT_S - 5)
+        opened_ago(turn_id, annotation_flow.improved_reply_timeout().total_seconds() - 5)
         comparison = client.get("turns/1/annotation").body["comparison"]
         assert comparison["status"] == "pending" and comparison["responses"] is None
         assert comparison["questions"]  # still planned
@@ -141,16 +142,16 @@ class TestTheLimitSetting:
         client, turn_id = waiting_turn
         opened_ago(turn_id, 10)
         assert client.get("turns/1/annotation").body["comparison"]["status"] == "pending"
-        settings.ATTUNE_IMPROVED_REPLY_TIMEOUT_S = 5
+        settings.ATTUNE = replace(settings.ATTUNE, improved_reply_timeout_s=5)
         assert annotation_flow.improved_reply_timeout() == timedelta(seconds=5)
         assert client.get("turns/1/annotation").body["comparison"]["status"] == "unavailable"
         assert client.annotate(1).status == 200
 
     @pytest.mark.parametrize("value", [0, -1, "120", True])
     def test_a_bad_setting_is_refused(self, settings, value):
-        settings.ATTUNE_IMPROVED_REPLY_TIMEOUT_S = value
+        # The configuration refuses it when it is made, before any service could read it.
         with pytest.raises(ImproperlyConfigured, match="ATTUNE_IMPROVED_REPLY_TIMEOUT_S"):
-            annotation_flow.improved_reply_timeout()
+            replace(settings.ATTUNE, improved_reply_timeout_s=value)
 
 
 class TestTheExportedRecord:

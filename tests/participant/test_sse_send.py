@@ -4,6 +4,7 @@ interrupting the wait for the model's next token), sends that never overlap, and
 message Django itself would send."""
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 from django.core.handlers.asgi import ASGIHandler
@@ -58,7 +59,7 @@ class SlowSource:
 
 
 async def test_a_silent_stream_gets_keepalives_then_its_events(settings):
-    settings.ATTUNE_SSE_KEEPALIVE_S = 0.05
+    settings.ATTUNE = replace(settings.ATTUNE, sse_keepalive_s=0.05)
     source = SlowSource(0.28, [b"event: delta\ndata: {}\n\n"] * 3)
     send = Recorder()
     await send_sse(sse_response(source()), send)
@@ -73,7 +74,7 @@ async def test_a_silent_stream_gets_keepalives_then_its_events(settings):
 
 
 async def test_a_stream_that_keeps_sending_gets_no_keepalive(settings):
-    settings.ATTUNE_SSE_KEEPALIVE_S = 0.1
+    settings.ATTUNE = replace(settings.ATTUNE, sse_keepalive_s=0.1)
 
     async def steady():
         for _ in range(8):
@@ -87,7 +88,7 @@ async def test_a_stream_that_keeps_sending_gets_no_keepalive(settings):
 
 
 async def test_sends_never_overlap_when_the_client_reads_slowly(settings):
-    settings.ATTUNE_SSE_KEEPALIVE_S = 0.02
+    settings.ATTUNE = replace(settings.ATTUNE, sse_keepalive_s=0.02)
     source = SlowSource(0.1, [b"event: delta\ndata: {}\n\n"] * 5)
     send = Recorder(drain_s=0.03)  # each send outlasts the keep-alive interval
     await send_sse(sse_response(source()), send)  # the Recorder asserts no overlap
@@ -114,7 +115,7 @@ async def test_the_start_message_is_the_one_django_sends():
 
 
 async def test_a_stream_a_middleware_rewrapped_goes_through_django(settings):
-    settings.ATTUNE_SSE_KEEPALIVE_S = 0.01
+    settings.ATTUNE = replace(settings.ATTUNE, sse_keepalive_s=0.01)
 
     async def events():
         await asyncio.sleep(0.05)

@@ -3,6 +3,7 @@ by default, lowered here), so a proxy's read timeout never cuts a slow first tok
 then streams and is stored as usual."""
 
 import uuid
+from dataclasses import replace
 
 import httpx
 import pytest
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_slow_first_token_is_preceded_by_keepalive_comments(
     live_participant, upstream_study, openai_server, asgi_server, settings
 ):
-    settings.ATTUNE_SSE_KEEPALIVE_S = 0.1
+    settings.ATTUNE = replace(settings.ATTUNE, sse_keepalive_s=0.1)
     openai_server.behaviour.latency_s = 0.6  # the model says nothing for 0.6 s
     client = live_participant(upstream_study)
     client.onboard()

@@ -9,6 +9,7 @@ model (keep-alive), a repeated submit (replay), an upstream failure (error) and 
 import datetime
 import json
 import uuid
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -79,7 +80,7 @@ def test_every_event_of_real_streams_matches_its_schema_component(
 ):
     upstream_study.improver_endpoint = None  # the next message needs no comparison first
     upstream_study.save()
-    settings.ATTUNE_SSE_KEEPALIVE_S = 0.1
+    settings.ATTUNE = replace(settings.ATTUNE, sse_keepalive_s=0.1)
     client = live_participant(upstream_study)
     client.onboard()
     streams: list[list[tuple[str, str]]] = []

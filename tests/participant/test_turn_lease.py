@@ -3,6 +3,7 @@ a retry is refused while the owner lives, and a reply that reached the participa
 stored, whichever stream brings it."""
 
 import asyncio
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -94,7 +95,7 @@ class _SilentGateway:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_stream_renews_its_lease_through_a_silent_wait(owner, settings, monkeypatch):
-    settings.ATTUNE_CHAT_TURN_LEASE_S = 0.6
+    settings.ATTUNE = replace(settings.ATTUNE, chat_turn_lease_s=0.6)
     participant, plan = owner
     Turn.objects.filter(pk=plan.turn_id).update(
         lease_expires_at=timezone.now() + timedelta(seconds=0.6)

@@ -2,6 +2,8 @@
 ends) and the study's safety contacts get one email with a link to the conversation in QA,
 never the message text."""
 
+from dataclasses import replace
+
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -29,7 +31,7 @@ def risky_turn(study):
 
 
 def test_the_flag_is_raised_and_the_contacts_are_told(risky_turn, mailoutbox, settings):
-    settings.ATTUNE_SITE_URL = "https://attune.example.org"
+    settings.ATTUNE = replace(settings.ATTUNE, site_url="https://attune.example.org")
     assert run_risk_alert(risky_turn.pk) == 2
     flag = Flag.objects.get(conversation=risky_turn.conversation, flag_type="risk_signal")
     assert (flag.status, flag.severity) == (FlagStatus.OPEN, "critical")

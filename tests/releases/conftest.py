@@ -2,11 +2,12 @@
 
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
 from django.db import transaction
 from django.test import override_settings
 
@@ -17,8 +18,8 @@ from annotations.releases.services import build_release, create_release
 
 @pytest.fixture
 def releases_dir(settings, tmp_path):
-    settings.ATTUNE_RELEASES_DIR = tmp_path / "releases"
-    return settings.ATTUNE_RELEASES_DIR
+    settings.ATTUNE = replace(settings.ATTUNE, releases_dir=tmp_path / "releases")
+    return settings.ATTUNE.releases_dir
 
 
 @pytest.fixture
@@ -64,7 +65,7 @@ def ecosystem_release(django_db_setup, django_db_blocker, tmp_path_factory) -> B
     releases = tmp_path_factory.mktemp("ecosystem") / "releases"
     with (
         django_db_blocker.unblock(),
-        override_settings(ATTUNE_RELEASES_DIR=releases),
+        override_settings(ATTUNE=replace(django_settings.ATTUNE, releases_dir=releases)),
         transaction.atomic(),
     ):
         study = seed_demo(6, seed=11).study

@@ -2,6 +2,7 @@
 build a release a live worker is building, and the workers' sweep sends again a build whose
 worker stopped renewing its lease, or one queued but claimed by nobody past the bound."""
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -51,7 +52,7 @@ def test_a_lapsed_build_is_sent_again_and_taken_over(
 def test_an_unclaimed_build_is_sent_again_after_the_bound(
     release, sent, settings, django_capture_on_commit_callbacks
 ):
-    settings.ATTUNE_UNCLAIMED_REQUEUE_S = 60
+    settings.ATTUNE = replace(settings.ATTUNE, unclaimed_requeue_s=60)
     _set(release, state=ReleaseState.DRAFT, queued_at=timezone.now() - timedelta(seconds=30))
     with django_capture_on_commit_callbacks(execute=True):
         assert sweep_release_builds() == []

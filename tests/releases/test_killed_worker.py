@@ -2,6 +2,7 @@
 
 import signal
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -26,15 +27,15 @@ def wait_for(condition, timeout: float, what: str):
 
 
 def test_kill_mid_build_then_retry(tmp_path, settings):
-    settings.ATTUNE_RELEASES_DIR = tmp_path / "releases"
+    settings.ATTUNE = replace(settings.ATTUNE, releases_dir=tmp_path / "releases")
     # Small chunks make the build long enough to be caught in the middle.
     worker_env = {
-        "ATTUNE_RELEASES_DIR": str(settings.ATTUNE_RELEASES_DIR),
+        "ATTUNE_RELEASES_DIR": str(settings.ATTUNE.releases_dir),
         "ATTUNE_RELEASE_CHUNK_SIZE": "4",
     }
     study = seed_demo(400, seed=9).study
     release = create_release(name="attunebench", version="1.0.0", studies=[study])
-    root = settings.ATTUNE_RELEASES_DIR / "attunebench"
+    root = settings.ATTUNE.releases_dir / "attunebench"
 
     with celery_worker(worker_env, name="doomed") as worker:
         enqueue_build(release)

@@ -1,5 +1,6 @@
 """The same data gives byte-identical files and the same hashes."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ def test_rebuilding_gives_identical_files_and_hash(build, settings, tmp_path):
     first_files = file_bytes(Path(first.folder))
     first_archive = (Path(first.folder).parent / "attunebench-1.0.0.tar.gz").read_bytes()
     # Rebuild the same release into another folder, as a second machine would.
-    settings.ATTUNE_RELEASES_DIR = tmp_path / "elsewhere"
+    settings.ATTUNE = replace(settings.ATTUNE, releases_dir=tmp_path / "elsewhere")
     Release.objects.filter(pk=first.pk).update(state=ReleaseState.DRAFT)
     second = build_release(first.pk)
     assert second.content_hash == first.content_hash

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 
-from django.conf import settings
 from django.core.mail import send_mail
 from django.urls import reverse
 
@@ -23,6 +22,7 @@ from annotations.models import AuditEntry, SignalKind, Turn, TurnSignal
 from annotations.models.study import contact_addresses
 from annotations.qa.services.flagging import compute_flags
 from annotations.services.audit import record_audit
+from attune_collect.config import attune_config
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ ACTOR = "system:qa.risk_alert"
 
 
 def conversation_link(conversation_id: int) -> str:
-    return f"{settings.ATTUNE_SITE_URL}{reverse('qa:conversation', args=[conversation_id])}"
+    return f"{attune_config().site_url}{reverse('qa:conversation', args=[conversation_id])}"
 
 
 def run_risk_alert(turn_id: int) -> int:

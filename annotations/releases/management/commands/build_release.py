@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 import time
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count, Q
@@ -19,6 +18,7 @@ from annotations.releases.services import (
     create_release,
     enqueue_build,
 )
+from attune_collect.config import attune_config
 from attune_collect.stall import StallWatch
 
 ACTOR = "command:build_release"
@@ -176,7 +176,7 @@ class Command(BaseCommand):
     def _wait(self, release: Release, worker_timeout: float, timeout: float) -> Release:
         started = time.monotonic()
         last_line = ""
-        watch = StallWatch(float(getattr(settings, "ATTUNE_UNCLAIMED_REQUEUE_S", 120)))
+        watch = StallWatch(attune_config().unclaimed_requeue_s)
         while True:
             release.refresh_from_db()
             elapsed = time.monotonic() - started
