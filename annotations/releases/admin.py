@@ -21,6 +21,7 @@ from annotations.qa.access import (
 )
 from annotations.releases.models import QaRule, Release, ReleaseState
 from annotations.releases.services import (
+    ReleaseError,
     compare_releases,
     create_release,
     enqueue_build,
@@ -176,7 +177,11 @@ class ReleaseAdmin(admin.ModelAdmin):
             if release.state == ReleaseState.FROZEN:
                 messages.warning(request, f"{release} is frozen and is never rebuilt")
                 continue
-            enqueue_build(release, actor=request.user)
+            try:
+                enqueue_build(release, actor=request.user)
+            except ReleaseError as exc:  # a worker is building it: a retry would undo its work
+                messages.warning(request, exc.messages[0])
+                continue
             messages.info(request, f"{release} queued again")
 
     def has_build_permission(self, request: HttpRequest) -> bool:

@@ -144,14 +144,42 @@ def create_release(
 def enqueue_build(
     release: Release, *, actor: User | None = None, actor_label: str | None = None
 ) -> None:
-    """Queue the export on a Celery worker once the surrounding transaction has committed."""
+    """Queue the export on a Celery worker once the surrounding transaction has committed.
+
+    Refused while a worker holds the build under a live lease: queuing again would reset its
+    claim, and the second build would delete the first one's temporary folder under it. A
+    build whose worker died is queued again once its lease lapses (the sweep does it anyway).
+    """
     if release.state == ReleaseState.FROZEN:
         raise ReleaseFrozenError(f"{release} is frozen; build a new version instead")
-    Release.objects.filter(pk=release.pk).update(
-        state=ReleaseState.DRAFT, error="", queued_at=timezone.now(), lease_expires_at=None
+    now = timezone.now()
+    queued = (
+        Release.objects.filter(pk=release.pk)
+        .exclude(state=ReleaseState.FROZEN)
+        .filter(
+            ~Q(state=ReleaseState.BUILDING)
+            | Q(lease_expires_at__isnull=True)
+            | Q(lease_expires_at__lte=now)
+        )
+        .update(state=ReleaseState.DRAFT, error="", queued_at=now, lease_expires_at=None)
     )
+    if not queued:  # the check and the update are one statement: two retries cannot both pass
+        release.refresh_from_db()
+        if release.state == ReleaseState.FROZEN:
+            raise ReleaseFrozenError(f"{release} is frozen; build a new version instead")
+        raise ReleaseError(building_message(release))
     record_audit("releases.enqueue", target=release, actor=actor, actor_label=actor_label)
     dispatch.build_release(release.pk)
+
+
+def building_message(release: Release) -> str:
+    """Why a second build of a release a worker is building is refused."""
+    lease = release.lease_expires_at
+    until = f" (its claim runs until {timezone.localtime(lease):%H:%M:%S} unless renewed)"
+    return (
+        f"{release} is being built by a worker{until if lease else ''}; "
+        "wait for the build to finish, or retry once it has stopped"
+    )
 
 
 def build_lease() -> timedelta:

@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 from annotations.demo import seed_demo
 from annotations.releases.manifest import verify_folder
@@ -52,6 +53,8 @@ def test_kill_mid_build_then_retry(tmp_path, settings):
     assert not (root / "1.0.0").exists()  # no half release under the final name
     assert list(root.glob(".tmp-1.0.0-*"))  # only the temporary folder was left behind
 
+    # The killed worker's lease runs on (a retry is refused while it does): let it lapse.
+    Release.objects.filter(pk=release.pk).update(lease_expires_at=timezone.now())
     with celery_worker(worker_env, name="rescuer"):
         enqueue_build(release)
         wait_for(

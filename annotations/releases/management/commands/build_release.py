@@ -15,6 +15,7 @@ from annotations.releases.models import AnnotationLayer, QaRule, Release, Releas
 from annotations.releases.services import (
     DEFAULT_SUBSAMPLES,
     build_release,
+    building_message,
     create_release,
     enqueue_build,
 )
@@ -106,6 +107,8 @@ class Command(BaseCommand):
         try:
             if options["inline"]:
                 release = build_release(release.pk)
+                if release.state != ReleaseState.FROZEN:  # a worker holds it under its lease
+                    raise CommandError(building_message(release))
             else:
                 enqueue_build(release, actor_label=ACTOR)
                 release = self._wait(release, options["worker_timeout"], options["timeout"])
