@@ -4,6 +4,9 @@ The engine is async (``asyncio.run`` in a helper thread); Django's ORM is sync a
 run inside an event loop. So the caller's thread does every database write: every ``interval``
 seconds it calls ``beat()`` (progress counters, lease renewal), and when ``beat`` says the unit
 should stop (run cancelled, claim lost) the coroutine is cancelled from outside.
+
+A long synchronous step (a run's report) is the other way round: it runs on the caller's
+thread, and ``beating`` renews its lease from a helper thread.
 """
 
 from __future__ import annotations
@@ -11,10 +14,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.db import connection
 
 from evaluation.benchmark.executor import CallEvent
 
@@ -53,7 +59,29 @@ def run_with_heartbeat[T](
                 raise
 
 
-def _beat(beat: Callable[[], bool]) -> bool:
+@contextmanager
+def beating(beat: Callable[[], object], *, interval: float) -> Iterator[None]:
+    """Call ``beat`` every ``interval`` seconds in a helper thread while the body runs: the
+    lease of a long synchronous step (the report of a run), which cannot beat by itself."""
+    stop = threading.Event()
+
+    def loop() -> None:
+        try:
+            while not stop.wait(interval):
+                _beat(beat)
+        finally:
+            connection.close()  # the thread's own connection
+
+    thread = threading.Thread(target=loop, name="evaluation-lease", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def _beat(beat: Callable[[], object]) -> object:
     try:
         return beat()
     except Exception:  # a database hiccup must not abandon a unit that is making progress

@@ -86,6 +86,10 @@ class EvaluationRun(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Who holds the run's finalization, until when (services/finalize.py): while running with
+    # every unit finished, the finalize message sent (the sweep sends again after it); while
+    # scoring, the worker building the report, which renews it (a lapse: that worker died).
+    finalize_lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

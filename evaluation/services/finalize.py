@@ -3,20 +3,32 @@
 Every worker that finishes a unit may ask for this, and several may ask at the same moment;
 the conditional update running -> scoring (only when every unit is done or failed) lets
 exactly one of them through.
+
+The finalizer holds the run under a lease (``finalize_lease_until``) that a helper thread
+renews while the report is built; if its worker dies, the lease lapses and the workers' sweep
+(``units.sweep_running_runs``) puts the run back to running and sends the finalization again.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 
 from django.db.models import F
 from django.utils import timezone
 
 from annotations.services.audit import record_audit
+from evaluation import conf
+from evaluation.background import beating
 from evaluation.models import EvaluationRun, RunStatus
 from evaluation.services.report import build_report
 
 logger = logging.getLogger(__name__)
+
+
+def _lease_end() -> datetime:
+    """A finalizer's lease: as long as a unit's, renewed as often (``conf``)."""
+    return timezone.now() + timedelta(seconds=conf.unit_lease_s())
 
 
 def finalize_run(run_id: int) -> EvaluationRun | None:
@@ -25,19 +37,27 @@ def finalize_run(run_id: int) -> EvaluationRun | None:
         pk=run_id,
         status=RunStatus.RUNNING,
         units_total=F("units_done") + F("units_failed"),
-    ).update(status=RunStatus.SCORING)
+    ).update(status=RunStatus.SCORING, finalize_lease_until=_lease_end())
     if not won:
         return None
     run = EvaluationRun.objects.select_related("release").get(pk=run_id)
     if run.units_done == 0:
         return _fail(run, "no unit finished: every unit failed (see the units' errors)")
+    scoring = EvaluationRun.objects.filter(pk=run_id, status=RunStatus.SCORING)
     try:
-        folder = build_report(run)
+        with beating(
+            lambda: scoring.update(finalize_lease_until=_lease_end()),
+            interval=conf.heartbeat_interval_s(),
+        ):
+            folder = build_report(run)
     except Exception as exc:
         logger.exception("the report of evaluation run %s failed", run_id)
         return _fail(run, f"building the report failed: {type(exc).__name__}: {exc}")
-    EvaluationRun.objects.filter(pk=run_id, status=RunStatus.SCORING).update(
-        status=RunStatus.COMPLETED, report_folder=str(folder), finished_at=timezone.now()
+    scoring.update(
+        status=RunStatus.COMPLETED,
+        report_folder=str(folder),
+        finished_at=timezone.now(),
+        finalize_lease_until=None,
     )
     run.refresh_from_db()
     record_audit(
@@ -57,7 +77,7 @@ def finalize_run(run_id: int) -> EvaluationRun | None:
 
 def _fail(run: EvaluationRun, error: str) -> EvaluationRun:
     EvaluationRun.objects.filter(pk=run.pk, status=RunStatus.SCORING).update(
-        status=RunStatus.FAILED, error=error, finished_at=timezone.now()
+        status=RunStatus.FAILED, error=error, finished_at=timezone.now(), finalize_lease_until=None
     )
     run.refresh_from_db()
     record_audit("evaluation.run.fail", target=run, actor_label="worker", data={"error": error})

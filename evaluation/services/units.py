@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import F, Q
@@ -258,19 +258,42 @@ def sweep_run(run_id: int) -> None:
     requeued = requeue_lapsed_units(run) + unclaimed_units(run)
     dispatch.enqueue_units(run, requeued)
     run.refresh_from_db()
-    if run.status == RunStatus.RUNNING and run.units_finished >= run.units_total:
+    if (
+        run.status == RunStatus.RUNNING
+        and run.units_finished >= run.units_total
+        and _claim_finalization(run.pk)
+    ):
         dispatch.enqueue_finalize(run)
 
 
-def sweep_running_runs() -> int:
-    """``sweep_run`` for every running run with a lapsed unit or with nothing left to run."""
+def _finalization_free(now: datetime) -> Q:
+    """Nobody holds the run's finalization: no lease, or a lapsed one."""
+    return Q(finalize_lease_until__isnull=True) | Q(finalize_lease_until__lt=now)
+
+
+def _claim_finalization(run_id: int) -> bool:
+    """Take the sending of a finished run's finalization, so of several workers (the last
+    units', the sweeps) one sends it; sent again by the sweep if no finalizer took it within
+    the bound (the message was lost)."""
     now = timezone.now()
+    return bool(
+        EvaluationRun.objects.filter(
+            _finalization_free(now), pk=run_id, status=RunStatus.RUNNING
+        ).update(finalize_lease_until=now + unclaimed_bound())
+    )
+
+
+def sweep_running_runs() -> int:
+    """``sweep_run`` for every running run with a lapsed unit or with nothing left to run
+    (and nobody finalizing it), after putting back the runs whose finalizer died."""
+    now = timezone.now()
+    requeue_lost_finalizations(now)
     run_ids = (
         EvaluationRun.objects.filter(status=RunStatus.RUNNING)
         .filter(
             Q(units__status=UnitStatus.RUNNING, units__lease_until__lt=now)
             | Q(units__status=UnitStatus.QUEUED, started_at__lt=now - unclaimed_bound())
-            | Q(units_total=F("units_done") + F("units_failed"))
+            | (Q(units_total=F("units_done") + F("units_failed")) & _finalization_free(now))
         )
         .values_list("pk", flat=True)
         .distinct()
@@ -279,6 +302,31 @@ def sweep_running_runs() -> int:
     for run_id in swept:
         sweep_run(run_id)
     return len(swept)
+
+
+FINALIZER_LOST = "evaluation.run.finalizer_lost"
+
+
+def requeue_lost_finalizations(now: datetime) -> list[int]:
+    """Runs left scoring by a finalizer that stopped renewing its lease (its worker died, or
+    a run left scoring before finalizers had leases): back to running, to be finalized again.
+    The report is written to a temporary folder and moved into place, so nothing half-written
+    is kept."""
+    lost = EvaluationRun.objects.filter(_finalization_free(now), status=RunStatus.SCORING)
+    requeued = []
+    for run in lost:
+        back = EvaluationRun.objects.filter(
+            pk=run.pk, status=RunStatus.SCORING, finalize_lease_until=run.finalize_lease_until
+        ).update(status=RunStatus.RUNNING, finalize_lease_until=None)
+        if back:  # this sweep's claim: of several workers, one records and re-sends it
+            record_audit(
+                FINALIZER_LOST,
+                target=run,
+                actor_label="worker",
+                data={"lease_until": str(run.finalize_lease_until)},
+            )
+            requeued.append(run.pk)
+    return requeued
 
 
 UNCLAIMED = "evaluation.units.unclaimed"
