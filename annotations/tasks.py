@@ -9,7 +9,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from annotations.dispatch import IMPROVE_REPLY, MODERATE_MESSAGE
-from annotations.services.improver import record_improver_failure, run_improver
+from annotations.services.improver import record_improver_failure, retry_later, run_improver
 from annotations.services.moderation import run_moderation
 from attune_collect.llm import GatewayError
 
@@ -31,7 +31,9 @@ def improve_reply(self, turn_id: int) -> str:
         if self.request.retries >= IMPROVER_MAX_RETRIES:
             record_improver_failure(turn_id, error.message)
             return "failed"
-        raise self.retry(countdown=5 * 2**self.request.retries) from None
+        delay_s = 5 * 2**self.request.retries
+        retry_later(turn_id, delay_s)
+        raise self.retry(countdown=delay_s) from None
 
 
 @shared_task(bind=True, name=MODERATE_MESSAGE, acks_late=True, max_retries=MODERATION_MAX_RETRIES)

@@ -5,19 +5,32 @@ and its Celery message unacknowledged (a Redis broker gives it back only after i
 timeout, an hour by default); a broker error right after a commit loses the message that the
 commit promised (``attune_collect/dispatch.py`` logs it). Every task kind keeps, in the
 database, the state that says it is still owed, and every live worker looks for such rows
-every half of the shortest bound (at most every 60 s) and sends their tasks again:
+every half of the shortest bound (at most every 60 s; 7.5 s with the defaults, for the
+improved reply's) and sends their tasks again:
 
 - evaluation runs (``evaluation.services.units.sweep_running_runs``): units under a lapsed
   lease, queued units of a run where nothing moved for ``ATTUNE_UNCLAIMED_REQUEUE_S``, and a
   run whose units are all finished but that nobody finalized;
+- evaluation runs whose finalizer died (``requeue_lost_finalizations``, first): left scoring
+  under a lapsed ``finalize_lease_until``, put back to running and finalized again; a finished
+  run's finalize message is sent again once its lease (the message's time) lapses;
 - release builds (``annotations.releases.services.sweep_release_builds``): a build under a
   lapsed lease, or queued and claimed by nobody past the bound;
 - moderation verdicts (``annotations.services.moderation.sweep_unmoderated``): a message of a
   moderated study with no verdict some minutes after it was sent is asked about once more.
+- improved replies (``annotations.services.improver.sweep_improved_replies``): pending, no
+  worker's lease on the call, untaken past ``improver_resend_after`` (a sixth of the
+  comparison's window), and only while the participant can still be shown the comparison;
+  past the window nothing is sent, but the reply stays pending so a late result is stored;
+- QA flags (``annotations.qa.services.flagging.sweep_owed_flags``): completed conversations
+  whose flags were not computed by ``Conversation.flags_resend_at``;
+- risk alerts (``annotations.qa.services.risk_alerts.sweep_risk_alerts``): risk signals whose
+  alert has not run (or failed) by ``TurnSignal.alert_resend_at``.
 
-Each step claims what it sends again with a conditional update (or a marker written in the
-same transaction), so the sweeps of several workers send a task once; a task sent twice is
-harmless anyway (every task is idempotent).
+Each step claims what it sends again with a conditional update (the last three through
+``attune_collect.dispatch.resend_owed``, which moves the "resend at" time on), so the sweeps
+of several workers send a task once; a task sent twice is harmless anyway (every task is
+idempotent). Each reads an indexed column and sends at most ``RESEND_BATCH`` rows of a kind.
 
 The timer runs between tasks (in the worker's event loop) or in a timer thread (brokers without
 an event loop, such as the embedded filesystem broker); either way only short queries run here.
@@ -33,7 +46,11 @@ from collections.abc import Callable, Sequence
 from celery import bootsteps
 from django.db import close_old_connections
 
+from annotations.qa.services.flagging import sweep_owed_flags
+from annotations.qa.services.risk_alerts import sweep_risk_alerts
 from annotations.releases.services import sweep_release_builds
+from annotations.services.annotation_flow import improver_resend_after
+from annotations.services.improver import sweep_improved_replies
 from annotations.services.moderation import sweep_unmoderated
 from attune_collect.config import attune_config
 from evaluation.services.units import sweep_running_runs
@@ -44,6 +61,9 @@ STEPS: Sequence[tuple[str, Callable[[], object]]] = (
     ("evaluation runs", sweep_running_runs),
     ("release builds", sweep_release_builds),
     ("moderation verdicts", sweep_unmoderated),
+    ("improved replies", sweep_improved_replies),
+    ("QA flags", sweep_owed_flags),
+    ("risk alerts", sweep_risk_alerts),
 )
 
 
@@ -53,6 +73,7 @@ def sweep_interval_s() -> float:
         config.evaluation_unit_lease_s,
         config.unclaimed_requeue_s,
         config.release_build_lease_s,
+        improver_resend_after().total_seconds(),  # a few times within the comparison's window
     )
     return max(1.0, min(60.0, min(bounds) / 2))
 

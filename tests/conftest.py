@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from celery import Celery
+from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from attune_collect import dispatch as attune_dispatch
 from attune_collect.celery import app as celery_app
@@ -107,3 +110,36 @@ def broker_down() -> Iterator[None]:
         yield
     finally:
         attune_dispatch.celery_app = real
+
+
+@pytest.fixture
+def broker_outage(sent_tasks, monkeypatch: pytest.MonkeyPatch):
+    """``with broker_outage():`` every message is refused as by a broker that is down (at once,
+    no connection attempt); afterwards the broker is back and ``sent_tasks`` records again."""
+    recorder = celery_app.send_task
+
+    def refused(name: str, *args: Any, **options: Any) -> None:
+        raise OperationalError("[Errno 111] Connection refused")
+
+    @contextmanager
+    def outage() -> Iterator[None]:
+        monkeypatch.setattr(celery_app, "send_task", refused)
+        try:
+            yield
+        finally:
+            monkeypatch.setattr(celery_app, "send_task", recorder)
+
+    return outage
+
+
+@pytest.fixture
+def sweep_at(django_capture_on_commit_callbacks):
+    """``sweep_at(step, after_s)``: one step of the workers' sweep (``attune_collect/sweep.py``)
+    run as if ``after_s`` seconds had passed, its messages sent as after its commits; returns
+    what the step returns (what it sent)."""
+
+    def run(step: Any, after_s: float = 0.0) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return step(timezone.now() + timedelta(seconds=after_s))
+
+    return run

@@ -67,8 +67,17 @@ class TurnAnnotation(models.Model):
     improved_meta = models.JSONField(
         default=dict, blank=True, help_text="Latency, tokens, cost and error of the improver call."
     )
+    # While the improved reply is pending (services/improver.py): when the workers' sweep sends
+    # its task again if no worker has taken it by then (a message lost to a broker error), and
+    # the lease of the worker calling the improver (a duplicate message leaves it alone).
+    improver_resend_at = models.DateTimeField(null=True, blank=True)
+    improver_lease_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        # The sweep's query: pending replies whose step opened within the comparison's window.
+        indexes = [
+            models.Index(fields=["improved_status", "started_at"], name="annotation_improver_owed")
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(improved_status__in=["", *ImprovedStatus.values]),

@@ -85,6 +85,9 @@ class Conversation(models.Model):
         default=dict, blank=True, help_text="Unmodelled top-level keys of imported records."
     )
     is_synthetic = models.BooleanField(default=False)
+    # QA's automatic flags are owed (set when the conversation completes, cleared when they are
+    # computed): when the workers' sweep asks for them again if they are still not computed.
+    flags_resend_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -42,6 +42,9 @@ class TurnSignal(models.Model):
     kind = models.CharField(max_length=20, choices=SignalKind.choices)
     source = models.CharField(max_length=20, choices=SignalSource.choices)
     evidence = models.JSONField(default=dict, blank=True)
+    # A risk signal's alert is owed (set when it is asked for, cleared once it has run): when
+    # the workers' sweep asks for it again if it has still not run (qa/services/risk_alerts.py).
+    alert_resend_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = TurnSignalQuerySet.as_manager()

@@ -13,6 +13,11 @@ Events, in order (``stream_events.py`` defines each one, for the stream and its 
 ``turn`` (the stored message, and support resources if it signalled risk), ``delta``
 (``{"text": ...}``, many), then either ``done`` (the turn and its annotation step) or
 ``error`` (the turn failed; retry it with POST /api/study/turns/<n>/retry).
+
+Every stream ends with one of the two, whatever fails after the ``turn`` event: an error
+after the reply's commit (the improved reply's task is sent then; a broker error is only
+logged, ``attune_collect/dispatch.py``) still ends with ``done``, since the turn is stored;
+any other failure ends with ``error``, recorded on the turn when the database allows.
 """
 
 from __future__ import annotations
@@ -139,15 +144,15 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncGenerator[bytes]:
     )
     if plan.replay is not None:  # a repeated submit of an answered message: the same turn again
         yield DELTA.encode({"text": plan.replay})
-        yield await run_in_db_thread(_done_event, plan.turn_id)
+        yield await _last_event(plan, _done_event, plan.turn_id)
         return
     completion = None
-    gateway = default_gateway()
-    if gateway.needs_litellm(plan.endpoint):
-        await _litellm_imported()
     # While the model is silent, the handler sends keep-alive comments (sse_send.py).
     # aclosing: a consumer that stops reading (not a cancel) still closes the model's stream.
     try:
+        gateway = default_gateway()
+        if gateway.needs_litellm(plan.endpoint):
+            await _litellm_imported()
         async with (
             aclosing(gateway.stream(plan.endpoint, plan.messages)) as events,
             lease_kept(plan),  # this stream owns the turn while it lives
@@ -180,7 +185,26 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncGenerator[bytes]:
             plan, "the stream ended without a result", attempts=0, reason="internal"
         )
         return
-    yield await run_in_db_thread(_store_reply, plan.turn_id, completion)
+    yield await _last_event(plan, _store_reply, plan.turn_id, completion)
+
+
+async def _last_event(plan: chat.ChatPlan, step: Callable[..., bytes], *args: Any) -> bytes:
+    """The stream's last event from a database step; if the step fails, ``done`` when the turn
+    was stored all the same (the failure came after its commit), else ``error``."""
+    try:
+        return await run_in_db_thread(step, *args)
+    except Exception:
+        logger.exception("storing or reading turn %s failed", plan.turn_id)
+    try:
+        stored = await run_in_db_thread(_done_if_stored, plan.turn_id)
+    except Exception:  # the database itself is away: the error event needs none
+        logger.exception("reading turn %s failed", plan.turn_id)
+        stored = None
+    if stored is not None:
+        return stored
+    return await _failed(
+        plan, "internal error while storing the reply", attempts=0, reason="internal"
+    )
 
 
 _litellm_loaded = False
@@ -197,15 +221,18 @@ async def _litellm_imported() -> None:
 
 
 async def _failed(plan: chat.ChatPlan, message: str, *, attempts: int, reason: str) -> bytes:
-    await run_in_db_thread(
-        write,
-        chat.record_failure,
-        plan.turn_id,
-        message,
-        claim=plan.claim,
-        attempts=attempts,
-        kind=reason,
-    )
+    try:
+        await run_in_db_thread(
+            write,
+            chat.record_failure,
+            plan.turn_id,
+            message,
+            claim=plan.claim,
+            attempts=attempts,
+            kind=reason,
+        )
+    except Exception:  # not recorded: the turn's lease lapses, then it can be retried
+        logger.exception("recording the failure of turn %s failed", plan.turn_id)
     # The stored message may name the endpoint: the participant gets only the reason's kind.
     return ERROR.encode(
         {
@@ -221,6 +248,12 @@ def _store_reply(turn_id: int, completion: Any) -> bytes:
     if result is None:  # something else settled the turn meanwhile: report what is stored
         return _done_event(turn_id)
     return DONE.encode({"turn": result.turn, "annotation": result.annotation})
+
+
+def _done_if_stored(turn_id: int) -> bytes | None:
+    if Turn.objects.filter(pk=turn_id, status=TurnStatus.DONE).exists():
+        return _done_event(turn_id)
+    return None
 
 
 def _done_event(turn_id: int) -> bytes:

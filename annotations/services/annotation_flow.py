@@ -52,6 +52,7 @@ from annotations.services.question_rotation import take_next
 from annotations.services.scale_values import on_scale
 from annotations.services.study_instrument import instrument_of
 from attune_collect.config import attune_config
+from attune_collect.dispatch import resend_bound
 from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
 from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
 
@@ -75,14 +76,16 @@ def open_step(turn: Turn, study: Study) -> TurnAnnotation:
     pairwise = _pairwise_questions(study, instrument) if improver_id else []
     # One orientation per turn: on a phone, A and B swapping between questions would confuse.
     a, b = (_ORIGINAL, _ALTERNATE) if secrets.randbelow(2) else (_ALTERNATE, _ORIGINAL)
+    now = timezone.now()
     annotation = TurnAnnotation.objects.create(
         turn=turn,
         shown_behaviour_questions=behaviour,
         selected_pairwise_questions=pairwise,
         pairwise_plan=[{"question_id": q, "response_a": a, "response_b": b} for q in pairwise],
-        started_at=timezone.now(),
+        started_at=now,
         improver_endpoint_id=improver_id,
         improved_status=ImprovedStatus.PENDING if improver_id else ImprovedStatus.UNAVAILABLE,
+        improver_resend_at=now + improver_resend_after() if improver_id else None,
     )
     if improver_id:
         dispatch.improve_reply(turn.pk)  # after commit: the worker must see the turn
@@ -100,6 +103,13 @@ def improved_reply_timeout() -> timedelta:
     """How long a participant waits for the improved reply before the comparison is skipped
     (from the step's opening; ``ATTUNE_IMPROVED_REPLY_TIMEOUT_S``, checked by the config)."""
     return timedelta(seconds=attune_config().improved_reply_timeout_s)
+
+
+def improver_resend_after() -> timedelta:
+    """How long the improved reply's task may go untaken before the sweep sends it again: a
+    sixth of the comparison's window, so a message lost to a broker error still has a chance
+    to reach the participant in time (never longer than the bound for any untaken work)."""
+    return min(improved_reply_timeout() / 6, resend_bound())
 
 
 def improved_reply_overdue(annotation: TurnAnnotation, now: datetime | None = None) -> bool:

@@ -8,20 +8,35 @@ annotation whose improved reply is no longer pending is left alone, so a redeliv
 A reply that arrives after the comparison's limit (annotation_flow.improved_reply_timeout) is
 still stored, marked ``late``: the participant was already told the comparison is unavailable
 (or submitted without it), and it stays so.
+
+A worker takes the call under a lease (``improver_lease_until``), so a duplicate message
+costs no second model call while it runs. A message lost to a broker error is sent again by
+the workers' sweep (``sweep_improved_replies``) while the comparison can still reach the
+participant; past the window nothing is sent again (the participant was told it is
+unavailable), but nothing marks the reply given up either, so a late result is still stored.
 """
 
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
+from annotations import dispatch
 from annotations.models import ImprovedStatus, Turn, TurnAnnotation, TurnStatus
 from annotations.services import safety
-from annotations.services.annotation_flow import improved_reply_overdue
+from annotations.services.annotation_flow import (
+    improved_reply_overdue,
+    improved_reply_timeout,
+    improver_resend_after,
+)
 from annotations.services.audit import record_audit
 from annotations.services.model_configs import improver_config_of
-from attune_collect.llm import Completion, GatewayError, default_gateway
+from attune_collect.dispatch import resend_owed
+from attune_collect.llm import Completion, EndpointConfig, GatewayError, default_gateway
 
 IMPROVER_INSTRUCTIONS = (
     "You help with a research study on emotionally supportive conversations. Below is a "
@@ -72,6 +87,8 @@ def run_improver(turn_id: int) -> str:
     if annotation.improver_endpoint is None:  # a pending reply always names its improver
         raise ValueError(f"turn {turn_id}: a pending improved reply without an improver")
     endpoint = improver_config_of(annotation.turn.conversation, annotation.improver_endpoint)
+    if not _claim(turn_id, endpoint):
+        return "skipped"  # another worker is calling the improver for this turn
     messages = improver_messages(annotation.turn)
     try:
         completion = asyncio.run(default_gateway().complete(endpoint, messages))
@@ -81,6 +98,51 @@ def run_improver(turn_id: int) -> str:
         record_improver_failure(turn_id, error.message)
         return "failed"
     return "ready" if record_improved_reply(turn_id, completion) else "skipped"
+
+
+def _claim(turn_id: int, endpoint: EndpointConfig) -> bool:
+    """Take the improver call while the reply is pending and no live worker holds it, for as
+    long as the gateway may take (every attempt's timeout)."""
+    now = timezone.now()
+    call = timedelta(seconds=endpoint.timeout_s * (endpoint.max_retries + 1))
+    return bool(
+        TurnAnnotation.objects.filter(
+            Q(improver_lease_until__isnull=True) | Q(improver_lease_until__lt=now),
+            turn_id=turn_id,
+            improved_status=ImprovedStatus.PENDING,
+        ).update(improver_lease_until=now + call)
+    )
+
+
+def retry_later(turn_id: int, delay_s: float) -> None:
+    """The task retries in ``delay_s``: give up the call's lease, and let the sweep send the
+    task again only if the retry has not started by its time (its message lost too)."""
+    TurnAnnotation.objects.filter(turn_id=turn_id, improved_status=ImprovedStatus.PENDING).update(
+        improver_lease_until=None,
+        improver_resend_at=timezone.now() + timedelta(seconds=delay_s) + improver_resend_after(),
+    )
+
+
+def sweep_improved_replies(now: datetime | None = None) -> list[int]:
+    """Send again the improved replies still owed within the comparison's window whose task no
+    worker took by its time (its message lost to a broker error or a killed worker); the
+    turns sent. Past the window the participant has been told the comparison is unavailable:
+    nothing is sent, but the reply stays pending, so a worker's late result is kept."""
+    now = now or timezone.now()
+    owed = TurnAnnotation.objects.filter(
+        Q(improver_lease_until__isnull=True) | Q(improver_lease_until__lt=now),
+        improved_status=ImprovedStatus.PENDING,
+        started_at__gt=now - improved_reply_timeout(),
+        improver_resend_at__lt=now,
+    )
+    return resend_owed(
+        owed,
+        "improver_resend_at",
+        dispatch.improve_reply,
+        key="turn_id",
+        now=now,
+        again_after=improver_resend_after(),
+    )
 
 
 def _pending(turn_id: int) -> TurnAnnotation | None:

@@ -26,6 +26,7 @@ from django.utils import timezone
 from annotations import dispatch
 from annotations.models import ModelEndpoint, SignalKind, SignalSource, Turn, TurnSignal
 from annotations.services.audit import record_audit
+from annotations.services.safety import ask_for_risk_alert
 from attune_collect.llm import GatewayError, ModerationVerdict, VerdictUnreadable, default_gateway
 
 ACTOR = "system:safety.moderation"
@@ -94,7 +95,7 @@ def record_verdict(turn_id: int, endpoint: ModelEndpoint, verdict: ModerationVer
         data={"outcome": outcome, "categories": evidence["categories"], "model": verdict.model},
     )
     if verdict.flagged:
-        dispatch.risk_alert(turn_id)  # the QA flag and the email, as for a word match
+        ask_for_risk_alert(turn_id)  # the QA flag and the email, as for a word match
     return outcome
 
 

@@ -18,11 +18,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.utils import timezone
+
 from annotations import dispatch
 from annotations.models import SignalKind, SignalSource, Study, Turn, TurnSignal
 from annotations.services.audit import record_audit
 from annotations.services.study_instrument import instrument_of
 from annotations.text_checks.lexicons import IDENTITY_PATTERN, RISK_PATTERN, matches
+from attune_collect.dispatch import resend_bound
 
 _PATTERNS: dict[str, re.Pattern[str]] = {
     SignalKind.RISK: RISK_PATTERN,
@@ -71,8 +74,17 @@ def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotic
         return None
     # After the message is stored: the QA risk flag and the email to the study's contacts
     # (``annotations.qa.services.risk_alerts``), in the background.
-    dispatch.risk_alert(turn.pk)
+    ask_for_risk_alert(turn.pk)
     return SupportNotice(resources=support_resources(study), turn=turn.number)
+
+
+def ask_for_risk_alert(turn_id: int) -> None:
+    """Ask a worker for the turn's risk alert (after commit), owed until it has run: the
+    workers' sweep asks again if this message is lost (``qa/services/risk_alerts.py``)."""
+    TurnSignal.objects.filter(turn_id=turn_id).risk().update(
+        alert_resend_at=timezone.now() + resend_bound()
+    )
+    dispatch.risk_alert(turn_id)
 
 
 def check_reply(turn: Turn, text: str, source: str) -> bool:

@@ -27,6 +27,7 @@ from annotations.services.errors import FlowError, invalid
 from annotations.services.participants import actor_for, current_conversation, require_active
 from annotations.services.scale_values import on_scale
 from annotations.services.study_instrument import instrument_of
+from attune_collect.dispatch import resend_bound
 from evaluation.benchmark.instrument import ChoiceQuestion
 from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
 from evaluation.benchmark.other_text import (
@@ -190,14 +191,16 @@ def submit_post_survey(
         **ratings,
     )
     actor = actor_for(participant)
+    now = timezone.now()
     move(
         conversation,
         ConversationState.COMPLETED,
         actor_label=actor,
-        fields={"completed_at": timezone.now()},
+        # Owed from now on: the workers' sweep asks again if they are not computed by then.
+        fields={"completed_at": now, "flags_resend_at": now + resend_bound()},
     )
     # QA's automatic flags, computed by a worker after commit (a broker error is logged, never
-    # an error for the participant; ``manage.py compute_flags`` recomputes what it missed).
+    # an error for the participant; the sweep sends what it lost, qa/services/flagging.py).
     dispatch.compute_flags(conversation.pk)
     clear_drafts(participant, "post_survey")
     done = Conversation.objects.filter(

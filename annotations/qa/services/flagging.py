@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from annotations import dispatch
 from annotations.models import Conversation
 from annotations.qa.flags import MANUAL, FlagType, flag_types
 from annotations.qa.flags.base import Detection
@@ -25,6 +27,7 @@ from annotations.qa.models import (
 from annotations.qa.services import QAError
 from annotations.qa.services.intake import open_reviews
 from annotations.services.audit import record_audit
+from attune_collect.dispatch import resend_bound, resend_owed
 
 RETIRED_NOTE = "No longer raised by the check (the data changed)."
 CHUNK_SIZE = 200
@@ -96,6 +99,19 @@ def _compute_chunk(
         ConversationReview.objects.filter(conversation_id__in=ids).update(
             flags_computed_at=timezone.now()
         )
+        Conversation.objects.filter(pk__in=ids).exclude(flags_resend_at=None).update(
+            flags_resend_at=None  # no longer owed: the sweep leaves them alone
+        )
+
+
+def sweep_owed_flags(now: datetime | None = None) -> list[int]:
+    """Ask again for the flags of completed conversations still not computed by their time
+    (the message lost to a broker error or a killed worker); the conversations sent."""
+    now = now or timezone.now()
+    owed = Conversation.objects.filter(flags_resend_at__lt=now)
+    return resend_owed(
+        owed, "flags_resend_at", dispatch.compute_flags, now=now, again_after=resend_bound()
+    )
 
 
 def _create(

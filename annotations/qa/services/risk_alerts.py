@@ -9,20 +9,28 @@ waits for it. Idempotent per turn: a retried task, or the second of the two sign
 message, sends no second email. A message only the moderation model flagged sends one only if
 the conversation has had none yet: a classifier's verdicts on every later message of a
 conversation the contacts are already looking at would bury the alerts that matter.
+
+Owed until it has run (``TurnSignal.alert_resend_at``, set by ``safety.ask_for_risk_alert``):
+the workers' sweep asks again for an alert whose message was lost, or whose email could not be
+sent (the task failed).
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from django.core.mail import send_mail
 from django.urls import reverse
+from django.utils import timezone
 
+from annotations import dispatch
 from annotations.models import AuditEntry, SignalKind, Turn, TurnSignal
 from annotations.models.study import contact_addresses
 from annotations.qa.services.flagging import compute_flags
 from annotations.services.audit import record_audit
 from attune_collect.config import attune_config
+from attune_collect.dispatch import resend_bound, resend_owed
 
 log = logging.getLogger(__name__)
 
@@ -38,9 +46,32 @@ def conversation_link(conversation_id: int) -> str:
 def run_risk_alert(turn_id: int) -> int:
     """Raise the conversation's risk flag and tell the study's contacts; the emails sent."""
     turn = Turn.objects.select_related("conversation__study").get(pk=turn_id)
-    kinds = set(TurnSignal.objects.filter(turn=turn).risk().values_list("kind", flat=True))
+    signals = TurnSignal.objects.filter(turn=turn)
+    kinds = set(signals.risk().values_list("kind", flat=True))
     if not kinds:
         return 0
+    sent = _alert(turn, kinds)
+    signals.exclude(alert_resend_at=None).update(alert_resend_at=None)  # no longer owed
+    return sent
+
+
+def sweep_risk_alerts(now: datetime | None = None) -> list[int]:
+    """Ask again for the risk alerts that have not run by their time (the message lost to a
+    broker error or a killed worker, or its email failed); the turns sent. The alert sends no
+    second email."""
+    now = now or timezone.now()
+    owed = TurnSignal.objects.filter(alert_resend_at__lt=now)
+    return resend_owed(
+        owed,
+        "alert_resend_at",
+        dispatch.risk_alert,
+        key="turn_id",
+        now=now,
+        again_after=resend_bound(),
+    )
+
+
+def _alert(turn: Turn, kinds: set[str]) -> int:
     compute_flags([turn.conversation_id], actor_label=ACTOR, only=[RISK_FLAG])
     told = _notified_turns(turn.conversation_id)
     if str(turn.pk) in told or (SignalKind.RISK not in kinds and told):
