@@ -24,6 +24,9 @@ engine's size), each in its own process: CPU ms per call for the LLM gateway on 
 transport (httpx2, no litellm import) and forced through litellm, the OpenAI SDK (`AsyncOpenAI`,
 one shared client, its retries off), and bare httpx2 (the httpx fork the SDK runs on) and
 httpx. The direct transport is built on httpx2 because of these figures (docs/benchmarks.md).
+With ``--inspect-python PATH`` (the interpreter of a scratch virtualenv with inspect-ai, never a
+dependency of this project), inspect_ai's model API too (``benchmarks/inspect_probe.py``), and
+the engine's CPU per call as a multiple of it.
 """
 
 from __future__ import annotations
@@ -293,18 +296,21 @@ def probe(kind: str, base_url: str, calls: int) -> None:
 PROBES = ("gateway-direct", "gateway-litellm", "openai", "httpx2", "httpx")
 
 
-def measure_probes(calls: int) -> dict[str, float]:
+def measure_probes(calls: int, inspect_python: str | None = None) -> dict[str, float]:
     server = ServerProcess(0.0)
+    commands = {
+        kind: [sys.executable, __file__, "--probe", kind, server.base_url, str(calls)]
+        for kind in PROBES
+    }
+    if inspect_python:
+        probe_file = str(Path(__file__).with_name("inspect_probe.py"))
+        arguments = [server.base_url, str(calls), str(PROBE_PROMPT_CHARS)]
+        commands["inspect_ai"] = [inspect_python, probe_file, *arguments]
     try:
         results = {}
-        for kind in PROBES:
+        for kind, command in commands.items():
             done = subprocess.run(
-                [sys.executable, __file__, "--probe", kind, server.base_url, str(calls)],
-                cwd=ROOT,
-                env=_env(),
-                capture_output=True,
-                text=True,
-                check=True,
+                command, cwd=ROOT, env=_env(), capture_output=True, text=True, check=True
             )
             results[kind] = float(done.stdout.strip().splitlines()[-1])
         return results
@@ -324,6 +330,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="run --workers")
     parser.add_argument("--probe-calls", type=int, default=2000, help="0 to skip the probe")
     parser.add_argument("--probe-only", action="store_true", help="only the client-stack probe")
+    parser.add_argument(
+        "--inspect-python", help="interpreter of a scratch virtualenv with inspect-ai: probe it too"
+    )
     parser.add_argument("--serve", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--probe", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -334,7 +343,7 @@ def main() -> None:
 
     if args.probe_only:
         print(f"load average at the start: {_load()}")
-        probes = measure_probes(args.probe_calls)
+        probes = measure_probes(args.probe_calls, args.inspect_python)
         print(
             "client stack alone, CPU ms/call at 64 in flight: "
             + ", ".join(f"{kind} {value:.2f}" for kind, value in probes.items())
@@ -371,7 +380,7 @@ def main() -> None:
                 f"warm rerun {row['warm_wall_s']:.2f} s ({100 * row['warm_share']:.1f}% of the first, "
                 f"{row['warm_calls']} calls)"
             )
-        probes = measure_probes(args.probe_calls) if args.probe_calls else {}
+        probes = measure_probes(args.probe_calls, args.inspect_python) if args.probe_calls else {}
         if probes:
             print(
                 "client stack alone, CPU ms/call at 64 in flight: "
@@ -381,6 +390,11 @@ def main() -> None:
                 print(
                     f"engine net CPU/call at {row['latency_ms']} ms, {row['workers']} process(es): "
                     f"{row['cpu_ms_per_call_net'] / probes['openai']:.2f}x the OpenAI SDK probe's"
+                    + (
+                        f", {row['cpu_ms_per_call_net'] / probes['inspect_ai']:.2f}x inspect_ai's"
+                        if "inspect_ai" in probes
+                        else ""
+                    )
                 )
         print(f"load average at the end: {_load()}")
         summary = {
