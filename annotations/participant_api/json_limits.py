@@ -47,13 +47,26 @@ def known_fields(serializer: serializers.Field, data: Any) -> Any:
 
 
 NO_NUL_PATTERN = "^[^\\u0000]*$"
+# A string DRF trims (``trim_whitespace``) and then needs non-empty holds a character that is
+# neither whitespace nor NUL. ``\\s`` is read as Python reads it (str.strip), as Schemathesis does.
+NOT_BLANK_PATTERN = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$"
+_SCHEMA_KEYWORDS = {"type", "$ref", "oneOf", "anyOf", "allOf", "enum", "const", "not"}
 
 
 def no_nul_in_request_strings(result: dict, generator, request, public) -> dict:
-    """drf-spectacular hook: every string of a request body says it takes no NUL (``pattern``),
-    unless it has a pattern of its own."""
+    """drf-spectacular hook: the schema states what ``check_body`` and DRF's trimming refuse.
+    Every string of a request body takes no NUL (``pattern``, unless it has a pattern of its
+    own), and one DRF trims and needs non-empty has a character other than whitespace; every
+    key of a free-keyed object takes no NUL (``propertyNames``); a JSONField takes no null.
+
+    Not stated: no NUL inside a free JSON value (profile answers and responses, draft data).
+    That takes a recursive schema, and code generators refuse one (openapi-python-client:
+    tests/participant/test_generated_client.py); the field's description says it."""
     for name, component in result.get("components", {}).get("schemas", {}).items():
         if name.endswith(("Input", "Request")):
+            for prop in component.get("properties", {}).values():
+                if not _SCHEMA_KEYWORDS & prop.keys():  # a JSONField: any value but null
+                    prop["not"] = {"type": "null"}
             _patterned(component)
     return result
 
@@ -63,7 +76,10 @@ def _patterned(node: Any) -> None:
         types = node.get("type")
         is_string = types == "string" or (isinstance(types, list) and "string" in types)
         if is_string and not {"pattern", "enum", "const", "format"} & node.keys():
-            node["pattern"] = NO_NUL_PATTERN
+            blank_refused = node.get("minLength", 0) >= 1
+            node["pattern"] = NOT_BLANK_PATTERN if blank_refused else NO_NUL_PATTERN
+        if isinstance(node.get("additionalProperties"), dict) and "propertyNames" not in node:
+            node["propertyNames"] = {"pattern": NO_NUL_PATTERN}
         for value in node.values():
             _patterned(value)
     elif isinstance(node, list):

@@ -14,12 +14,14 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from annotations.models import ImprovedStatus, Turn, TurnAnnotation, TurnStatus
-from annotations.participant_api.json_limits import json_size_at_most
+from annotations.participant_api.json_limits import NOT_BLANK_PATTERN, json_size_at_most
 from annotations.services import annotation_flow, safety
 from annotations.services.chat import MAX_MESSAGE_CHARS
 from annotations.services.drafts import MAX_DRAFT_BYTES
+from annotations.services.participants import MAXIMUM_AGE
 from annotations.services.progress import Step
 from annotations.services.study_instrument import instrument_of
+from annotations.services.surveys import MAX_FOLLOW_UP_CHARS, MAX_FOLLOW_UP_ITEMS
 from evaluation.benchmark.instrument import CUSTOM_PAIRWISE_PREFIX
 from evaluation.benchmark.other_text import MAX_OTHER_CHARS, TOPIC_OTHER_KEY
 from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
@@ -81,7 +83,7 @@ class ConsentInput(serializers.Serializer):
 
 
 class ProfileInput(serializers.Serializer):
-    age = serializers.IntegerField(min_value=0, max_value=200)
+    age = serializers.IntegerField(min_value=0, max_value=MAXIMUM_AGE)
     age_confirmed = serializers.BooleanField(
         default=True,
         help_text="false: an age under the "
@@ -92,7 +94,7 @@ class ProfileInput(serializers.Serializer):
         required=False,
         default=dict,
         validators=[json_size_at_most(MAX_PROFILE_RESPONSES_BYTES)],
-        help_text="Question id -> option id (a list for multi-choice).",
+        help_text="Question id -> option id (a list for multi-choice). No NUL character.",
     )
     other_text = other_text_field()
     traits = serializers.ListField(
@@ -112,7 +114,7 @@ class ProfileInput(serializers.Serializer):
         required=False,
         default=dict,
         validators=[json_size_at_most(MAX_PROFILE_RESPONSES_BYTES)],
-        help_text="Free questionnaire answers (at most 16 KiB of JSON).",
+        help_text="Free questionnaire answers (at most 16 KiB of JSON, no NUL character).",
     )
 
 
@@ -129,10 +131,12 @@ class TopicInput(serializers.Serializer):
 
 
 class MessageInput(serializers.Serializer):
-    text = serializers.CharField(
+    # What the chat service refuses too: a message of whitespace only, or longer than the limit.
+    text = serializers.RegexField(
+        NOT_BLANK_PATTERN,
+        max_length=MAX_MESSAGE_CHARS,
         trim_whitespace=False,
-        allow_blank=True,
-        help_text=f"The message, at most {MAX_MESSAGE_CHARS} characters.",
+        help_text=f"The message, at most {MAX_MESSAGE_CHARS} characters, not only whitespace.",
     )
     idempotency_key = serializers.RegexField(
         r"^[A-Za-z0-9_-]{8,80}$",
@@ -175,6 +179,7 @@ class AnnotationInput(serializers.Serializer):
         required=False,
         allow_null=True,
         allow_blank=True,
+        max_length=annotation_flow.MAX_EDITED_REPLY_CHARS,
         trim_whitespace=False,
         default=None,
         help_text="The reply as you would have wanted it.",
@@ -201,7 +206,10 @@ class PostSurveyInput(serializers.Serializer):
     emotion_clarity = serializers.CharField(max_length=60, min_length=1, help_text="Q2 option id.")
     model_fit = serializers.CharField(max_length=60, min_length=1, help_text="Q3 option id.")
     what_felt_off = serializers.ListField(
-        child=serializers.CharField(allow_blank=True, trim_whitespace=False),
+        child=serializers.CharField(
+            allow_blank=True, trim_whitespace=False, max_length=MAX_FOLLOW_UP_CHARS
+        ),
+        max_length=MAX_FOLLOW_UP_ITEMS,
         required=False,
         default=list,
         help_text="Q3 follow-up; only when Q3 is in its shown_when list.",
@@ -216,7 +224,7 @@ class PostSurveyInput(serializers.Serializer):
 class DraftInput(serializers.Serializer):
     data = serializers.JSONField(
         validators=[json_size_at_most(MAX_DRAFT_BYTES)],  # type: ignore[assignment]  # a declared field: DRF's metaclass moves it off the class
-        help_text="Anything the app wants back later (at most 64 KiB).",
+        help_text="Anything but null the app wants back later (at most 64 KiB, no NUL character).",
     )
 
 

@@ -57,6 +57,17 @@ ERRORS = {
 SESSION_RESPONSES = {200: io.SessionOutput, **ERRORS}
 
 
+def parse_body(serializer_class: type[serializers.Serializer], body: Any) -> dict[str, Any]:
+    """A request body as the services take it, or a 400 naming the field: what the schema
+    states, checked (tests/participant/test_schema_and_checks_agree.py holds the two together)."""
+    data = known_fields(serializer_class(), body)
+    check_body(data)
+    check_types(serializer_class(), data)
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
 class _ParticipantAPIView(APIView):
     """JSON only, one error shape, throttled; subclasses pick authentication. Served on the
     participant API's database thread pool (``db.on_db_pool``)."""
@@ -71,12 +82,7 @@ class _ParticipantAPIView(APIView):
         return participant_exception_handler
 
     def parsed(self, serializer_class: type[serializers.Serializer]) -> dict[str, Any]:
-        data = known_fields(serializer_class(), self.request.data)
-        check_body(data)
-        check_types(serializer_class(), data)
-        serializer = serializer_class(data=data)
-        serializer.is_valid(raise_exception=True)
-        return dict(serializer.validated_data)
+        return parse_body(serializer_class, self.request.data)
 
     @staticmethod
     def session_response(participant: Participant, code: int = status.HTTP_200_OK) -> Response:
@@ -294,5 +300,5 @@ class DraftView(ParticipantView):
 
     @extend_schema(operation_id="study_draft_delete", responses={204: None, **ERRORS})
     def delete(self, request: Request, key: str) -> Response:
-        write(drafts.clear_drafts, self.participant, key)
+        write(drafts.delete_draft, self.participant, key)
         return Response(status=status.HTTP_204_NO_CONTENT)

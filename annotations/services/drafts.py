@@ -22,8 +22,7 @@ MAX_DRAFTS = 50
 def save_draft(participant: Participant, key: str, data: Any) -> ParticipantDraft:
     """Store (or replace) the draft under ``key`` (the API refuses it after withdrawal: the
     withdrawal deletes the participant's drafts)."""
-    if not DRAFT_KEY.match(key):
-        raise invalid("key", "use 1 to 64 lower-case letters, digits, ':', '_' or '-'")
+    _check_key(key)
     if len(json.dumps(data, ensure_ascii=False).encode()) > MAX_DRAFT_BYTES:
         raise invalid("data", f"a draft holds at most {MAX_DRAFT_BYTES // 1024} KiB")
     existing = ParticipantDraft.objects.filter(participant=participant, key=key).first()
@@ -41,6 +40,19 @@ def save_draft(participant: Participant, key: str, data: Any) -> ParticipantDraf
 
 def drafts_of(participant: Participant) -> list[ParticipantDraft]:
     return list(ParticipantDraft.objects.filter(participant=participant))
+
+
+def delete_draft(participant: Participant, key: str) -> None:
+    """Delete the draft under ``key``; a key no draft has is no error (the app may delete
+    twice), a key no draft could have is (the schema states the pattern)."""
+    _check_key(key)
+    clear_drafts(participant, key)
+
+
+def _check_key(key: str) -> None:
+    # fullmatch: the pattern's $ would also match before a trailing newline.
+    if not DRAFT_KEY.fullmatch(key):
+        raise invalid("key", "use 1 to 64 lower-case letters, digits, ':', '_' or '-'")
 
 
 def clear_drafts(participant: Participant, *keys: str) -> None:

@@ -55,3 +55,14 @@ def test_bad_drafts_are_refused(participant_client, key, data, field):
     client.start()
     reply = client.put(f"drafts/{key}", {"data": data})
     assert reply.status == 400 and reply.error["field"] == field
+
+
+@pytest.mark.parametrize("key", ["Bad Key", "message%0A"])  # %0A: the pattern's $ took a newline
+def test_a_key_no_draft_could_have_is_refused_on_save_and_delete(participant_client, key):
+    """The schema states the key's pattern; Schemathesis found DELETE answering 204 to any key."""
+    client = participant_client()
+    client.start()
+    for reply in (client.put(f"drafts/{key}", {"data": {"x": 1}}), client.delete(f"drafts/{key}")):
+        assert reply.status == 400 and reply.error["field"] == "key", reply.body
+    assert client.delete("drafts/never-saved").status == 204  # a valid key: deleting is no error
+    assert not ParticipantDraft.objects.exists()

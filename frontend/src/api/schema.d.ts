@@ -450,7 +450,7 @@ export interface components {
             topic_other: string;
         };
         DraftInput: {
-            /** @description Anything the app wants back later (at most 64 KiB). */
+            /** @description Anything but null the app wants back later (at most 64 KiB, no NUL character). */
             data: unknown;
         };
         DraftOutput: {
@@ -518,7 +518,7 @@ export interface components {
             readonly profile: components["schemas"]["ProfileQuestionOutput"][];
         };
         MessageInput: {
-            /** @description The message, at most 4000 characters. */
+            /** @description The message, at most 4000 characters, not only whitespace. */
             text: string;
             /** @description A fresh random id per message (e.g. a UUID); resending it returns the same turn. */
             idempotency_key: string;
@@ -585,7 +585,7 @@ export interface components {
              * @default true
              */
             age_confirmed: boolean;
-            /** @description Question id -> option id (a list for multi-choice). */
+            /** @description Question id -> option id (a list for multi-choice). No NUL character. */
             answers?: {
                 [key: string]: unknown;
             };
@@ -597,7 +597,7 @@ export interface components {
             goals?: string[];
             /** @description Optional self-reported diagnosis. */
             diagnosis?: (string | null) | string;
-            /** @description Free questionnaire answers (at most 16 KiB of JSON). */
+            /** @description Free questionnaire answers (at most 16 KiB of JSON, no NUL character). */
             responses?: {
                 [key: string]: unknown;
             };
