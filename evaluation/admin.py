@@ -10,7 +10,7 @@ and its files need ``evaluation.view_report``.
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -19,12 +19,14 @@ from django.utils.html import format_html
 
 from annotations.qa.access import has_perm_in_all, has_study_perm, limit_to_all_studies
 from annotations.staff import staff_user
+from attune_collect.errors import add_to_form
 from evaluation.forms import StartRunForm
 from evaluation.models import EvaluationRun, EvaluationUnit
 from evaluation.progress import format_duration, time_left_s
 from evaluation.report_files import content_type, report_file, report_summary, report_zip
 from evaluation.services.control import can_resume, cancel_run, resume_run
 from evaluation.services.creation import create_run
+from evaluation.services.errors import EvaluationError
 from evaluation.services.planning import plan_run
 
 START = "evaluation.start_evaluation"
@@ -156,8 +158,8 @@ class EvaluationRunAdmin(admin.ModelAdmin):
         if request.method == "POST" and "_edit" not in request.POST and form.is_valid():
             try:
                 plan = plan_run(form.to_request())
-            except ValidationError as exc:
-                form.add_error(None, exc.messages[0])
+            except EvaluationError as exc:
+                add_to_form(form, exc)
             else:
                 if "_confirm" in request.POST:
                     run = create_run(plan.request, actor=staff_user(request), plan=plan)
@@ -276,8 +278,8 @@ def _apply(request: HttpRequest, run: EvaluationRun, service, done: str) -> None
     """Call a control service for the user; its refusal becomes the message shown."""
     try:
         service(run, actor=staff_user(request))
-    except ValidationError as exc:
-        messages.error(request, exc.messages[0])
+    except EvaluationError as exc:
+        messages.error(request, exc.message)
     else:
         messages.success(request, f"{run} {done}.")
 

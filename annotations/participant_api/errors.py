@@ -4,6 +4,9 @@
 
 ``code`` is stable for the app to act on; ``message`` can be shown to the participant;
 ``field`` names the offending input of an ``invalid`` request (``behaviour.B3.observed``).
+A service's refusal (``ServiceError``, attune_collect/errors.py; the participant services raise
+``FlowError``) is mapped here once (``service_error_status``/``service_error_body``), for DRF's
+views and the streaming views alike.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from annotations.services.errors import FlowError
+from attune_collect.errors import ServiceError
 
 STATUS_OF_CODE = {
     "invalid": status.HTTP_400_BAD_REQUEST,
@@ -32,9 +35,9 @@ STATUS_OF_CODE = {
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
     "study_unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
 }
-# Every other FlowError code (consent_changed, wrong_step, out_of_turn, turn_in_progress, already_submitted,
-# max_turns_reached, min_turns_not_reached, improved_reply_pending, idempotency_key_reused)
-# is a conflict with the current state: 409.
+# Every other code (the FlowErrors' consent_changed, wrong_step, out_of_turn, turn_in_progress,
+# already_submitted, max_turns_reached, min_turns_not_reached, improved_reply_pending,
+# idempotency_key_reused) is a conflict with the current state: 409.
 DEFAULT_STATUS = status.HTTP_409_CONFLICT
 
 
@@ -44,12 +47,17 @@ def error_body(
     return {"error": {"code": code, "message": message, "field": field, **extra}}
 
 
-def flow_error_response(error: FlowError) -> JsonResponse:
+def service_error_status(error: ServiceError) -> int:
+    return STATUS_OF_CODE.get(error.code, DEFAULT_STATUS)
+
+
+def service_error_body(error: ServiceError) -> dict[str, dict[str, Any]]:
+    return error_body(error.code, error.message, error.field, **error.data)
+
+
+def flow_error_response(error: ServiceError) -> JsonResponse:
     """For the plain Django (streaming) views."""
-    return JsonResponse(
-        error_body(error.code, error.message, error.field, **error.data),
-        status=STATUS_OF_CODE.get(error.code, DEFAULT_STATUS),
-    )
+    return JsonResponse(service_error_body(error), status=service_error_status(error))
 
 
 def rate_limited_response(wait: float | None) -> JsonResponse:
@@ -90,12 +98,9 @@ def _first_field_error(detail: Any, path: str = "") -> tuple[str, str]:
 
 
 def participant_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF's handler, reshaped into the error shape above; FlowError mapped by code."""
-    if isinstance(exc, FlowError):
-        return Response(
-            error_body(exc.code, exc.message, exc.field, **exc.data),
-            status=STATUS_OF_CODE.get(exc.code, DEFAULT_STATUS),
-        )
+    """DRF's handler, reshaped into the error shape above; a ServiceError mapped by code."""
+    if isinstance(exc, ServiceError):
+        return Response(service_error_body(exc), status=service_error_status(exc))
     response = exception_handler(exc, context)
     if response is None:
         return None

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -22,11 +24,13 @@ from annotations.qa.access import (
 from annotations.releases.models import QaRule, Release, ReleaseState
 from annotations.releases.services import (
     ReleaseError,
+    check_release_request,
     compare_releases,
     create_release,
     enqueue_build,
     unreviewed_count,
 )
+from attune_collect.errors import add_to_form
 
 _BUILD_FIELDS = [
     "name",
@@ -59,8 +63,28 @@ _RECORD_FIELDS = [
 ]
 
 
+class ReleaseForm(forms.ModelForm):
+    """The build form: a request the service would refuse is shown on the form, on the field
+    to change, before anything is written."""
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
+        if self.instance.pk is None and not self.errors:  # the fields' own checks passed
+            try:
+                check_release_request(
+                    name=cleaned["name"],
+                    version=cleaned["version"],
+                    studies=list(cleaned["studies"]),
+                )
+            except ReleaseError as exc:
+                add_to_form(self, exc)
+        return cleaned
+
+
 @admin.register(Release)
 class ReleaseAdmin(admin.ModelAdmin):
+    form = ReleaseForm
     list_display = [
         "__str__",
         "state",
@@ -130,18 +154,24 @@ class ReleaseAdmin(admin.ModelAdmin):
         studies = list(form.cleaned_data["studies"])
         if not has_perm_in_all(request.user, "releases.build_release", [s.pk for s in studies]):
             raise PermissionDenied("you may not build releases of these studies")
-        try:
-            release = create_release(
-                **{f: form.cleaned_data[f] for f in _BUILD_FIELDS if f != "studies"},
-                studies=studies,
-                actor=request.user,
-            )
-        except ValidationError as exc:
-            raise PermissionDenied(exc.messages[0]) from None
+        # The form asked the service's checks already; a refusal now (another request created
+        # the version meanwhile) reaches add_view, which rolls back and says why.
+        release = create_release(
+            **{f: form.cleaned_data[f] for f in _BUILD_FIELDS if f != "studies"},
+            studies=studies,
+            actor=request.user,
+        )
         obj.pk = release.pk
         obj._state.adding = False
         enqueue_build(release, actor=request.user)
         messages.info(request, f"{release} is queued; this page shows the build's progress.")
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context=None):
+        try:
+            return super().add_view(request, form_url, extra_context)
+        except ReleaseError as exc:  # left the admin's transaction: nothing was written
+            messages.error(request, exc.message)
+            return HttpResponseRedirect(request.get_full_path())
 
     @admin.display(description="progress")
     def progress_bar(self, obj: Release) -> str:
@@ -180,7 +210,7 @@ class ReleaseAdmin(admin.ModelAdmin):
             try:
                 enqueue_build(release, actor=request.user)
             except ReleaseError as exc:  # a worker is building it: a retry would undo its work
-                messages.warning(request, exc.messages[0])
+                messages.warning(request, exc.message)
                 continue
             messages.info(request, f"{release} queued again")
 
@@ -232,12 +262,12 @@ class ReleaseAdmin(admin.ModelAdmin):
     def _diff_response(self, request: HttpRequest, old: Release, new: Release) -> HttpResponse:
         try:
             comparison = compare_releases(old, new)
-        except ValidationError as exc:
-            messages.error(request, exc.messages[0])
+        except ReleaseError as exc:
+            messages.error(request, exc.message)
             return TemplateResponse(
                 request,
                 "admin/releases/release/diff.html",
-                {**self.admin_site.each_context(request), "error": exc.messages[0]},
+                {**self.admin_site.each_context(request), "error": exc.message},
             )
         context = {
             **self.admin_site.each_context(request),

@@ -15,7 +15,7 @@ import re
 import shutil
 import stat
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -54,14 +54,17 @@ from annotations.releases.versioning import (
 )
 from annotations.services.audit import record_audit
 from attune_collect.config import attune_config
+from attune_collect.errors import ServiceError
 from evaluation.benchmark.writer import conversation_filename
 
 logger = logging.getLogger(__name__)
 DEFAULT_SUBSAMPLES = [100, 50, 25, 20]
 
 
-class ReleaseError(ValidationError):
+class ReleaseError(ServiceError):
     """A release request that cannot be carried out; the message says why and what to do."""
+
+    default_code = "release_refused"
 
 
 def release_pseudonym(internal_pseudonym: str) -> str:
@@ -83,6 +86,35 @@ def chunk_size() -> int:
 # --- create -----------------------------------------------------------------------------------
 
 
+def check_release_request(*, name: str, version: str, studies: Sequence[Study]) -> None:
+    """Refuse a release that cannot be created, naming the field to change (``ReleaseError``).
+
+    Reads only, so a form may ask before anything is written (the releases admin does);
+    ``create_release`` asks again inside its transaction.
+    """
+    if not re.match(SEMVER, version):
+        raise ReleaseError(
+            f"version {version!r} is not MAJOR.MINOR.PATCH (e.g. 1.0.0)", field="version"
+        )
+    if not studies:
+        raise ReleaseError("choose at least one study", field="studies")
+    if len({study.instrument_id for study in studies}) > 1:
+        raise ReleaseError(
+            "the studies use different instruments; a release holds one instrument version",
+            field="studies",
+        )
+    existing = Release.objects.filter(name=name, version=version).first()
+    if existing is not None:
+        raise ReleaseError(
+            f"{existing} already exists ({existing.get_state_display()})", field="version"
+        )
+    previous = latest_frozen(name)
+    if previous is not None and parse_version(version) <= previous.version_tuple:
+        raise ReleaseError(
+            f"version {version} is not higher than the latest release {previous}", field="version"
+        )
+
+
 @transaction.atomic
 def create_release(
     *,
@@ -101,20 +133,7 @@ def create_release(
     actor_label: str | None = None,
 ) -> Release:
     """Validate the request and store a draft release. Enqueue it with ``enqueue_build``."""
-    if not re.match(SEMVER, version):
-        raise ReleaseError(f"version {version!r} is not MAJOR.MINOR.PATCH (e.g. 1.0.0)")
-    if not studies:
-        raise ReleaseError("choose at least one study")
-    if len({study.instrument_id for study in studies}) > 1:
-        raise ReleaseError(
-            "the studies use different instruments; a release holds one instrument version"
-        )
-    existing = Release.objects.filter(name=name, version=version).first()
-    if existing is not None:
-        raise ReleaseError(f"{existing} already exists ({existing.get_state_display()})")
-    previous = latest_frozen(name)
-    if previous is not None and parse_version(version) <= previous.version_tuple:
-        raise ReleaseError(f"version {version} is not higher than the latest release {previous}")
+    check_release_request(name=name, version=version, studies=studies)
     release = Release(
         name=name,
         version=version,
@@ -128,7 +147,10 @@ def create_release(
         description=description,
         created_by=actor if actor is not None and actor.is_authenticated else None,
     )
-    release.full_clean(exclude=["studies"])
+    try:
+        release.full_clean(exclude=["studies"])
+    except ValidationError as exc:  # a field's value (e.g. an unknown license): say which
+        raise ReleaseError.from_validation_error(exc) from None
     release.save()
     release.studies.set(studies)
     record_audit(
@@ -281,9 +303,12 @@ def build_release(release_id: int) -> Release:
         return _build_into(release, root, temporary)
     except Exception as exc:
         shutil.rmtree(temporary, ignore_errors=True)
-        message = (
-            exc.messages[0] if isinstance(exc, ValidationError) else f"{type(exc).__name__}: {exc}"
-        )
+        if isinstance(exc, ServiceError):
+            message = exc.message
+        elif isinstance(exc, ValidationError):  # a model's own guard (e.g. a frozen release)
+            message = exc.messages[0]
+        else:
+            message = f"{type(exc).__name__}: {exc}"
         # Under our claim only: a build another worker took over is theirs to finish.
         Release.objects.filter(pk=release.pk, attempts=release.attempts).exclude(
             state=ReleaseState.FROZEN

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError
+from attune_collect.errors import ServiceError
 
 
-class EvaluationError(ValidationError):
+class EvaluationError(ServiceError):
     """A run request or action that cannot be carried out; the message says why and what to do."""
+
+    default_code = "evaluation_refused"

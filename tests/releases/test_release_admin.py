@@ -10,13 +10,12 @@ from annotations.releases.services import build_release
 pytestmark = pytest.mark.django_db
 
 
-def test_a_researcher_builds_a_release_from_the_admin(
-    researcher_client, demo_study, releases_dir, django_capture_on_commit_callbacks
-):
+def build_form(study, **changes) -> dict:
+    """The admin's build form, filled in for one study (``changes`` replace fields)."""
     form = {
         "name": "attunebench",
         "version": "1.0.0",
-        "studies": [demo_study.pk],
+        "studies": [study.pk],
         "completed_only": "on",
         "qa_rule": "non_excluded",
         "layer": "participant",
@@ -25,8 +24,16 @@ def test_a_researcher_builds_a_release_from_the_admin(
         "license": "CC-BY-4.0",
         "description": "",
     }
+    return {**form, **changes}
+
+
+def test_a_researcher_builds_a_release_from_the_admin(
+    researcher_client, demo_study, releases_dir, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        response = researcher_client.post(reverse("admin:releases_release_add"), form)
+        response = researcher_client.post(
+            reverse("admin:releases_release_add"), build_form(demo_study)
+        )
     assert response.status_code == 302, response.content[:2000]
     release = Release.objects.get(name="attunebench")
     assert (

@@ -3,12 +3,11 @@ checked against the Hub's identifiers with a clear error naming the closest ones
 
 import huggingface_hub as hub
 import pytest
-from django.core.exceptions import ValidationError
 
 from annotations.releases.card_metadata import DEFAULT_CONFIG
 from annotations.releases.cards import ReleaseInfo, dataset_card
 from annotations.releases.licenses import LicenseError, check_license, hub_license
-from annotations.releases.services import create_release
+from annotations.releases.services import ReleaseError, create_release
 from evaluation.benchmark.instrument import default_instrument
 
 from .conftest import AWKWARD_LICENSE_NAME
@@ -98,10 +97,10 @@ def test_other_needs_a_name_and_only_other_takes_one():
 def test_a_release_with_a_bad_license_is_refused_and_not_stored(demo_study):
     from annotations.releases.models import Release
 
-    with pytest.raises(ValidationError, match="closest are cc-by-nc-4.0"):
+    with pytest.raises(ReleaseError, match="closest are cc-by-nc-4.0"):
         create_release(
             name="x", version="1.0.0", studies=[demo_study], license="CC BY-NC 4.0: research only"
         )
-    with pytest.raises(ValidationError, match="needs a license name"):
+    with pytest.raises(ReleaseError, match="needs a license name"):
         create_release(name="x", version="1.0.0", studies=[demo_study], license="other")
     assert not Release.objects.exists()

@@ -2,12 +2,11 @@
 changed, and conversations now under another configuration; the version rule counts them."""
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from annotations.demo import seed_demo
 from annotations.models import Conversation, ModelEndpoint
 from annotations.releases.configurations import ReleasedConfigurations
-from annotations.releases.services import compare_releases
+from annotations.releases.services import ReleaseError, compare_releases
 from annotations.releases.versioning import diff_configurations, diff_hashes
 from annotations.services.setup import save_setup
 
@@ -53,7 +52,7 @@ def test_a_conversation_under_another_configuration_needs_a_major_version(build,
     old = build("1.0.0")
     first, last = Conversation.objects.filter(study=demo_study).order_by("pk")[::23]
     Conversation.objects.filter(pk=first.pk).update(model_config=last.model_config)
-    with pytest.raises(ValidationError, match="1 conversations under another.*needs a MAJOR"):
+    with pytest.raises(ReleaseError, match="1 conversations under another.*needs a MAJOR"):
         build("1.1.0")
     diff = compare_releases(old, build("2.0.0")).diff
     assert diff.configurations.reassigned == [

@@ -1,7 +1,6 @@
 """Semantic versions say what changed: MINOR for added records, MAJOR for removed or changed."""
 
 import pytest
-from django.core.exceptions import ValidationError
 
 from annotations.demo import seed_demo
 from annotations.models import Turn
@@ -38,7 +37,7 @@ def test_version_problem_messages():
 def test_added_records_need_a_minor_version(build, demo_study):
     build("1.0.0")
     seed_demo(30, seed=5)  # six more conversations in the same study
-    with pytest.raises(ValidationError, match="that needs a MINOR version"):
+    with pytest.raises(ReleaseError, match="that needs a MINOR version"):
         build("1.0.1")
     assert build("1.1.0").counts["conversations"] == 30
 
@@ -48,7 +47,7 @@ def test_changed_records_need_a_major_version(build, demo_study):
     Turn.objects.filter(pk=Turn.objects.order_by("pk").first().pk).update(
         model_reply="changed reply"
     )
-    with pytest.raises(ValidationError, match="needs a MAJOR version"):
+    with pytest.raises(ReleaseError, match="needs a MAJOR version"):
         build("1.1.0")
 
 
@@ -56,7 +55,7 @@ def test_a_failed_build_is_recorded_and_leaves_no_folder(build, demo_study, rele
     build("1.0.0")
     seed_demo(26, seed=5)
     release = create_release(name="attunebench", version="1.0.1", studies=[demo_study])
-    with pytest.raises(ValidationError):
+    with pytest.raises(ReleaseError):
         build_release(release.pk)
     release.refresh_from_db()
     assert release.state == ReleaseState.FAILED and "MINOR" in release.error

@@ -13,7 +13,6 @@ import socket
 import time
 from pathlib import Path
 
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.releases.models import Release, ReleaseState
@@ -26,6 +25,7 @@ from evaluation.progress import progress_line
 from evaluation.services.control import cancel_run
 from evaluation.services.creation import create_run
 from evaluation.services.endpoints import endpoint_for_model
+from evaluation.services.errors import EvaluationError
 from evaluation.services.inline import run_inline
 from evaluation.services.planning import RunRequest, plan_run
 from evaluation.services.units import sweep_run
@@ -68,8 +68,8 @@ class Command(BaseCommand):
         try:
             request = self._request(options)
             plan = plan_run(request)
-        except ValidationError as exc:
-            raise CommandError(exc.messages[0]) from None
+        except EvaluationError as exc:
+            raise CommandError(exc.message) from None
         cost = plan.estimate.cost_usd
         self.stdout.write(
             f"{plan.units} units ({len(plan.conversations)} conversations x "

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 import time
 
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -20,6 +19,7 @@ from annotations.releases.services import (
     enqueue_build,
 )
 from attune_collect.config import attune_config
+from attune_collect.errors import ServiceError
 from attune_collect.stall import StallWatch
 
 ACTOR = "command:build_release"
@@ -112,8 +112,8 @@ class Command(BaseCommand):
             else:
                 enqueue_build(release, actor_label=ACTOR)
                 release = self._wait(release, options["worker_timeout"], options["timeout"])
-        except ValidationError as exc:
-            raise CommandError(exc.messages[0]) from None
+        except ServiceError as exc:
+            raise CommandError(exc.message) from None
         self.stdout.write(
             f"frozen: {release.counts.get('conversations', 0)} conversations, content hash {release.content_hash}"
         )
@@ -142,8 +142,8 @@ class Command(BaseCommand):
                 description=options["description"],
                 actor_label=ACTOR,
             )
-        except ValidationError as exc:
-            raise CommandError(exc.messages[0]) from None
+        except ServiceError as exc:
+            raise CommandError(exc.message) from None
 
     def _studies(self, slugs: list[str]) -> list[Study]:
         """The studies named, or the only study there is (saying which); else the choices."""
