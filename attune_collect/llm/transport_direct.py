@@ -5,10 +5,13 @@ Built on httpx2, the HTTP client the OpenAI SDK itself runs on, without the SDK'
 against the OpenAI SDK (`AsyncOpenAI`, shared client, its retries off) and bare httpx2 in one
 run (docs/benchmarks.md), and the choice follows those figures.
 
-One HTTP client per event loop (a client's connection pool belongs to the loop that opened its
-connections), so in the web process and in an engine worker it is one client per process,
-keeping its connections alive across calls. Its pool is unbounded: the gateway's concurrency
-limit decides how many calls are in flight. Retries are the gateway's; this module makes
+HTTP clients per event loop (a client's connection pool belongs to the loop that opened its
+connections), so in the web process and in an engine worker they are the process's, keeping
+their connections alive across calls. Their pools are unbounded: the gateway's concurrency
+limit decides how many calls are in flight. The loop's requests take its ``POOL_SHARDS``
+clients in turn: httpcore's pool scans every one of its connections (with a syscall per idle
+one) each time a request starts or ends, so one pool of 192 connections made that scan about
+30% of an engine run's CPU (py-spy, docs/benchmarks.md); shards of a few dozen make it small. Retries are the gateway's; this module makes
 exactly one HTTP request per attempt and reports failures as ``TransportFailure`` with the
 gateway's error kinds.
 """
@@ -32,6 +35,7 @@ from .transport import CallRequest, Piece, Reply, TransportFailure, provider_of,
 
 OPENAI_API_BASE = "https://api.openai.com/v1"
 _KEEPALIVE_S = 60.0
+POOL_SHARDS = 8
 _MAX_ERROR_BODY = 2000
 
 
@@ -40,7 +44,7 @@ class DirectTransport:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, httpx2.AsyncClient] = (
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Shards] = (
             weakref.WeakKeyDictionary()
         )
 
@@ -91,28 +95,43 @@ class DirectTransport:
 
     def _client(self) -> httpx2.AsyncClient:
         loop = asyncio.get_running_loop()
-        client = self._clients.get(loop)
-        if client is None:
+        shards = self._clients.get(loop)
+        if shards is None:
             with self._lock:
-                client = self._clients.get(loop)
-                if client is None:
-                    client = self._clients[loop] = httpx2.AsyncClient(
-                        verify=ssl_context(),
-                        limits=httpx2.Limits(
-                            max_connections=None,
-                            max_keepalive_connections=None,
-                            keepalive_expiry=_KEEPALIVE_S,
-                        ),
-                        timeout=None,  # every request passes its own
-                        follow_redirects=False,
-                    )
-        return client
+                shards = self._clients.get(loop)
+                if shards is None:
+                    shards = self._clients[loop] = _Shards()
+        return shards.next()
 
     async def aclose(self) -> None:
-        """Close this loop's client (tests and benchmarks that end their loop cleanly)."""
-        client = self._clients.pop(asyncio.get_running_loop(), None)
-        if client is not None:
-            await client.aclose()
+        """Close this loop's clients (tests and benchmarks that end their loop cleanly)."""
+        shards = self._clients.pop(asyncio.get_running_loop(), None)
+        if shards is not None:
+            for client in shards.clients:
+                await client.aclose()
+
+
+class _Shards:
+    """``POOL_SHARDS`` clients of one event loop, taken in turn (only that loop uses them)."""
+
+    def __init__(self) -> None:
+        self.clients = [_new_client() for _ in range(POOL_SHARDS)]
+        self._turn = 0
+
+    def next(self) -> httpx2.AsyncClient:
+        self._turn = (self._turn + 1) % len(self.clients)
+        return self.clients[self._turn]
+
+
+def _new_client() -> httpx2.AsyncClient:
+    return httpx2.AsyncClient(
+        verify=ssl_context(),
+        limits=httpx2.Limits(
+            max_connections=None, max_keepalive_connections=None, keepalive_expiry=_KEEPALIVE_S
+        ),
+        timeout=None,  # every request passes its own
+        follow_redirects=False,
+    )
 
 
 _ssl_lock = threading.Lock()
