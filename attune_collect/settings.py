@@ -35,6 +35,8 @@ no Redis). Production is configured with these variables:
                                workers of their own.
 ``ATTUNE_GC_THRESHOLD``        web process only: garbage collector thresholds, ``50000,20,20``
                                by default (``attune_collect/web_process.py``).
+``ATTUNE_GIL_SWITCH_INTERVAL_MS`` web process only: Python's thread switch interval in whole
+                               milliseconds, 1 by default (``attune_collect/web_process.py``).
 ``ATTUNE_SITE_URL``            the platform's address for links in emails
                                (``http://localhost:8000``).
 ``DJANGO_EMAIL_BACKEND``       Django's email backend: the console backend when DEBUG is true (the

@@ -1,7 +1,8 @@
 """The web process's start-up (attune_collect/asgi.py -> web_process.prepare_web_process).
 
 Checked in fresh processes: it imports litellm before the first request, freezes what start-up
-loaded, spaces garbage collections as configured, and refuses a malformed threshold at start.
+loaded, spaces garbage collections as configured, shortens the thread switch interval, and
+refuses a malformed threshold at start.
 """
 
 from __future__ import annotations
@@ -11,13 +12,17 @@ import json
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from attune_collect.web_process import DEFAULT_GC_THRESHOLD, gc_threshold_from_environment
+from attune_collect.web_process import (
+    DEFAULT_GC_THRESHOLD,
+    DEFAULT_GIL_SWITCH_INTERVAL_MS,
+    gc_threshold_from_environment,
+)
 from tests.foundation.test_settings_profiles import run
 
 PROBE = (
     "import gc, json, sys; import attune_collect.asgi; import litellm; "
     "print(json.dumps({'threshold': gc.get_threshold(), 'frozen': gc.get_freeze_count(), "
-    "'litellm_loaded': 'litellm' in sys.modules, "
+    "'litellm_loaded': 'litellm' in sys.modules, 'switch': sys.getswitchinterval(), "
     "'streaming_logging_off': litellm.disable_streaming_logging}))"
 )
 
@@ -29,6 +34,19 @@ def test_start_up_loads_litellm_freezes_and_spaces_collections(tmp_path):
     assert tuple(state["threshold"]) == DEFAULT_GC_THRESHOLD
     assert state["frozen"] > 100_000  # Django + litellm: hundreds of thousands of objects
     assert state["litellm_loaded"] and state["streaming_logging_off"]
+    assert state["switch"] == pytest.approx(DEFAULT_GIL_SWITCH_INTERVAL_MS / 1000)
+
+
+def test_the_switch_interval_comes_from_the_environment(tmp_path):
+    result = run(PROBE, {"ATTUNE_GIL_SWITCH_INTERVAL_MS": "3"}, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1])["switch"] == pytest.approx(0.003)
+
+
+def test_a_switch_interval_below_one_millisecond_stops_the_start(tmp_path):
+    result = run(PROBE, {"ATTUNE_GIL_SWITCH_INTERVAL_MS": "0"}, tmp_path)
+    assert result.returncode != 0
+    assert "ATTUNE_GIL_SWITCH_INTERVAL_MS" in result.stderr
 
 
 def test_the_threshold_comes_from_the_environment(tmp_path):
