@@ -33,6 +33,15 @@ USED_WITHOUT_IMPORT = {
     "pytest-xdist": "a pytest plugin (the suite runs on two processes)",
     "ruff": "the linter and formatter, a command",
     "import-linter": "lint-imports, a command (the import contracts in .importlinter)",
+    "openapi-python-client": "a command: tests/participant/test_generated_client.py generates "
+    "a Python client from the served schema with it",
+}
+
+
+# Imported by a file that runs under another interpreter, never this project's virtualenv.
+FOREIGN = {
+    "inspect_ai": "benchmarks/inspect_probe.py runs in a scratch virtualenv (eval_throughput.py "
+    "--inspect-python); inspect-ai is never a dependency of the project",
 }
 
 
@@ -95,6 +104,8 @@ def _imports_under(root: str) -> dict[str, frozenset[str]]:
 def _unpinned(imports: dict[str, set[str]], pinned: dict[str, str]) -> list[str]:
     problems = []
     for module, files in sorted(imports.items()):
+        if module in FOREIGN:
+            continue
         providers = {_name(d) for d in _distributions().get(module, [])}
         if not providers:
             problems.append(f"{module}: no installed distribution provides it ({min(files)})")
