@@ -28,6 +28,36 @@ from attune_collect.llm._litellm import apply_offline_environment
 apply_offline_environment()
 
 PASSWORD = "correct-horse-battery-staple"
+FLUSH_ATTEMPTS = 5
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_outlives_a_deadlock() -> Iterator[None]:
+    """A transactional test's teardown empties the tables with one TRUNCATE; a Celery worker or
+    uvicorn started by the test may still be writing (a task it took, the workers' periodic
+    sweep), and PostgreSQL can then break the two off as a deadlock and fail the test after it
+    passed. The flush is tried again a few times, waiting a little longer each time; any
+    other error, or a deadlock that keeps coming, still fails the test."""
+    import time
+
+    from django.core.management.base import CommandError
+    from django.test import TransactionTestCase
+
+    original = TransactionTestCase._fixture_teardown
+
+    def teardown(self: TransactionTestCase) -> None:
+        for attempt in range(1, FLUSH_ATTEMPTS + 1):
+            try:
+                original(self)
+                return
+            except CommandError as error:
+                if attempt == FLUSH_ATTEMPTS or "deadlock detected" not in str(error.__cause__):
+                    raise
+                time.sleep(0.2 * attempt)
+
+    TransactionTestCase._fixture_teardown = teardown  # type: ignore[method-assign]
+    yield
+    TransactionTestCase._fixture_teardown = original  # type: ignore[method-assign]
 
 
 def _staff_in_role(django_user_model, username: str, role: str):
