@@ -34,7 +34,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction, markcoroutinefunction
+from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed
 from django.core.handlers.asgi import ASGIHandler
@@ -108,8 +108,6 @@ class ParticipantAPIHandler(_SendsChatStreamsDirectly):
                 instance = middleware(handler)
             except MiddlewareNotUsed:
                 continue
-            if isinstance(instance, MiddlewareMixin):
-                markcoroutinefunction(instance)  # its __call__ is now a coroutine function
             if hasattr(instance, "process_view"):
                 self._view_middleware.insert(0, _on_the_loop(instance.process_view))
             if hasattr(instance, "process_template_response"):
