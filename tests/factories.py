@@ -31,6 +31,21 @@ def make_endpoint(**fields) -> ModelEndpoint:
     return ModelEndpoint.objects.create(alias=alias, **{**defaults, **fields})
 
 
+def make_test_server_endpoint(base_url: str, key_env: str, **fields) -> ModelEndpoint:
+    """An endpoint on the local OpenAI-compatible test server (attune_collect.llm.testing),
+    called by the direct transport, without gateway retries unless ``fields`` say otherwise."""
+    defaults = {
+        "alias": unique("test-server"),
+        "provider": "openai",
+        "model_name": "test-model",
+        "litellm_model": "openai/test-model",
+        "api_base": base_url,
+        "api_key_env": key_env,
+        "max_retries": 0,
+    }
+    return make_endpoint(**{**defaults, **fields})
+
+
 def make_study(**fields) -> Study:
     slug = fields.pop("slug", unique("study"))
     study = Study.objects.create(

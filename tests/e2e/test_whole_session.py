@@ -33,7 +33,7 @@ from evaluation.benchmark.writer import write_conversation_file
 from tests.e2e import participant as act
 from tests.e2e.servers import KEY_ENV
 from tests.e2e.steps import PHONE, Steps
-from tests.factories import make_endpoint, make_study, unique
+from tests.factories import make_study, make_test_server_endpoint, unique
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -54,15 +54,8 @@ ANSWER_CYCLE = [
 
 
 def upstream_study(openai_server) -> Study:
-    chat_model = make_endpoint(
-        alias=unique("e2e-upstream"),
-        provider="openai",
-        model_name="test-model",
-        litellm_model="openai/test-model",
-        api_base=openai_server.base_url,
-        api_key_env=KEY_ENV,
-        max_retries=0,
-        timeout_s=10.0,
+    chat_model = make_test_server_endpoint(
+        openai_server.base_url, KEY_ENV, alias=unique("e2e-upstream"), timeout_s=10.0
     )
     improver = next(e for e in ensure_demo_endpoints() if e.model_name == "improver")
     study = make_study(

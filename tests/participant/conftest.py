@@ -25,7 +25,7 @@ from annotations.services import chat
 from annotations.services.improver import run_improver
 from annotations.services.participant_sessions import participant_for_token
 from attune_collect.llm import Completion
-from tests.factories import make_endpoint, make_study, unique
+from tests.factories import make_study, make_test_server_endpoint, unique
 from tests.llm.conftest import (  # noqa: F401 - fixtures and the warning filter, shared
     KEY_ENV,
     _shared_openai_server,
@@ -99,15 +99,8 @@ def chat_study(make_chat_study) -> Study:
 @pytest.fixture
 def upstream_endpoint(openai_server, api_key) -> ModelEndpoint:  # noqa: F811
     """An endpoint on the local OpenAI-compatible test server; no gateway retries, short timeout."""
-    return make_endpoint(
-        alias=unique("upstream"),
-        provider="openai",
-        model_name="test-model",
-        litellm_model="openai/test-model",
-        api_base=openai_server.base_url,
-        api_key_env=KEY_ENV,
-        max_retries=0,
-        timeout_s=2.0,
+    return make_test_server_endpoint(
+        openai_server.base_url, KEY_ENV, alias=unique("upstream"), timeout_s=2.0
     )
 
 
