@@ -3,12 +3,13 @@ same upstream called directly, in one run.
 
     .venv/bin/python benchmarks/chat_load.py [--participants 200] [--turns 2]
         [--latency-ms 2000] [--tokens 60] [--token-delay-ms 300] [--database-url URL]
-        [--workers 1] [--transports direct litellm]
+        [--redis-url URL] [--workers 1] [--transports direct litellm]
 
 Processes (all on 127.0.0.1): the local OpenAI-compatible test server (fixed latency before the
 first token, fixed delay between tokens: by default a 20 s reply, so that 200 participants
 keep 200 streams open at once), the platform under uvicorn (SQLite in a fresh temp folder by
-default, or the scratch PostgreSQL database given, created if missing and flushed), and this
+default, or the scratch PostgreSQL database given, created if missing and flushed; with
+``--redis-url``, the cache and broker on that scratch Redis database, as in production), and this
 load client. Each participant is set up through the service layer (consent, profile, PANAS, topic),
 then sends ``--turns`` messages one after another, answering each reply's annotation before
 the next, as the participant app does. Starts are spread over one reply's duration so the load
@@ -234,6 +235,13 @@ def prepare_database(database_url: str | None) -> None:
         call_command("flush", "--noinput", verbosity=0)
 
 
+def flush_redis(redis_url: str) -> None:
+    """Start from an empty scratch Redis database (no throttle counts of an earlier run)."""
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+
+
 def create_postgres_database(database_url: str) -> None:
     """Create the scratch database if it does not exist yet."""
     import dj_database_url
@@ -424,7 +432,8 @@ async def run_phase(
 
 def report(direct: Phase, platforms: list[Phase], args: argparse.Namespace, database: str) -> None:
     print(
-        f"\ndatabase: {database}; uvicorn workers: {args.workers}"
+        f"\ndatabase: {database}; cache and broker: {'redis' if args.redis_url else 'in-process'}"
+        f"; uvicorn workers: {args.workers}"
         f"{'; synchronous WhiteNoise' if args.sync_whitenoise else ''}; "
         f"participants: {args.participants}; turns each: {args.turns}; "
         f"upstream: {args.latency_ms} ms to the first token, {args.tokens} tokens "
@@ -492,6 +501,11 @@ def main() -> None:
     parser.add_argument(
         "--database-url", help="scratch PostgreSQL database (created if missing, flushed)"
     )
+    parser.add_argument(
+        "--redis-url",
+        help="a scratch Redis database for the platform's cache (the message throttle's counts) "
+        "and Celery broker, as in production (flushed); without it both stay in the process",
+    )
     parser.add_argument("--workers", type=int, default=1, help="uvicorn worker processes")
     parser.add_argument(
         "--transports",
@@ -522,11 +536,14 @@ def main() -> None:
         "ATTUNE_LOG_LEVEL": "WARNING",
         **PRODUCTION_PROFILE,
     }
-    for name in ("DATABASE_URL", "REDIS_URL"):  # the cache and broker stay local: no shared Redis
+    for name in ("DATABASE_URL", "REDIS_URL"):  # only the scratch ones given here
         env.pop(name, None)
         os.environ.pop(name, None)
     if args.database_url:
         env["DATABASE_URL"] = args.database_url
+    if args.redis_url:
+        env["REDIS_URL"] = args.redis_url
+        flush_redis(args.redis_url)
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     server_env = dict(env)

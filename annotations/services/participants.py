@@ -68,12 +68,20 @@ def current_conversation(participant: Participant, *, lock: bool = False) -> Con
     """The participant's latest conversation (the one in progress, or the last one finished)."""
     query = (
         Conversation.objects.filter(participant=participant)
-        .select_related("study", "model_endpoint", "model_config")
+        .select_related("model_endpoint", "model_config")
         .order_by("-pk")
     )
+    # The participant's study, loaded with its session, is the conversation's: joining it again
+    # would build the same wide row once more on every chat and annotation request.
+    study_loaded = Participant.study.is_cached(participant)
+    if not study_loaded:
+        query = query.select_related("study")
     if lock:
         query = query.select_for_update(of=("self",))  # the conversation row only
-    return query.first()
+    conversation = query.first()
+    if conversation is not None and study_loaded and conversation.study_id == participant.study_id:
+        conversation.study = participant.study
+    return conversation
 
 
 def is_full(study: Study) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from django.db.models import F
+from django.db import connection
 
 from annotations.models import QuestionRotation, Study
 
@@ -31,9 +31,28 @@ def take_next(study: Study, kind: str, ids: Sequence[str], k: int) -> list[str]:
     if k <= 0:
         return []
     order = cyclic_order(study.pk, kind, ids)
-    rotation = QuestionRotation.objects.filter(study=study, kind=kind)
-    if not rotation.update(cursor=F("cursor") + k):  # the study's first step of this kind
+    end = _advance(study, kind, k)
+    if end is None:  # the study's first step of this kind
         QuestionRotation.objects.get_or_create(study=study, kind=kind)
-        rotation.update(cursor=F("cursor") + k)
-    end = rotation.values_list("cursor", flat=True).get()
+        end = _advance(study, kind, k)
+    assert end is not None
     return [order[(end - k + i) % len(order)] for i in range(k)]
+
+
+def _advance(study: Study, kind: str, k: int) -> int | None:
+    """Move the cursor by ``k`` and read where it ends in one statement (UPDATE ... RETURNING,
+    PostgreSQL and SQLite 3.35+): every reply of the study queues on this row until its
+    transaction commits, so the row is held for one round trip fewer than UPDATE then SELECT.
+    None when the study has no cursor of this kind yet."""
+    meta = QuestionRotation._meta
+    quote = connection.ops.quote_name
+    table, cursor = quote(meta.db_table), quote(meta.get_field("cursor").column)
+    study_column, kind_column = (quote(meta.get_field(f).column) for f in ("study", "kind"))
+    with connection.cursor() as db:
+        db.execute(
+            f"UPDATE {table} SET {cursor} = {cursor} + %s "
+            f"WHERE {study_column} = %s AND {kind_column} = %s RETURNING {cursor}",
+            [k, study.pk, kind],
+        )
+        row = db.fetchone()
+    return None if row is None else int(row[0])

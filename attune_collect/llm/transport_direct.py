@@ -19,6 +19,7 @@ gateway's error kinds.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import os
 import ssl
 import threading
@@ -153,6 +154,14 @@ def prepare_direct_transport() -> None:
     """Do the one-off work of the first call now (web process start-up, test sessions)."""
     ssl_context()
     default_price_book().warm()
+    # httpx2 imports its connection pool, and anyio its asyncio backend, on the first client
+    # or call: 20 to 40 ms of import that would otherwise stop every stream of the process on
+    # the first chat message after start-up (seen with py-spy in benchmarks/chat_load.py).
+    for module in _LAZY_IMPORTS:
+        importlib.import_module(module)
+
+
+_LAZY_IMPORTS = ("httpcore2", "anyio._backends._asyncio")
 
 
 def _http_request(request: CallRequest) -> tuple[str, dict[str, str], bytes]:
