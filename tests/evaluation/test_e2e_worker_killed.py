@@ -12,13 +12,13 @@ from collections import Counter
 
 import pytest
 
-from annotations.models import ModelEndpoint
 from attune_collect.llm.testing import run_test_server
 from evaluation.benchmark.cache import call_key
 from evaluation.models import EvaluationUnit
 from evaluation.services.creation import create_run
 from evaluation.services.planning import RunRequest
 from tests.evaluation.conftest import make_release, wait_until_completed
+from tests.factories import make_test_server_endpoint
 from tests.releases.test_killed_worker import wait_for
 from tests.worker_process import celery_worker
 
@@ -39,14 +39,7 @@ def test_killed_worker_neither_loses_nor_repeats_cached_calls(
     release = make_release(conversations=4, seed=6)
     env = {**celery_on_redis, KEY_ENV: "sk-e2e", "ATTUNE_TEST_UNIT_LEASE_S": "3"}
     with run_test_server(demo_json) as server:
-        endpoint = ModelEndpoint.objects.create(
-            alias="test-server",
-            litellm_model="openai/test-model",
-            api_base=server.base_url,
-            api_key_env=KEY_ENV,
-            max_retries=0,
-            timeout_s=300,
-        )
+        endpoint = make_test_server_endpoint(server.base_url, KEY_ENV, timeout_s=300)
         # After some answers the server goes silent on one request: the worker is then surely
         # in the middle of a unit, with answered calls in the cache and one call open.
         server.behaviour.ok(ANSWERED_BEFORE_STALL).stall(600)

@@ -12,6 +12,7 @@ from evaluation.engine import model_spec
 from evaluation.services.creation import create_run, start_run
 from evaluation.services.units import execute_unit
 from tests.engine.conftest import server_json_reply
+from tests.factories import make_test_server_endpoint
 
 pytestmark = pytest.mark.django_db
 KEY_ENV = "ATTUNE_LIMITS_TEST_KEY"
@@ -41,14 +42,7 @@ def test_the_endpoint_settings_reach_the_engine_and_the_gateway():
 def test_units_of_one_process_book_tokens_in_one_window(run_request, monkeypatch):
     monkeypatch.setenv(KEY_ENV, "sk-test")
     with run_test_server(server_json_reply) as server:
-        endpoint = ModelEndpoint.objects.create(
-            alias="tpm",
-            litellm_model="openai/test-model",
-            api_base=server.base_url,
-            api_key_env=KEY_ENV,
-            max_retries=0,
-            tokens_per_minute=10_000_000,
-        )
+        endpoint = make_test_server_endpoint(server.base_url, KEY_ENV, tokens_per_minute=10_000_000)
         run = create_run(
             run_request(models=(endpoint,), subsample="sample3"), actor_label="t", inline=True
         )

@@ -4,12 +4,12 @@ that cannot be called at all (bad key) fails its unit at once, without retries."
 
 import pytest
 
-from annotations.models import ModelEndpoint
 from attune_collect.llm.testing import run_test_server
 from evaluation.models import RunStatus, UnitStatus
 from evaluation.services.creation import create_run, start_run
 from evaluation.services.finalize import finalize_run
 from evaluation.services.units import execute_unit
+from tests.factories import make_test_server_endpoint
 
 pytestmark = pytest.mark.django_db
 KEY_ENV = "ATTUNE_UNIT_TEST_KEY"
@@ -29,14 +29,7 @@ def server(monkeypatch):
 
 
 def one_unit_run(run_request, server):
-    endpoint = ModelEndpoint.objects.create(
-        alias="test-server",
-        litellm_model="openai/test-model",
-        api_base=server.base_url,
-        api_key_env=KEY_ENV,
-        max_retries=0,
-        max_concurrency=4,
-    )
+    endpoint = make_test_server_endpoint(server.base_url, KEY_ENV, max_concurrency=4)
     run = create_run(
         run_request(models=(endpoint,), subsample="sample3"), actor_label="test", inline=True
     )
