@@ -21,6 +21,8 @@ no Redis). Production is configured with these variables:
 ``ATTUNE_PSEUDONYM_SALT``      secret salt for participant pseudonyms in releases (or ``_FILE``).
 ``ATTUNE_LOG_LEVEL``           ``INFO`` by default.
 ``ATTUNE_DB_POOL_SIZE``        PostgreSQL connections per process at most (20).
+``ATTUNE_DB_SERVER_SIDE_BINDING`` PostgreSQL: parameters bound by the server, repeated statements
+                               prepared (``true``); ``false`` behind PgBouncer in transaction mode.
 ``ATTUNE_IMPROVED_REPLY_TIMEOUT_S`` seconds an A/B comparison waits for the improved reply (90).
 ``ATTUNE_CHAT_TURN_LEASE_S``   seconds a streaming turn's lease lasts unless renewed (30).
 ``ATTUNE_UNCLAIMED_REQUEUE_S`` seconds before queued work nobody claimed is sent again (120).
@@ -186,6 +188,12 @@ if _database_url and not _database_url.startswith("sqlite"):
         "max_size": env_int("ATTUNE_DB_POOL_SIZE", 20, minimum=1),
         "timeout": 30,  # seconds a request waits for a free connection before it fails
     }
+    # Parameters sent apart from the query and bound by the server, so psycopg prepares a
+    # statement a connection has run 5 times (its default) and PostgreSQL parses and plans it
+    # once: the chat's statements repeat on every message. Measured with chat_load.py (issue 16,
+    # docs/benchmarks.md): about a sixth less platform CPU per message. A pooler that shares
+    # server connections between clients per transaction cannot keep prepared statements.
+    _postgres["OPTIONS"]["server_side_binding"] = env_bool("ATTUNE_DB_SERVER_SIDE_BINDING", True)
     DATABASES = {"default": _postgres}
 else:
     _sqlite = dj_database_url.parse(_database_url) if _database_url else {}
