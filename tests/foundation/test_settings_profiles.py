@@ -88,3 +88,20 @@ def test_a_typo_in_a_setting_stops_with_a_clear_message(tmp_path):
     result = run(["manage.py", "check"], {"DJANGO_DEBUG": "flase"}, tmp_path)
     assert result.returncode != 0
     assert "DJANGO_DEBUG='flase' is not a boolean" in result.stderr
+
+
+BINDING = (
+    "import django; django.setup(); from django.conf import settings as s; "
+    "print(s.DATABASES['default']['OPTIONS']['server_side_binding'])"
+)
+
+
+def test_postgres_binds_parameters_on_the_server_unless_turned_off(tmp_path):
+    # On by default: the chat's repeated statements are prepared (docs/benchmarks.md, issue 16);
+    # off for a pooler in transaction mode, which cannot keep prepared statements.
+    postgres = {"DATABASE_URL": "postgres://u@db:5432/attune"}
+    on = run(BINDING, postgres, tmp_path)
+    off = run(BINDING, {**postgres, "ATTUNE_DB_SERVER_SIDE_BINDING": "false"}, tmp_path)
+    assert (on.returncode, off.returncode) == (0, 0), on.stderr + off.stderr
+    assert on.stdout.split()[-1] == "True"
+    assert off.stdout.split()[-1] == "False"
