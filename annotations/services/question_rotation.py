@@ -44,14 +44,14 @@ def _advance(study: Study, kind: str, k: int) -> int | None:
     PostgreSQL and SQLite 3.35+): every reply of the study queues on this row until its
     transaction commits, so the row is held for one round trip fewer than UPDATE then SELECT.
     None when the study has no cursor of this kind yet."""
-    meta = QuestionRotation._meta
     quote = connection.ops.quote_name
-    table, cursor = quote(meta.db_table), quote(meta.get_field("cursor").column)
-    study_column, kind_column = (quote(meta.get_field(f).column) for f in ("study", "kind"))
+    table = quote(QuestionRotation._meta.db_table)
+    # The columns of the fields cursor, study and kind (Django's default names).
+    cursor, study_id, kind_column = quote("cursor"), quote("study_id"), quote("kind")
     with connection.cursor() as db:
         db.execute(
             f"UPDATE {table} SET {cursor} = {cursor} + %s "
-            f"WHERE {study_column} = %s AND {kind_column} = %s RETURNING {cursor}",
+            f"WHERE {study_id} = %s AND {kind_column} = %s RETURNING {cursor}",
             [k, study.pk, kind],
         )
         row = db.fetchone()
