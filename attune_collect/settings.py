@@ -191,7 +191,7 @@ if _database_url and not _database_url.startswith("sqlite"):
     # Parameters sent apart from the query and bound by the server, so psycopg prepares a
     # statement a connection has run 5 times (its default) and PostgreSQL parses and plans it
     # once: the chat's statements repeat on every message. Measured with chat_load.py (issue 16,
-    # docs/benchmarks.md): about a sixth less platform CPU per message. A pooler that shares
+    # docs/benchmarks.md): about a tenth less platform CPU per message at 200 streams. A pooler that shares
     # server connections between clients per transaction cannot keep prepared statements.
     _postgres["OPTIONS"]["server_side_binding"] = env_bool("ATTUNE_DB_SERVER_SIDE_BINDING", True)
     DATABASES = {"default": _postgres}

@@ -150,6 +150,10 @@ def ssl_context() -> ssl.SSLContext:
     return _ssl_context
 
 
+# Imported by httpx2 and anyio on the first client or call, not when they are imported.
+_LAZY_IMPORTS = ("httpcore2", "anyio._backends._asyncio")
+
+
 def prepare_direct_transport() -> None:
     """Do the one-off work of the first call now (web process start-up, test sessions)."""
     ssl_context()
@@ -159,9 +163,6 @@ def prepare_direct_transport() -> None:
     # the first chat message after start-up (seen with py-spy in benchmarks/chat_load.py).
     for module in _LAZY_IMPORTS:
         importlib.import_module(module)
-
-
-_LAZY_IMPORTS = ("httpcore2", "anyio._backends._asyncio")
 
 
 def _http_request(request: CallRequest) -> tuple[str, dict[str, str], bytes]:

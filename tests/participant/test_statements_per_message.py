@@ -33,17 +33,21 @@ class StatementLog:
 @pytest.fixture
 def statement_log() -> Iterator[StatementLog]:
     log = StatementLog()
+    wrapped = []  # the pool threads keep their connection objects: unwrap them all afterwards
 
     def wrap(sender, connection, **kwargs) -> None:
         connection.execute_wrappers.append(log)
+        wrapped.append(connection)
 
     connection_created.connect(wrap)
     for connection in connections.all(initialized_only=True):
-        connection.execute_wrappers.append(log)
+        wrap(None, connection)
     try:
         yield log
     finally:
         connection_created.disconnect(wrap)
+        for connection in wrapped:
+            connection.execute_wrappers.remove(log)
 
 
 # What a message needs today: the stream authenticates (1), finds the conversation and its
