@@ -212,7 +212,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- cache ------------------------------------------------------------------------------------
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        # Django's RedisCache with one connection pool per process (attune_collect/cache.py).
+        "default": {"BACKEND": "attune_collect.cache.SharedRedisCache", "LOCATION": REDIS_URL}
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

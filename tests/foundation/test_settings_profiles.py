@@ -54,7 +54,7 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis(tmp_path):
     )
     assert found["engine"] == "django.db.backends.postgresql"
     assert found["broker"] == "redis://cache:6379/0"
-    assert found["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert found["cache"] == "attune_collect.cache.SharedRedisCache"
 
 
 PRODUCTION = {
