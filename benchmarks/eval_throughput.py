@@ -21,9 +21,10 @@ the prompt (the demo provider's filler). Printed per latency:
 
 Then a probe of the client stack alone (same server, latency 0, 64 in flight, prompts of the
 engine's size), each in its own process: CPU ms per call for the LLM gateway on its direct
-transport (httpx2, no litellm import) and forced through litellm, the OpenAI SDK (`AsyncOpenAI`,
-one shared client, its retries off), and bare httpx2 (the httpx fork the SDK runs on) and
-httpx. The direct transport is built on httpx2 because of these figures (docs/benchmarks.md).
+transport (aiohttp, no litellm import) and forced through litellm, the OpenAI SDK
+(`AsyncOpenAI`, one shared client, its retries off), and bare httpx2 (the httpx fork the SDK
+runs on), httpx and aiohttp. The direct transport is built on aiohttp because of these figures
+(docs/benchmarks.md).
 With ``--inspect-python PATH`` (the interpreter of a scratch virtualenv with inspect-ai, never a
 dependency of this project), inspect_ai's model API too (``benchmarks/inspect_probe.py``), and
 the engine's CPU per call as a multiple of it.
@@ -269,6 +270,19 @@ def probe(kind: str, base_url: str, calls: int) -> None:
                     await client.chat.completions.create(
                         model="probe", messages=[*messages, {"role": "user", "content": str(index)}]
                     )
+        elif kind == "aiohttp":
+            import aiohttp
+
+            session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=64))
+
+            async def one(index: int) -> None:
+                async with semaphore:
+                    body = {
+                        "model": "probe",
+                        "messages": [*messages, {"role": "user", "content": str(index)}],
+                    }
+                    async with session.post(f"{base_url}/chat/completions", json=body) as response:
+                        (await response.json())["choices"][0]["message"]["content"]
         else:  # "httpx" or "httpx2" (the fork the OpenAI SDK runs on)
             import importlib
 
@@ -293,7 +307,7 @@ def probe(kind: str, base_url: str, calls: int) -> None:
     print(f"{asyncio.run(main()):.3f}")
 
 
-PROBES = ("gateway-direct", "gateway-litellm", "openai", "httpx2", "httpx")
+PROBES = ("gateway-direct", "gateway-litellm", "openai", "httpx2", "httpx", "aiohttp")
 
 
 def measure_probes(calls: int, inspect_python: str | None = None) -> dict[str, float]:

@@ -1,33 +1,33 @@
 """The direct transport: OpenAI's chat-completions protocol over one shared HTTP client.
 
-Built on httpx2, the HTTP client the OpenAI SDK itself runs on, without the SDK's layers:
-`benchmarks/eval_throughput.py`'s probe measured the client CPU per call of this transport
-against the OpenAI SDK (`AsyncOpenAI`, shared client, its retries off) and bare httpx2 in one
-run (docs/benchmarks.md), and the choice follows those figures.
+Built on aiohttp, whose HTTP parser is compiled, without an SDK's layers:
+`benchmarks/eval_throughput.py`'s probe measured the client CPU per call of bare aiohttp,
+bare httpx2 (the client the OpenAI SDK runs on, which this transport used before) and the
+OpenAI SDK (`AsyncOpenAI`, shared client, its retries off) in one run, and the choice follows
+those figures (docs/benchmarks.md, "Stop 16": 0.25 ms per call against 1.53 and 3.62). A
+streamed reply costs the same per chunk: httpx2 parses every chunk of the body in pure Python
+(h11), which was the largest single part of relaying a chat reply.
 
-HTTP clients per event loop (a client's connection pool belongs to the loop that opened its
-connections), so in the web process and in an engine worker they are the process's, keeping
-their connections alive across calls. Their pools are unbounded: the gateway's concurrency
-limit decides how many calls are in flight. The loop's requests take its ``POOL_SHARDS``
-clients in turn: httpcore's pool scans every one of its connections (with a syscall per idle
-one) each time a request starts or ends, so one pool of 192 connections made that scan about
-30% of an engine run's CPU (py-spy, docs/benchmarks.md); shards of a few dozen make it small. Retries are the gateway's; this module makes
-exactly one HTTP request per attempt and reports failures as ``TransportFailure`` with the
-gateway's error kinds.
+One client session per event loop (a session's connections belong to the loop that opened
+them), so in the web process and in an engine worker it is the process's, keeping its
+connections alive across calls. Its pool is unbounded: the gateway's concurrency limit decides
+how many calls are in flight. Retries are the gateway's; this module makes exactly one HTTP
+request per attempt and reports failures as ``TransportFailure`` with the gateway's error kinds.
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib
+import atexit
 import os
 import ssl
 import threading
+import urllib.request
 import weakref
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-import httpx2
+import aiohttp
 import orjson
 
 from .errors import SECRETS, kind_for_status
@@ -36,7 +36,6 @@ from .transport import CallRequest, Piece, Reply, TransportFailure, provider_of,
 
 OPENAI_API_BASE = "https://api.openai.com/v1"
 _KEEPALIVE_S = 60.0
-POOL_SHARDS = 8
 _MAX_ERROR_BODY = 2000
 
 
@@ -45,9 +44,10 @@ class DirectTransport:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Shards] = (
-            weakref.WeakKeyDictionary()
-        )
+        # A session holds its loop, so a weak mapping would never let go of either: the
+        # sessions of loops that have ended are dropped when the next loop makes its own.
+        self._sessions: dict[asyncio.AbstractEventLoop, aiohttp.ClientSession] = {}
+        _transports.add(self)
 
     def ready(self) -> None:
         ssl_context()
@@ -57,14 +57,15 @@ class DirectTransport:
     async def complete(self, request: CallRequest) -> Reply:
         url, headers, body = _http_request(request)
         try:
-            response = await self._client().post(
-                url, content=body, headers=headers, timeout=request.timeout_s
-            )
-        except httpx2.HTTPError as exc:
+            async with self._session().post(
+                url, data=body, headers=headers, timeout=_timeout(request.timeout_s)
+            ) as response:
+                content = await response.read()
+        except (aiohttp.ClientError, TimeoutError) as exc:
             raise _transport_failure(exc) from None
-        if response.status_code >= 400:
-            raise _status_failure(response.status_code, response.content, response.headers)
-        data = _json_or_fail(response.content, "the response body is not JSON")
+        if response.status >= 400:
+            raise _status_failure(response.status, content, response.headers)
+        data = _json_or_fail(content, "the response body is not JSON")
         choices = data.get("choices") or []
         choice = choices[0] if choices and isinstance(choices[0], dict) else {}
         message = choice.get("message") or {}
@@ -80,59 +81,80 @@ class DirectTransport:
     async def stream(self, request: CallRequest) -> AsyncIterator[Piece]:
         url, headers, body = _http_request(request)
         try:
-            async with self._client().stream(
-                "POST", url, content=body, headers=headers, timeout=request.timeout_s
+            async with self._session().post(
+                url, data=body, headers=headers, timeout=_timeout(request.timeout_s)
             ) as response:
-                if response.status_code >= 400:
-                    raise _status_failure(
-                        response.status_code, await response.aread(), response.headers
-                    )
-                async for piece in _pieces(response):
+                if response.status >= 400:
+                    raise _status_failure(response.status, await response.read(), response.headers)
+                async for piece in _pieces(response.content):
                     yield piece
-        except httpx2.HTTPError as exc:
+        except (aiohttp.ClientError, TimeoutError) as exc:
             raise _transport_failure(exc) from None
 
     # -- the shared client -----------------------------------------------------------------
 
-    def _client(self) -> httpx2.AsyncClient:
+    def _session(self) -> aiohttp.ClientSession:
         loop = asyncio.get_running_loop()
-        shards = self._clients.get(loop)
-        if shards is None:
+        session = self._sessions.get(loop)
+        if session is None or session.closed:
             with self._lock:
-                shards = self._clients.get(loop)
-                if shards is None:
-                    shards = self._clients[loop] = _Shards()
-        return shards.next()
+                session = self._sessions.get(loop)
+                if session is None or session.closed:
+                    self._forget_ended_loops()
+                    session = self._sessions[loop] = _new_session()
+        return session
+
+    def _forget_ended_loops(self) -> None:
+        """Let go of the sessions of loops that have ended (``asyncio.run`` per Celery task, per
+        engine run, per test). Their connections ended with the loop; aiohttp would log each
+        session as an error ("Unclosed client session") when it is collected."""
+        for loop in [loop for loop in self._sessions if loop.is_closed()]:
+            _let_go(self._sessions.pop(loop))
 
     async def aclose(self) -> None:
-        """Close this loop's clients (tests and benchmarks that end their loop cleanly)."""
-        shards = self._clients.pop(asyncio.get_running_loop(), None)
-        if shards is not None:
-            for client in shards.clients:
-                await client.aclose()
+        """Close this loop's session (tests and benchmarks that end their loop cleanly)."""
+        session = self._sessions.pop(asyncio.get_running_loop(), None)
+        if session is not None:
+            await session.close()
 
 
-class _Shards:
-    """``POOL_SHARDS`` clients of one event loop, taken in turn (only that loop uses them)."""
-
-    def __init__(self) -> None:
-        self.clients = [_new_client() for _ in range(POOL_SHARDS)]
-        self._turn = 0
-
-    def next(self) -> httpx2.AsyncClient:
-        self._turn = (self._turn + 1) % len(self.clients)
-        return self.clients[self._turn]
+def _let_go(session: aiohttp.ClientSession) -> None:
+    """Mark a session of an ended loop closed without its loop: ``close()`` is a coroutine of
+    that loop. The connector's synchronous half only marks it closed once the loop is."""
+    connector = session.connector
+    session.detach()
+    if connector is not None:
+        connector._close()
 
 
-def _new_client() -> httpx2.AsyncClient:
-    return httpx2.AsyncClient(
-        verify=ssl_context(),
-        limits=httpx2.Limits(
-            max_connections=None, max_keepalive_connections=None, keepalive_expiry=_KEEPALIVE_S
-        ),
-        timeout=None,  # every request passes its own
-        follow_redirects=False,
+_transports: weakref.WeakSet[DirectTransport] = weakref.WeakSet()
+
+
+@atexit.register
+def _forget_ended_loops_at_exit() -> None:
+    """A command's last loop (``manage.py evaluate``...) has ended by the time it exits."""
+    for transport in list(_transports):
+        transport._forget_ended_loops()
+
+
+def _new_session() -> aiohttp.ClientSession:
+    connector = aiohttp.TCPConnector(
+        limit=0,  # the gateway limits the calls in flight
+        keepalive_timeout=_KEEPALIVE_S,
+        ssl=ssl_context(),
     )
+    # A proxy from the environment (HTTPS_PROXY, NO_PROXY...) is honoured, as httpx does, but
+    # only looked for per request where one is set: aiohttp's trust_env reads the environment
+    # and ~/.netrc again for every request.
+    return aiohttp.ClientSession(
+        connector=connector, trust_env=bool(urllib.request.getproxies()), raise_for_status=False
+    )
+
+
+def _timeout(seconds: float) -> aiohttp.ClientTimeout:
+    """As httpx's single timeout: connecting, and each wait for the next bytes, not the whole
+    response (the gateway bounds the whole call and a stream's silences itself)."""
+    return aiohttp.ClientTimeout(total=None, connect=seconds, sock_read=seconds)
 
 
 _ssl_lock = threading.Lock()
@@ -150,19 +172,10 @@ def ssl_context() -> ssl.SSLContext:
     return _ssl_context
 
 
-# Imported by httpx2 and anyio on the first client or call, not when they are imported.
-_LAZY_IMPORTS = ("httpcore2", "anyio._backends._asyncio")
-
-
 def prepare_direct_transport() -> None:
     """Do the one-off work of the first call now (web process start-up, test sessions)."""
     ssl_context()
     default_price_book().warm()
-    # httpx2 imports its connection pool, and anyio its asyncio backend, on the first client
-    # or call: 20 to 40 ms of import that would otherwise stop every stream of the process on
-    # the first chat message after start-up (seen with py-spy in benchmarks/chat_load.py).
-    for module in _LAZY_IMPORTS:
-        importlib.import_module(module)
 
 
 def _http_request(request: CallRequest) -> tuple[str, dict[str, str], bytes]:
@@ -191,10 +204,10 @@ def _default_api_base() -> str:
     return os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE") or OPENAI_API_BASE
 
 
-async def _pieces(response: httpx2.Response) -> AsyncIterator[Piece]:
+async def _pieces(body: aiohttp.StreamReader) -> AsyncIterator[Piece]:
     """Server-sent events to pieces: one JSON chunk per ``data:`` line, until ``[DONE]``."""
     pending = b""
-    async for data in response.aiter_bytes():
+    async for data in body.iter_any():
         pending += data
         *lines, pending = pending.split(b"\n")
         for line in lines:
@@ -256,8 +269,8 @@ def _status_failure(status: int, content: bytes, headers: Mapping[str, str]) -> 
     )
 
 
-def _transport_failure(exc: httpx2.HTTPError) -> TransportFailure:
-    if isinstance(exc, httpx2.TimeoutException):
+def _transport_failure(exc: aiohttp.ClientError | TimeoutError) -> TransportFailure:
+    if isinstance(exc, TimeoutError):  # aiohttp's own timeouts subclass it
         return TransportFailure("timeout", f"no response within the timeout ({type(exc).__name__})")
     detail = str(exc) or type(exc).__name__
     return TransportFailure("connection", f"connection error: {detail}")

@@ -19,6 +19,8 @@ USED_WITHOUT_IMPORT = {
     "uvloop": "uvicorn's event loop, picked up by uvicorn itself",
     "httptools": "uvicorn's HTTP parser, picked up by uvicorn itself",
     "psycopg": "Django's PostgreSQL backend loads it (benchmarks import it too)",
+    "httpx2": "the OpenAI SDK's HTTP client, pinned with it; benchmarks/eval_throughput.py "
+    "imports it by its name at run time to probe it",
     "mypy": "the type checker, a command (make lint)",
     "django-stubs": "types of Django for mypy, and its Django plugin",
     "django-stubs-ext": "django-stubs' runtime half, pinned with it",
