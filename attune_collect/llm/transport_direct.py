@@ -107,13 +107,19 @@ class DirectTransport:
     def _forget_ended_loops(self) -> None:
         """Let go of the sessions of loops that have ended (``asyncio.run`` per Celery task, per
         engine run, per test). Their connections ended with the loop; aiohttp would log each
-        session as an error ("Unclosed client session") when it is collected."""
+        session as an error ("Unclosed client session") when it is collected. The caller holds
+        the lock: loops of other threads come and go."""
         for loop in [loop for loop in self._sessions if loop.is_closed()]:
             _let_go(self._sessions.pop(loop))
 
+    def forget_ended_loops(self) -> None:
+        with self._lock:
+            self._forget_ended_loops()
+
     async def aclose(self) -> None:
         """Close this loop's session (tests and benchmarks that end their loop cleanly)."""
-        session = self._sessions.pop(asyncio.get_running_loop(), None)
+        with self._lock:
+            session = self._sessions.pop(asyncio.get_running_loop(), None)
         if session is not None:
             await session.close()
 
@@ -134,7 +140,7 @@ _transports: weakref.WeakSet[DirectTransport] = weakref.WeakSet()
 def _forget_ended_loops_at_exit() -> None:
     """A command's last loop (``manage.py evaluate``...) has ended by the time it exits."""
     for transport in list(_transports):
-        transport._forget_ended_loops()
+        transport.forget_ended_loops()
 
 
 def _new_session() -> aiohttp.ClientSession:

@@ -86,7 +86,7 @@ def test_the_session_of_an_ended_loop_is_let_go_quietly(openai_server, endpoint,
 
     assert loops[0] not in transport._sessions
     assert list(transport._sessions) == [loops[1]]
-    transport._forget_ended_loops()  # what the process does at exit
+    transport.forget_ended_loops()  # what the process does at exit
     assert transport._sessions == {}
     loops.clear()
     gc.collect()
