@@ -239,7 +239,10 @@ def flush_redis(redis_url: str) -> None:
     """Start from an empty scratch Redis database (no throttle counts of an earlier run)."""
     import redis
 
-    redis.Redis.from_url(redis_url).flushdb()
+    try:
+        redis.Redis.from_url(redis_url).flushdb()
+    except redis.ConnectionError as error:
+        sys.exit(f"--redis-url {redis_url}: Redis does not answer there ({error})")
 
 
 def create_postgres_database(database_url: str) -> None:
