@@ -72,7 +72,7 @@ class ReplyResult:
 
 def _chatting_conversation(participant: Participant) -> Conversation:
     require_active(participant)
-    conversation = current_conversation(participant, lock=True)
+    conversation = current_conversation(participant, lock=True, with_model=True)
     if conversation is None or conversation.state != ConversationState.CHATTING:
         raise FlowError("wrong_step", "The chat is not open now.")
     return conversation

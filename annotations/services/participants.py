@@ -64,13 +64,18 @@ def actor_for(participant: Participant) -> str:
     return f"participant:{participant.pseudonym}"
 
 
-def current_conversation(participant: Participant, *, lock: bool = False) -> Conversation | None:
-    """The participant's latest conversation (the one in progress, or the last one finished)."""
-    query = (
-        Conversation.objects.filter(participant=participant)
-        .select_related("model_endpoint", "model_config")
-        .order_by("-pk")
-    )
+def current_conversation(
+    participant: Participant, *, lock: bool = False, with_model: bool = False
+) -> Conversation | None:
+    """The participant's latest conversation (the one in progress, or the last one finished).
+
+    ``with_model`` loads its endpoint and model configuration in the same query: the chat
+    needs them for every message, the other steps (annotations, surveys, progress) never do,
+    and building those two wide rows was a measurable part of each annotation submit.
+    """
+    query = Conversation.objects.filter(participant=participant).order_by("-pk")
+    if with_model:
+        query = query.select_related("model_endpoint", "model_config")
     # The participant's study, loaded with its session, is the conversation's: joining it again
     # would build the same wide row once more on every chat and annotation request.
     study_loaded = Participant.study.is_cached(participant)
