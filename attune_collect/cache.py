@@ -18,7 +18,6 @@ what the library intends.
 
 from __future__ import annotations
 
-import re
 import threading
 from typing import Any
 
@@ -32,19 +31,17 @@ _clients_lock = threading.Lock()
 class SharedRedisCache(RedisCache):
     """``django.core.cache.backends.redis.RedisCache`` whose client is made once per process."""
 
-    def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
-        super().__init__(server, params)
-        # Parsed as Django parses them; the options are plain settings (strings, numbers,
-        # classes), so their repr is a stable key.
-        self._shared_servers = re.split("[;,]", server) if isinstance(server, str) else server
-        self._shared_options: dict[str, Any] = params.get("OPTIONS", {})
-        self._client_key = (tuple(self._shared_servers), repr(sorted(self._shared_options.items())))
-
     @cached_property
     def _cache(self) -> RedisCacheClient:
-        with _clients_lock:
-            client = _clients.get(self._client_key)
-            if client is None:
-                client = RedisCacheClient(self._shared_servers, **self._shared_options)
-                _clients[self._client_key] = client
+        # Django's own parse of the configuration (not in django-stubs). The options are plain
+        # settings (strings, numbers, classes), so their repr is a stable key.
+        servers: list[str] = self._servers  # type: ignore[attr-defined]
+        options: dict[str, Any] = self._options  # type: ignore[attr-defined]
+        key = (tuple(servers), repr(sorted(options.items())))
+        client = _clients.get(key)
+        if client is None:  # once per process: the lock only where the client is made
+            with _clients_lock:
+                client = _clients.get(key)
+                if client is None:
+                    client = _clients[key] = self._class(servers, **options)  # type: ignore[attr-defined]
         return client

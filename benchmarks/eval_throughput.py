@@ -43,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from _setup import ROOT, argument_parser
@@ -239,6 +240,9 @@ def probe(kind: str, base_url: str, calls: int) -> None:
 
     async def main() -> float:
         semaphore = asyncio.Semaphore(64)
+        close: Callable[[], Awaitable[None]] | None = (
+            None  # a client that must be closed in its loop
+        )
         if kind in ("gateway-direct", "gateway-litellm"):
             from attune_collect.llm import EndpointConfig, LLMGateway
             from attune_collect.llm._litellm import load_litellm
@@ -274,6 +278,7 @@ def probe(kind: str, base_url: str, calls: int) -> None:
             import aiohttp
 
             session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=64))
+            close = session.close  # else aiohttp logs the session and its connections at exit
 
             async def one(index: int) -> None:
                 async with semaphore:
@@ -302,7 +307,10 @@ def probe(kind: str, base_url: str, calls: int) -> None:
         await asyncio.gather(*(one(-i - 1) for i in range(64)))  # warm connections and caches
         started = time.process_time()
         await asyncio.gather(*(one(index) for index in range(calls)))
-        return (time.process_time() - started) * 1000 / calls
+        cpu_ms_per_call = (time.process_time() - started) * 1000 / calls
+        if close is not None:
+            await close()
+        return cpu_ms_per_call
 
     print(f"{asyncio.run(main()):.3f}")
 

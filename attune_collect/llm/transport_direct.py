@@ -18,7 +18,6 @@ request per attempt and reports failures as ``TransportFailure`` with the gatewa
 from __future__ import annotations
 
 import asyncio
-import atexit
 import os
 import ssl
 import threading
@@ -45,9 +44,10 @@ class DirectTransport:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         # A session holds its loop, so a weak mapping would never let go of either: the
-        # sessions of loops that have ended are dropped when the next loop makes its own.
+        # sessions of loops that have ended are dropped when the next loop makes its own, and
+        # when the transport itself goes (collected, or the process exits).
         self._sessions: dict[asyncio.AbstractEventLoop, aiohttp.ClientSession] = {}
-        _transports.add(self)
+        weakref.finalize(self, _let_go_of_all, self._sessions, self._lock)
 
     def ready(self) -> None:
         ssl_context()
@@ -100,21 +100,14 @@ class DirectTransport:
             with self._lock:
                 session = self._sessions.get(loop)
                 if session is None or session.closed:
-                    self._forget_ended_loops()
+                    _forget_ended_loops(self._sessions)
                     session = self._sessions[loop] = _new_session()
         return session
 
-    def _forget_ended_loops(self) -> None:
-        """Let go of the sessions of loops that have ended (``asyncio.run`` per Celery task, per
-        engine run, per test). Their connections ended with the loop; aiohttp would log each
-        session as an error ("Unclosed client session") when it is collected. The caller holds
-        the lock: loops of other threads come and go."""
-        for loop in [loop for loop in self._sessions if loop.is_closed()]:
-            _let_go(self._sessions.pop(loop))
-
     def forget_ended_loops(self) -> None:
+        """What the transport does when the next loop starts (tests)."""
         with self._lock:
-            self._forget_ended_loops()
+            _forget_ended_loops(self._sessions)
 
     async def aclose(self) -> None:
         """Close this loop's session (tests and benchmarks that end their loop cleanly)."""
@@ -124,23 +117,33 @@ class DirectTransport:
             await session.close()
 
 
+def _forget_ended_loops(sessions: dict[asyncio.AbstractEventLoop, aiohttp.ClientSession]) -> None:
+    """Let go of the sessions of loops that have ended (``asyncio.run`` per Celery task, per
+    engine run, per test). Their connections ended with the loop; aiohttp would log each
+    session as an error ("Unclosed client session") when it is collected. The caller holds
+    the sessions' lock: loops of other threads come and go."""
+    for loop in [loop for loop in sessions if loop.is_closed()]:
+        _let_go(sessions.pop(loop))
+
+
+def _let_go_of_all(
+    sessions: dict[asyncio.AbstractEventLoop, aiohttp.ClientSession], lock: threading.Lock
+) -> None:
+    """The transport is going (collected, or the process exits): nothing can use its sessions,
+    whether their loops have ended or not."""
+    with lock:
+        while sessions:
+            _let_go(sessions.popitem()[1])
+
+
 def _let_go(session: aiohttp.ClientSession) -> None:
-    """Mark a session of an ended loop closed without its loop: ``close()`` is a coroutine of
-    that loop. The connector's synchronous half only marks it closed once the loop is."""
+    """Close a session without awaiting its loop (``close()`` is a coroutine of that loop,
+    which may have ended): the connector's synchronous half closes its connections, or only
+    marks it closed once its loop is."""
     connector = session.connector
     session.detach()
     if connector is not None:
         connector._close()
-
-
-_transports: weakref.WeakSet[DirectTransport] = weakref.WeakSet()
-
-
-@atexit.register
-def _forget_ended_loops_at_exit() -> None:
-    """A command's last loop (``manage.py evaluate``...) has ended by the time it exits."""
-    for transport in list(_transports):
-        transport.forget_ended_loops()
 
 
 def _new_session() -> aiohttp.ClientSession:
@@ -158,9 +161,10 @@ def _new_session() -> aiohttp.ClientSession:
 
 
 def _timeout(seconds: float) -> aiohttp.ClientTimeout:
-    """As httpx's single timeout: connecting, and each wait for the next bytes, not the whole
-    response (the gateway bounds the whole call and a stream's silences itself)."""
-    return aiohttp.ClientTimeout(total=None, connect=seconds, sock_read=seconds)
+    """Connecting only. The gateway bounds the rest itself: a whole completion, and each wait
+    for a stream's next piece. A read timeout here too would reset one more timer for every
+    chunk of every stream (about 2% of the chat's CPU in a profile)."""
+    return aiohttp.ClientTimeout(total=None, connect=seconds)
 
 
 _ssl_lock = threading.Lock()

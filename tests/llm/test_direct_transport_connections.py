@@ -86,8 +86,24 @@ def test_the_session_of_an_ended_loop_is_let_go_quietly(openai_server, endpoint,
 
     assert loops[0] not in transport._sessions
     assert list(transport._sessions) == [loops[1]]
-    transport.forget_ended_loops()  # what the process does at exit
+    transport.forget_ended_loops()  # as when a third loop starts
     assert transport._sessions == {}
     loops.clear()
     gc.collect()
+    assert "Unclosed" not in caplog.text
+
+
+async def test_a_transport_dropped_while_its_loop_runs_closes_its_session(
+    openai_server, endpoint, caplog
+):
+    """A gateway made for one piece of work and dropped (a probe, a test) takes its sessions
+    with it instead of leaving them for aiohttp to report as errors."""
+    gateway = LLMGateway()
+    assert (await gateway.complete(endpoint, MESSAGES)).text
+    session = gateway.transport_for(endpoint)._session()  # type: ignore[attr-defined]
+
+    del gateway
+    gc.collect()
+
+    assert session.closed
     assert "Unclosed" not in caplog.text
