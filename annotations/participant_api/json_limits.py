@@ -9,6 +9,7 @@ screen of the app sends. Each free JSON field also has a size limit (``json_size
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -44,6 +45,46 @@ def known_fields(serializer: serializers.Field, data: Any) -> Any:
     if isinstance(serializer, serializers.DictField) and isinstance(data, dict):
         return {key: known_fields(serializer.child, value) for key, value in data.items()}
     return data
+
+
+def parse_body(serializer_class: type[serializers.Serializer], body: Any) -> dict[str, Any]:
+    """A request body as the services take it, or ``serializers.ValidationError`` (a 400 naming
+    the field): what the schema states, checked (tests/participant/test_schema_and_checks_agree.py
+    holds the two together)."""
+    shape = shared_instance(serializer_class)
+    data = known_fields(shape, body)
+    check_body(data)
+    check_types(shape, data)
+    serializer = serializer_class(data=data)  # validation binds data: an instance of its own
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def represent(serializer_class: type[serializers.Serializer], instance: Any) -> Any:
+    """``serializer_class(instance).data``, from the class's shared instance."""
+    return shared_instance(serializer_class).to_representation(instance)
+
+
+@functools.cache
+def shared_instance[S: serializers.Serializer](serializer_class: type[S]) -> S:
+    """One unbound instance per serializer class, its fields built at every depth, for what
+    only reads them: the shape of a body (``known_fields``, ``check_types``) and an answer's
+    representation. DRF deep-copies every declared field, a nested serializer's too, for each
+    new instance: once per request body and per answer, that was a measurable part of a chat
+    message's CPU (docs/benchmarks.md, "Stop 17"). Safe to share between threads: nothing
+    here binds data, and the participant API's serializers read no context."""
+    shared = serializer_class()
+    _build_fields(shared)
+    return shared
+
+
+def _build_fields(field: serializers.Field) -> None:
+    """Build the (lazily made) fields at every depth now, once, not on first use by a request."""
+    if isinstance(field, serializers.Serializer):
+        for child in field.fields.values():
+            _build_fields(child)
+    elif isinstance(field, serializers.ListField | serializers.DictField):
+        _build_fields(field.child)
 
 
 NO_NUL_PATTERN = "^[^\\u0000]*$"

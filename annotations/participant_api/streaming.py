@@ -32,6 +32,7 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.csrf import csrf_exempt
+from rest_framework.exceptions import ValidationError
 from rest_framework.throttling import BaseThrottle
 
 from annotations.models import Participant, Turn, TurnStatus
@@ -49,7 +50,7 @@ from annotations.participant_api.errors import (
     rate_limited_response,
     validation_body,
 )
-from annotations.participant_api.json_limits import check_body, check_types, known_fields
+from annotations.participant_api.json_limits import parse_body
 from annotations.participant_api.throttling import MessageRateThrottle
 from annotations.services import chat
 from annotations.services.errors import FlowError
@@ -92,18 +93,8 @@ def _accept(participant: Participant, request: HttpRequest) -> chat.ChatPlan:
         raise FlowError("too_large", TOO_LARGE) from None
     except (ValueError, RecursionError):  # a body nested past the parser's limit is not JSON
         raise FlowError("invalid", "The request body is not JSON.") from None
-    payload = known_fields(io.MessageInput(), payload)
-    check_body(payload)
-    check_types(io.MessageInput(), payload)
-    serializer = io.MessageInput(data=payload)
-    if not serializer.is_valid():
-        raise _Invalid(serializer.errors)
-    return write(chat.accept_message, participant, **serializer.validated_data)
-
-
-class _Invalid(Exception):
-    def __init__(self, detail: Any) -> None:
-        self.detail = detail
+    message = parse_body(io.MessageInput, payload)  # a ValidationError is a 400 (_prepare)
+    return write(chat.accept_message, participant, **message)
 
 
 def _prepare(
@@ -126,7 +117,7 @@ def _prepare(
         return action(participant, request)
     except FlowError as error:
         return flow_error_response(error)
-    except _Invalid as invalid:
+    except ValidationError as invalid:
         return JsonResponse(validation_body(invalid.detail), status=400)
 
 

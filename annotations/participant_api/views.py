@@ -26,12 +26,7 @@ from annotations.participant_api.auth import (
 )
 from annotations.participant_api.db import on_db_pool, write
 from annotations.participant_api.errors import participant_exception_handler
-from annotations.participant_api.json_limits import (
-    BoundedJSONParser,
-    check_body,
-    check_types,
-    known_fields,
-)
+from annotations.participant_api.json_limits import BoundedJSONParser, parse_body, represent
 from annotations.participant_api.throttling import ParticipantRateThrottle, StartRateThrottle
 from annotations.services import (
     annotation_flow,
@@ -57,17 +52,6 @@ ERRORS = {
 SESSION_RESPONSES = {200: io.SessionOutput, **ERRORS}
 
 
-def parse_body(serializer_class: type[serializers.Serializer], body: Any) -> dict[str, Any]:
-    """A request body as the services take it, or a 400 naming the field: what the schema
-    states, checked (tests/participant/test_schema_and_checks_agree.py holds the two together)."""
-    data = known_fields(serializer_class(), body)
-    check_body(data)
-    check_types(serializer_class(), data)
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
 class _ParticipantAPIView(APIView):
     """JSON only, one error shape, throttled; subclasses pick authentication. Served on the
     participant API's database thread pool (``db.on_db_pool``)."""
@@ -88,7 +72,7 @@ class _ParticipantAPIView(APIView):
     def session_response(participant: Participant, code: int = status.HTTP_200_OK) -> Response:
         # Read again: the service may have changed the participant (consent, screen-out...).
         fresh = Participant.objects.select_related("study").get(pk=participant.pk)
-        return Response(io.SessionOutput(progress.progress_of(fresh)).data, status=code)
+        return Response(represent(io.SessionOutput, progress.progress_of(fresh)), status=code)
 
 
 class ParticipantView(_ParticipantAPIView):
@@ -151,7 +135,7 @@ class StartView(_ParticipantAPIView):
         result = write(participants.start_participant, slug, **data, token=token)
         body = {"token": result.token, "session": progress.progress_of(result.participant)}
         return Response(
-            io.StartOutput(body).data,
+            represent(io.StartOutput, body),
             status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
         )
 
@@ -169,7 +153,7 @@ class InstrumentView(ParticipantView):
 
     @extend_schema(operation_id="study_instrument", responses={200: io.InstrumentOutput, **ERRORS})
     def get(self, request: Request) -> Response:
-        return Response(io.InstrumentOutput(instrument_of(self.participant.study)).data)
+        return Response(represent(io.InstrumentOutput, instrument_of(self.participant.study)))
 
 
 def step_view(
@@ -247,7 +231,7 @@ class TurnView(ParticipantView):
         )
         if turn is None:
             raise FlowError("not_found", f"There is no message {number}.")
-        return Response(io.TurnOutput(turn).data)
+        return Response(represent(io.TurnOutput, turn))
 
 
 class AnnotationView(ParticipantView):
@@ -256,7 +240,9 @@ class AnnotationView(ParticipantView):
         responses={200: io.AnnotationStepOutput, 404: io.ErrorOutput, **ERRORS},
     )
     def get(self, request: Request, number: int) -> Response:
-        return Response(io.AnnotationStepOutput(_turn_annotation(self.participant, number)).data)
+        return Response(
+            represent(io.AnnotationStepOutput, _turn_annotation(self.participant, number))
+        )
 
     @extend_schema(
         operation_id="study_annotation_submit",
@@ -266,7 +252,7 @@ class AnnotationView(ParticipantView):
     def post(self, request: Request, number: int) -> Response:
         data = annotation_flow.AnnotationInput(**self.parsed(io.AnnotationInput))
         annotation = write(annotation_flow.submit, self.participant, number, data)
-        return Response(io.AnnotationStepOutput(annotation).data)
+        return Response(represent(io.AnnotationStepOutput, annotation))
 
 
 class DraftListView(ParticipantView):
@@ -274,7 +260,7 @@ class DraftListView(ParticipantView):
         operation_id="study_drafts", responses={200: io.DraftOutput(many=True), **ERRORS}
     )
     def get(self, request: Request) -> Response:
-        return Response(io.DraftOutput(drafts.drafts_of(self.participant), many=True).data)
+        return Response([represent(io.DraftOutput, d) for d in drafts.drafts_of(self.participant)])
 
 
 # The key's pattern (drafts.DRAFT_KEY), stated in the schema.
@@ -296,7 +282,7 @@ class DraftView(ParticipantView):
     )
     def put(self, request: Request, key: str) -> Response:
         draft = write(drafts.save_draft, self.participant, key, self.parsed(io.DraftInput)["data"])
-        return Response(io.DraftOutput(draft).data)
+        return Response(represent(io.DraftOutput, draft))
 
     @extend_schema(operation_id="study_draft_delete", responses={204: None, **ERRORS})
     def delete(self, request: Request, key: str) -> Response:

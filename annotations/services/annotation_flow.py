@@ -158,14 +158,15 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
     conversation = current_conversation(participant, lock=True)
     if conversation is None or conversation.state != ConversationState.CHATTING:
         raise FlowError("wrong_step", "There is no conversation to annotate now.")
-    annotation = (
-        TurnAnnotation.objects.select_for_update(of=("self",))
-        .select_related("turn")
-        .filter(turn__conversation=conversation, turn__number=turn_number)
-        .first()
-    )
-    if annotation is None:
-        raise FlowError("not_found", f"Turn {turn_number} has no reply to annotate.")
+    try:
+        # get(): a turn number is unique in its conversation, and first() would sort.
+        annotation = (
+            TurnAnnotation.objects.select_for_update(of=("self",))
+            .select_related("turn")
+            .get(turn__conversation=conversation, turn__number=turn_number)
+        )
+    except TurnAnnotation.DoesNotExist:
+        raise FlowError("not_found", f"Turn {turn_number} has no reply to annotate.") from None
     if annotation.submitted_at is not None:
         raise FlowError("already_submitted", "This reply's annotation is already saved.")
     annotation.turn.conversation = conversation  # loaded already, with its study

@@ -70,3 +70,19 @@ def test_different_options_get_different_clients(location):
     with_options = SharedRedisCache(location, {"OPTIONS": {"socket_timeout": 5}})
     assert plain._cache is SharedRedisCache(location, {})._cache
     assert plain._cache is not with_options._cache
+
+
+def test_every_operation_uses_the_same_redis_client(location):
+    """Django's client built a ``redis.Redis`` for every get and set (four per chat message);
+    the shared client keeps one per connection pool, used from several threads at once."""
+    cache = SharedRedisCache(location, {"KEY_PREFIX": "attune-test"})
+    key = f"count-{uuid.uuid4().hex}"
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        redis_clients = set(
+            pool.map(lambda _: id(cache._cache.get_client(key, write=True)), range(REQUESTS))
+        )
+        list(pool.map(lambda i: cache.set(f"{key}-{i}", i, timeout=30), range(REQUESTS)))
+    assert len(redis_clients) == 1
+    assert cache.get_many([f"{key}-{i}" for i in range(REQUESTS)]) == {
+        f"{key}-{i}": i for i in range(REQUESTS)
+    }

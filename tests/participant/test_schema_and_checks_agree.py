@@ -1,6 +1,6 @@
 """The schema's constraints and the API's checks of a request body agree, both ways.
 
-Every body the schema calls valid passes the API's parsing (``views.parse_body``: NUL and
+Every body the schema calls valid passes the API's parsing (``json_limits.parse_body``: NUL and
 depth, strings that must be strings, the serializers), for bodies Schemathesis generates from
 the served schema; and every constraint the schema states on a body's field (lengths, patterns,
 bounds, item counts, enums, keys) is enforced: a value just past it is refused with a 400
@@ -24,8 +24,7 @@ from hypothesis import settings as hypothesis_settings
 from rest_framework.exceptions import ValidationError
 
 from annotations.participant_api import serializers as io
-from annotations.participant_api.json_limits import NO_NUL_PATTERN, NOT_BLANK_PATTERN
-from annotations.participant_api.views import parse_body
+from annotations.participant_api.json_limits import NO_NUL_PATTERN, NOT_BLANK_PATTERN, parse_body
 from annotations.services.errors import FlowError
 
 # A small valid body of each request component: the base each probe changes one field of.

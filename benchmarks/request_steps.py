@@ -1,0 +1,169 @@
+"""CPU of the participant API's per-message steps changed at stop 17, each against what it
+replaced, side by side in one run.
+
+    .venv/bin/python benchmarks/request_steps.py [--calls 1000] [--rounds 5]
+        [--database-url URL] [--redis-url URL]
+
+Seeds 150 demo conversations (``annotations/demo.py``), takes up to 20 of those with 12 turns,
+gives each of their participants a session token, then times each pair of ways to do one step,
+in alternating rounds of ``--calls`` calls (process CPU per call; the medians of the rounds are
+printed):
+
+- the session token's lookup (every participant request): ``first()``, which sorts by the
+  model's ordering, against ``get()`` (the hash is unique);
+- a throttle's read and write in the cache (every participant request; only with
+  ``--redis-url``, a scratch Redis database): Django's ``RedisCacheClient``, which builds a
+  ``redis.Redis`` for every operation, against ``SharedRedisCacheClient`` (attune_collect/cache.py);
+- an annotation submit's body checks (the shape read by ``known_fields`` and ``check_types``):
+  a new serializer instance per body against the shared one (``json_limits.shared_instance``);
+- an annotation step's answer: ``AnnotationStepOutput(step).data`` against ``represent``;
+- a message's earlier turns (``chat.accept_message``): joined with their annotation steps
+  against the ``answered_at`` column alone.
+
+One process, no load around it: these are the steps' own costs. Under load (``chat_load.py``)
+every step costs more, as the interpreter and both cores are shared.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from _setup import add_database_option, argument_parser, scratch_django
+
+CONVERSATIONS = 150  # about a tenth of the demo's conversations reach 12 turns
+
+
+def cpu_per_call(step: Callable[[int], Any], calls: int) -> float:
+    step(0)  # warm: the first call may compile or connect
+    started = time.process_time()
+    for i in range(calls):
+        step(i)
+    return (time.process_time() - started) / calls * 1000.0
+
+
+def compare(
+    name: str, before: Callable[[int], Any], after: Callable[[int], Any], args: Any
+) -> None:
+    before_ms, after_ms = [], []
+    for _ in range(args.rounds):
+        before_ms.append(cpu_per_call(before, args.calls))
+        after_ms.append(cpu_per_call(after, args.calls))
+    b, a = statistics.median(before_ms), statistics.median(after_ms)
+    print(f"{name:<56} {b:6.3f} ms -> {a:6.3f} ms  x{a / b:.2f}  ({b - a:.3f} ms less)")
+
+
+def main() -> None:
+    parser = argument_parser(__doc__)
+    parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--redis-url", help="a scratch Redis database for the cache pair")
+    add_database_option(parser)
+    args = parser.parse_args()
+    scratch_django("attune-request-steps-", args.database_url, without_redis=True)
+
+    from django.core.cache.backends.redis import RedisCacheClient
+    from django.db import connection
+    from django.db.models import F
+
+    from annotations.demo import seed_demo
+    from annotations.models import Conversation, ParticipantSession, TurnAnnotation
+    from annotations.participant_api import serializers as io
+    from annotations.participant_api.json_limits import (
+        check_types,
+        known_fields,
+        represent,
+        shared_instance,
+    )
+    from annotations.services.participant_sessions import hash_token, issue_token
+    from attune_collect.cache import SharedRedisCacheClient
+
+    seed_demo(CONVERSATIONS, seed=1)
+    conversations = list(
+        Conversation.objects.filter(turns__number=12).select_related("participant")[:20]
+    )
+    hashes = [hash_token(issue_token(c.participant)) for c in conversations]
+    steps = list(
+        TurnAnnotation.objects.filter(turn__conversation__in=conversations).select_related(
+            "turn__conversation__study"
+        )[:50]
+    )
+    body = {
+        "mood_tags": [{"emotion": "nervous", "intensity": 3}],
+        "behaviour": {f"q{i}": {"observed": "yes", "preferred": "no"} for i in range(6)},
+        "edited_reply": "A reply as I would have wanted it.",
+        "timings": {"read": 4.2, "answer": 30.5},
+    }
+    print(
+        f"database: {connection.vendor}; {len(conversations)} conversations of 12 turns; "
+        f"{args.rounds} rounds of {args.calls} calls each, CPU per call, medians"
+    )
+
+    def session(i: int) -> Any:
+        return ParticipantSession.objects.select_related("participant__study").filter(
+            token_hash=hashes[i % len(hashes)], revoked_at__isnull=True
+        )
+
+    compare(
+        "session token lookup: first() -> get()",
+        lambda i: session(i).first(),
+        lambda i: session(i).get(),
+        args,
+    )
+    if args.redis_url:
+        django_client = RedisCacheClient([args.redis_url])
+        shared_client = SharedRedisCacheClient([args.redis_url])
+
+        def throttle_with(client: RedisCacheClient) -> Callable[[int], Any]:
+            def step(i: int) -> None:
+                history = client.get(f"throttle-{i % 50}", [])
+                client.set(f"throttle-{i % 50}", [time.time(), *history][:5], 60)
+
+            return step
+
+        compare(
+            "throttle read + write: Django's client -> shared",
+            throttle_with(django_client),
+            throttle_with(shared_client),
+            args,
+        )
+
+    def shape_checks(shape: Callable[[], Any]) -> Callable[[int], Any]:
+        def step(i: int) -> None:
+            data = known_fields(shape(), body)
+            check_types(shape(), data)
+
+        return step
+
+    compare(
+        "annotation body's shape checks: new -> shared",
+        shape_checks(io.AnnotationInput),
+        shape_checks(lambda: shared_instance(io.AnnotationInput)),
+        args,
+    )
+    compare(
+        "annotation step's answer: .data -> represent",
+        lambda i: io.AnnotationStepOutput(steps[i % len(steps)]).data,
+        lambda i: represent(io.AnnotationStepOutput, steps[i % len(steps)]),
+        args,
+    )
+    compare(
+        "a message's 12 earlier turns: with steps -> answered_at",
+        lambda i: list(
+            conversations[i % len(conversations)]
+            .turns.select_related("annotation")
+            .order_by("number")
+        ),
+        lambda i: list(
+            conversations[i % len(conversations)]
+            .turns.annotate(answered_at=F("annotation__submitted_at"))
+            .order_by("number")
+        ),
+        args,
+    )
+
+
+if __name__ == "__main__":
+    main()
