@@ -11,8 +11,9 @@ from __future__ import annotations
 import logging
 
 import pytest
-from asgiref.sync import iscoroutinefunction
+from asgiref.sync import iscoroutinefunction, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
+from django.db import connection
 from django.test import AsyncClient, Client, override_settings
 
 ADMIN_CSS = "/static/admin/css/base.css"
@@ -37,9 +38,19 @@ async def test_a_static_file_is_served_under_asgi():
     assert b"".join(response.streaming_content)  # a file: a synchronous iterator
 
 
+@pytest.fixture
+async def close_view_thread_connection():
+    """The health view (synchronous) runs on asgiref's thread for thread-sensitive work, whose
+    database connection outlives the request under the test client (it keeps Django from
+    closing connections when a request ends): closed on that thread, or PostgreSQL refuses to
+    drop the test database at the end of the run ("being accessed by other users")."""
+    yield
+    await sync_to_async(lambda: connection.close())()  # that thread's connection, not ours
+
+
 @pytest.mark.django_db
 @override_settings(**FIND_STATIC_FILES)
-async def test_other_requests_reach_their_view_under_asgi():
+async def test_other_requests_reach_their_view_under_asgi(close_view_thread_connection):
     response = await AsyncClient().get("/healthz")
     assert response.status_code == 200
 
