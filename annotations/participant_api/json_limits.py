@@ -78,12 +78,14 @@ def shared_instance[S: serializers.Serializer](serializer_class: type[S]) -> S:
     return shared
 
 
-def _build_fields(field: serializers.Field) -> None:
+def _build_fields(field: serializers.Field | None) -> None:
     """Build the (lazily made) fields at every depth now, once, not on first use by a request."""
     if isinstance(field, serializers.Serializer):
         for child in field.fields.values():
             _build_fields(child)
-    elif isinstance(field, serializers.ListField | serializers.DictField):
+    elif isinstance(
+        field, serializers.ListField | serializers.DictField | serializers.ListSerializer
+    ):
         _build_fields(field.child)
 
 
