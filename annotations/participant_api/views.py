@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from annotations.models import PanasPhase, Participant, TurnAnnotation
+from annotations.models import PanasPhase, Participant
 from annotations.participant_api import serializers as io
 from annotations.participant_api.auth import (
     IsParticipant,
@@ -206,18 +206,6 @@ class PanasView(ParticipantView):
         return self.session_response(self.participant)
 
 
-def _turn_annotation(participant: Participant, number: int) -> TurnAnnotation:
-    conversation = current_conversation(participant)
-    annotation = (
-        TurnAnnotation.objects.select_related("turn__conversation__study")
-        .filter(turn__conversation=conversation, turn__number=number)
-        .first()
-    )
-    if conversation is None or annotation is None:
-        raise FlowError("not_found", f"Turn {number} has no reply to annotate.")
-    return annotation
-
-
 class TurnView(ParticipantView):
     @extend_schema(
         operation_id="study_turn", responses={200: io.TurnOutput, 404: io.ErrorOutput, **ERRORS}
@@ -241,7 +229,10 @@ class AnnotationView(ParticipantView):
     )
     def get(self, request: Request, number: int) -> Response:
         return Response(
-            represent(io.AnnotationStepOutput, _turn_annotation(self.participant, number))
+            represent(
+                io.AnnotationStepOutput,
+                annotation_flow.step_of_turn(current_conversation(self.participant), number),
+            )
         )
 
     @extend_schema(

@@ -35,6 +35,7 @@ from django.utils import timezone
 from annotations import dispatch
 from annotations.models import (
     BehaviourJudgement,
+    Conversation,
     ConversationState,
     ImprovedStatus,
     MoodTag,
@@ -151,6 +152,26 @@ class AnnotationInput:
     timings: Mapping[str, Any] | None = None
 
 
+def step_of_turn(
+    conversation: Conversation | None, turn_number: int, *, lock: bool = False
+) -> TurnAnnotation:
+    """The annotation step of the conversation's turn ``turn_number``, with its turn, and the
+    conversation (with its study) as the turn's: joined again, the study's wide row would be
+    built twice. ``lock`` locks the step's row only. No conversation, no step: ``not_found``."""
+    query = TurnAnnotation.objects.select_related("turn")
+    if lock:
+        query = query.select_for_update(of=("self",))
+    try:
+        if conversation is None:
+            raise TurnAnnotation.DoesNotExist
+        # get(): a turn number is unique in its conversation, and first() would sort.
+        annotation = query.get(turn__conversation=conversation, turn__number=turn_number)
+    except TurnAnnotation.DoesNotExist:
+        raise FlowError("not_found", f"Turn {turn_number} has no reply to annotate.") from None
+    annotation.turn.conversation = conversation
+    return annotation
+
+
 @transaction.atomic
 def submit(participant: Participant, turn_number: int, data: AnnotationInput) -> TurnAnnotation:
     """Store the participant's annotation of one reply; refuses without writing on any bad value."""
@@ -158,18 +179,9 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
     conversation = current_conversation(participant, lock=True)
     if conversation is None or conversation.state != ConversationState.CHATTING:
         raise FlowError("wrong_step", "There is no conversation to annotate now.")
-    try:
-        # get(): a turn number is unique in its conversation, and first() would sort.
-        annotation = (
-            TurnAnnotation.objects.select_for_update(of=("self",))
-            .select_related("turn")
-            .get(turn__conversation=conversation, turn__number=turn_number)
-        )
-    except TurnAnnotation.DoesNotExist:
-        raise FlowError("not_found", f"Turn {turn_number} has no reply to annotate.") from None
+    annotation = step_of_turn(conversation, turn_number, lock=True)
     if annotation.submitted_at is not None:
         raise FlowError("already_submitted", "This reply's annotation is already saved.")
-    annotation.turn.conversation = conversation  # loaded already, with its study
     instrument = instrument_of(conversation.study)
     tags = _mood_tags(instrument, data.mood_tags)
     answers = _behaviour(annotation.shown_behaviour_questions, data.behaviour)
