@@ -90,9 +90,15 @@ def _build_fields(field: serializers.Field | None) -> None:
 
 
 NO_NUL_PATTERN = "^[^\\u0000]*$"
+# What str.strip() removes (DRF trims with it), spelled out: ECMA-262's ``\\s``, which JSON Schema
+# validators and code generators read (Schemathesis validates with jsonschema-rs), leaves out
+# U+001C to U+001F and U+0085, so a goal of one U+001C was schema-valid and refused as blank.
+PYTHON_WHITESPACE = (
+    "\\t-\\r\\u001c-\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+)
 # A string DRF trims (``trim_whitespace``) and then needs non-empty holds a character that is
-# neither whitespace nor NUL. ``\\s`` is read as Python reads it (str.strip), as Schemathesis does.
-NOT_BLANK_PATTERN = "^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$"
+# neither whitespace nor NUL.
+NOT_BLANK_PATTERN = f"^[^\\u0000]*[^{PYTHON_WHITESPACE}\\u0000][^\\u0000]*$"
 _SCHEMA_KEYWORDS = {"type", "$ref", "oneOf", "anyOf", "allOf", "enum", "const", "not"}
 
 

@@ -13,9 +13,12 @@ refuse; the fields' descriptions say it, and generated bodies lose their NULs (`
 
 from __future__ import annotations
 
+import re
+import sys
 from collections.abc import Iterator
 from typing import Any
 
+import jsonschema_rs
 import pytest
 import schemathesis
 import yaml
@@ -225,3 +228,19 @@ def test_every_constraint_the_schema_states_is_enforced(document):
         "BehaviourAnswerInput.observed: enum",
     ):
         assert expected in probed, (expected, probed)
+
+
+def test_the_not_blank_pattern_means_what_drf_trims_in_every_regex_engine():
+    """DRF trims with str.strip(); the schema's pattern must refuse exactly those characters
+    alone, read as Python reads it and as ECMA-262 does (jsonschema-rs, which Schemathesis
+    validates with, and every generated client): ECMA's ``\\s`` lacks U+001C-U+001F and U+0085."""
+    python = re.compile(NOT_BLANK_PATTERN)
+    ecma = jsonschema_rs.validator_for({"type": "string", "pattern": NOT_BLANK_PATTERN})
+    whitespace = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+    assert len(whitespace) == 29
+    for blank in whitespace:
+        assert python.match(blank) is None, hex(ord(blank))
+        assert not ecma.is_valid(blank), hex(ord(blank))
+        assert not ecma.is_valid(blank * 3)
+    for text in ("a", " a ", "\x1ca\x85", "é", "\u200b"):  # U+200B is no whitespace to str.strip
+        assert python.match(text) and ecma.is_valid(text), repr(text)
