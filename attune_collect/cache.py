@@ -30,6 +30,8 @@ from typing import Any
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.utils.functional import cached_property
 
+_clients_lock = threading.Lock()  # making a client, of either kind: once per process
+
 
 class SharedRedisCacheClient(RedisCacheClient):
     """Django's client, with one ``redis.Redis`` per connection pool instead of one per call."""
@@ -41,13 +43,15 @@ class SharedRedisCacheClient(RedisCacheClient):
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         client = self._redis_clients.get(id(pool))
-        if client is None:  # a race only makes a second client for the same pool: harmless
-            client = self._redis_clients[id(pool)] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
+        if client is None:  # once per pool: the lock only where the client is made
+            with _clients_lock:
+                client = self._redis_clients.get(id(pool))
+                if client is None:
+                    client = self._redis_clients[id(pool)] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 
 
 _clients: dict[tuple[tuple[str, ...], str], RedisCacheClient] = {}
-_clients_lock = threading.Lock()
 
 
 class SharedRedisCache(RedisCache):
