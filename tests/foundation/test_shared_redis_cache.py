@@ -77,6 +77,7 @@ def test_every_operation_uses_the_same_redis_client(location):
     the shared client keeps one per connection pool, used from several threads at once."""
     cache = SharedRedisCache(location, {"KEY_PREFIX": "attune-test"})
     key = f"count-{uuid.uuid4().hex}"
+    cache.get(key)  # Django makes its connection pool at first use, without a lock: made here
     with ThreadPoolExecutor(max_workers=THREADS) as pool:
         redis_clients = set(
             pool.map(lambda _: id(cache._cache.get_client(key, write=True)), range(REQUESTS))
