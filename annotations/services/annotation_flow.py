@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from annotations import dispatch
@@ -52,6 +53,7 @@ from annotations.services.participants import actor_for, current_conversation, r
 from annotations.services.question_rotation import take_next
 from annotations.services.scale_values import on_scale
 from annotations.services.study_instrument import instrument_of
+from attune_collect.compiled_query import CompiledQuery
 from attune_collect.config import attune_config
 from attune_collect.dispatch import resend_bound
 from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
@@ -152,22 +154,32 @@ class AnnotationInput:
     timings: Mapping[str, Any] | None = None
 
 
+def _step_of_turn(*, lock: bool) -> CompiledQuery:
+    def build(conversation_id: int, turn_number: int) -> QuerySet[TurnAnnotation]:
+        query = TurnAnnotation.objects.select_related("turn")
+        if lock:
+            query = query.select_for_update(of=("self",))  # the step's row only
+        # A turn number is unique in its conversation: at most one row, no ordering needed.
+        return query.filter(turn__conversation_id=conversation_id, turn__number=turn_number)[:1]
+
+    return CompiledQuery(build)
+
+
+# Read by every annotation GET and submit: built once per connection (compiled_query.py).
+_STEP_OF_TURN = {lock: _step_of_turn(lock=lock) for lock in (False, True)}
+
+
 def step_of_turn(
     conversation: Conversation | None, turn_number: int, *, lock: bool = False
 ) -> TurnAnnotation:
     """The annotation step of the conversation's turn ``turn_number``, with its turn, and the
     conversation (with its study) as the turn's: joined again, the study's wide row would be
     built twice. ``lock`` locks the step's row only. No conversation, no step: ``not_found``."""
-    query = TurnAnnotation.objects.select_related("turn")
-    if lock:
-        query = query.select_for_update(of=("self",))
-    try:
-        if conversation is None:
-            raise TurnAnnotation.DoesNotExist
-        # get(): a turn number is unique in its conversation, and first() would sort.
-        annotation = query.get(turn__conversation=conversation, turn__number=turn_number)
-    except TurnAnnotation.DoesNotExist:
-        raise FlowError("not_found", f"Turn {turn_number} has no reply to annotate.") from None
+    annotation = (
+        None if conversation is None else _STEP_OF_TURN[lock].first(conversation.pk, turn_number)
+    )
+    if annotation is None:
+        raise FlowError("not_found", f"Turn {turn_number} has no reply to annotate.")
     annotation.turn.conversation = conversation
     return annotation
 

@@ -34,6 +34,7 @@ from annotations.services.drafts import clear_drafts
 from annotations.services.errors import FlowError, invalid
 from annotations.services.model_configs import gateway_config_of, system_prompt_of
 from annotations.services.participants import actor_for, current_conversation, require_active
+from attune_collect.compiled_query import CompiledQuery
 from attune_collect.config import attune_config
 from attune_collect.llm import Completion, EndpointConfig
 
@@ -80,6 +81,24 @@ def _chatting_conversation(participant: Participant) -> Conversation:
     return conversation
 
 
+# A message's earlier turns (with when each was answered) and a reply's turn are read on every
+# message: their SQL is built once per connection (attune_collect/compiled_query.py).
+_TURNS_ANSWERED: CompiledQuery[Turn] = CompiledQuery(
+    lambda conversation_id: (
+        Turn.objects.filter(conversation_id=conversation_id)
+        .annotate(answered_at=F("annotation__submitted_at"))
+        .order_by("number")
+    )
+)
+_TURN_TO_SETTLE = CompiledQuery(
+    lambda turn_id: (
+        Turn.objects.select_for_update(of=("self",))  # not the study: replies queue
+        .select_related("conversation__study")
+        .filter(pk=turn_id)[:1]
+    )
+)
+
+
 @transaction.atomic
 def accept_message(participant: Participant, text: str, idempotency_key: str) -> ChatPlan:
     """Store the participant's message as a new turn (or find the turn this key made)."""
@@ -87,9 +106,9 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
     # One query for everything below: a chat has at most max_turns turns. Of the annotation
     # steps the order check reads only when each was answered: one column, not every step's
     # row with its six JSON fields (about 1 ms less CPU per message at 12 turns, measured).
-    turns = list(
-        conversation.turns.annotate(answered_at=F("annotation__submitted_at")).order_by("number")
-    )
+    turns = _TURNS_ANSWERED.all(conversation.pk)
+    for turn in turns:
+        turn.conversation = conversation  # as the related manager would set it
     existing = next((t for t in turns if t.idempotency_key == idempotency_key), None)
     if existing is not None:
         if existing.user_message != text:
@@ -257,11 +276,9 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     the turn already has one (then None: nothing is overwritten). A turn another stream
     marked failed meanwhile is answered by it too.
     """
-    turn = (
-        Turn.objects.select_for_update(of=("self",))  # not the study: every reply would queue
-        .select_related("conversation__study")
-        .get(pk=turn_id)
-    )
+    turn = _TURN_TO_SETTLE.first(turn_id)
+    if turn is None:
+        raise Turn.DoesNotExist(f"no turn {turn_id}")
     if turn.status == TurnStatus.DONE:
         return None
     conversation = turn.conversation

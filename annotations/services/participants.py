@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
+from itertools import product
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from annotations.models import (
@@ -32,6 +33,7 @@ from annotations.services.errors import FlowError, invalid
 from annotations.services.participant_sessions import issue_token, participant_for_token
 from annotations.services.study_instrument import instrument_of
 from annotations.services.withdrawal import apply_withdrawal_policy
+from attune_collect.compiled_query import CompiledQuery
 from evaluation.benchmark.profile import ProfileError, clean_answers, traits_of
 
 PROFILE_SCHEMA_VERSION = "attune-profile-1"
@@ -64,6 +66,30 @@ def actor_for(participant: Participant) -> str:
     return f"participant:{participant.pseudonym}"
 
 
+def _latest_conversation(*, lock: bool, with_model: bool, with_study: bool) -> CompiledQuery:
+    def build(participant_id: int) -> QuerySet[Conversation]:
+        query = Conversation.objects.filter(participant_id=participant_id).order_by("-pk")
+        if with_model:
+            query = query.select_related("model_endpoint", "model_config")
+        if with_study:
+            query = query.select_related("study")
+        if lock:
+            query = query.select_for_update(of=("self",))  # the conversation row only
+        return query[:1]
+
+    return CompiledQuery(build)
+
+
+# Read on every chat and annotation request: each variant's SQL is built once per connection
+# (attune_collect/compiled_query.py), not per request.
+_LATEST_CONVERSATION = {
+    (lock, with_model, with_study): _latest_conversation(
+        lock=lock, with_model=with_model, with_study=with_study
+    )
+    for lock, with_model, with_study in product((False, True), repeat=3)
+}
+
+
 def current_conversation(
     participant: Participant, *, lock: bool = False, with_model: bool = False
 ) -> Conversation | None:
@@ -73,17 +99,11 @@ def current_conversation(
     needs them for every message, the other steps (annotations, surveys, progress) never do,
     and building those two wide rows was a measurable part of each annotation submit.
     """
-    query = Conversation.objects.filter(participant=participant).order_by("-pk")
-    if with_model:
-        query = query.select_related("model_endpoint", "model_config")
     # The participant's study, loaded with its session, is the conversation's: joining it again
     # would build the same wide row once more on every chat and annotation request.
     study_loaded = Participant.study.is_cached(participant)
-    if not study_loaded:
-        query = query.select_related("study")
-    if lock:
-        query = query.select_for_update(of=("self",))  # the conversation row only
-    conversation = query.first()
+    query = _LATEST_CONVERSATION[(lock, with_model, not study_loaded)]
+    conversation = query.first(participant.pk)
     if conversation is not None and study_loaded and conversation.study_id == participant.study_id:
         conversation.study = participant.study
     return conversation
