@@ -22,6 +22,7 @@ One process, no load around it: under load (``chat_load.py``) every read costs m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from _setup import add_database_option, argument_parser, scratch_django
@@ -63,7 +64,9 @@ def main() -> None:
     def pick(values: list[Any], i: int) -> Any:
         return values[i % len(values)]
 
-    def same(orm: Any, compiled: Any) -> Any:
+    Read = Callable[[int], Any]
+
+    def same(orm: Read, compiled: Read) -> tuple[Read, Read]:
         """Both ways read the same rows (checked once, before timing)."""
         for i in range(len(conversations)):
             a, b = orm(i), compiled(i)
