@@ -15,7 +15,10 @@ transaction, as they do in the chat:
   message and annotation submit);
 - a message's earlier turns with when each was answered (every message);
 - the annotation step of a turn, locked (every annotation submit);
-- the turn a reply settles, with its conversation and study, locked (every reply).
+- the turn a reply settles, with its conversation and study, locked (every reply);
+- a participant's message draft cleared (twice per message): ``QuerySet.delete()``, which
+  builds Django's deletion collector, against ``drafts.clear_drafts``'s one DELETE (inside a
+  transaction rolled back at the end; each call deletes the draft the previous round wrote).
 
 One process, no load around it: under load (``chat_load.py``) every read costs more.
 """
@@ -43,8 +46,15 @@ def main() -> None:
     from django.db.models import F
 
     from annotations.demo import seed_demo
-    from annotations.models import Conversation, ParticipantSession, Turn, TurnAnnotation
+    from annotations.models import (
+        Conversation,
+        ParticipantDraft,
+        ParticipantSession,
+        Turn,
+        TurnAnnotation,
+    )
     from annotations.services import annotation_flow, chat
+    from annotations.services.drafts import clear_drafts
     from annotations.services.participant_sessions import _LIVE_SESSION, hash_token, issue_token
     from annotations.services.participants import _LATEST_CONVERSATION
 
@@ -138,6 +148,19 @@ def main() -> None:
             ),
             args,
         )
+        owners = [c.participant for c in conversations]
+        ParticipantDraft.objects.bulk_create(
+            ParticipantDraft(participant=p, key="message", data={"text": "typed"}) for p in owners
+        )
+        compare(
+            "a message draft cleared",
+            lambda i: ParticipantDraft.objects.filter(
+                participant=pick(owners, i), key__in=("message",)
+            ).delete(),
+            lambda i: clear_drafts(pick(owners, i), "message"),
+            args,
+        )
+        transaction.set_rollback(True)  # the drafts are not kept
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 draft was for clears it."""
 
 import pytest
+from django.db.models.signals import post_delete, pre_delete
 
 from annotations.models import AuditEntry, ParticipantDraft
+from annotations.services.drafts import clear_drafts
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +38,30 @@ def test_a_submit_clears_its_draft(participant_client, answered_turn):
     client.put("drafts/message", {"data": {"text": "next message"}})
     answered_turn(client)  # a new message was accepted: the message draft is done with
     assert [d["key"] for d in client.get("drafts").body] == ["annotation:1"]
+
+
+def test_clearing_drafts_leaves_other_keys_and_other_participants_alone(participant_client):
+    one, two = participant_client(), participant_client()
+    for client in (one, two):
+        client.start()
+        client.put("drafts/message", {"data": {"text": "typed"}})
+        client.put("drafts/profile", {"data": {"age": 30}})
+    participant = ParticipantDraft.objects.filter(data={"text": "typed"}).first().participant
+    clear_drafts(participant, "message", "annotation:9")
+    left = sorted(ParticipantDraft.objects.values_list("participant_id", "key"))
+    others = [(pid, key) for pid, key in left if pid != participant.pk]
+    assert [key for pid, key in left if pid == participant.pk] == ["profile"]
+    assert sorted(key for _, key in others) == ["message", "profile"]
+    clear_drafts(participant)  # no keys: nothing to do
+    assert ParticipantDraft.objects.count() == 3
+
+
+def test_a_plain_delete_removes_all_a_draft_has():
+    # clear_drafts deletes with one DELETE statement, not through Django's collector: right
+    # only while no model refers to a draft and nothing listens for a draft's deletion.
+    assert ParticipantDraft._meta.related_objects == ()
+    assert not pre_delete.has_listeners(ParticipantDraft)
+    assert not post_delete.has_listeners(ParticipantDraft)
 
 
 def test_a_draft_can_be_deleted(participant_client):
