@@ -22,7 +22,11 @@ its own compiled copy: Django's connections are per thread, and so are the compi
 
 Values are ints (ids, numbers) and strs, passed to the SQL as they are: what a lookup would do
 to them on the way (``__iexact``, ``__contains``, a date) is refused when the query is compiled,
-since the stand-in would not be found unchanged among the parameters. The QuerySet must be a
+since the stand-in would not be found unchanged among the parameters. An int outside its
+column's range (a turn number of 99999 in a URL, for a small-integer column) changes what
+Django builds (an empty result, no SQL at all): whether the SQL still holds for ints of that
+size is found once (one more compile with the largest of their range), and where it does not,
+the call goes through the ORM as written. The QuerySet must be a
 plain ``Model.objects`` one yielding model instances (no ``values()``, no prefetch, not from a
 related manager) with its own ordering and slicing: ``first()`` does not add any.
 """
@@ -34,6 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model, QuerySet
 from django.db.models import query as django_query
@@ -65,6 +70,7 @@ class _Compiled:
     """One query's SQL and what turns its rows into model instances, for one connection."""
 
     arity: int  # how many values a call gives
+    int_values: tuple[int, ...]  # which of them are ints
     sql: str
     params: tuple[Any, ...]
     # (parameter position, index of the call's value, the parameter's type): Django gives some
@@ -78,6 +84,8 @@ class _Compiled:
     model_slice: slice
     related: tuple[Any, ...]  # Django's RelatedPopulator for each select_related model
     annotations: tuple[tuple[str, int], ...]
+    # (value index, int range) -> whether this SQL holds for such ints (found when first met)
+    holds_for: dict[tuple[int, tuple[bool, int | None]], bool]
 
 
 class CompiledQuery[M: Model]:
@@ -89,6 +97,8 @@ class CompiledQuery[M: Model]:
 
     def all(self, *values: Value) -> list[M]:
         compiled = self._compiled(values)
+        if not all(self._holds(compiled, values, i) for i in compiled.int_values):
+            return list(self._build(*values))  # an int out of its column's range: the ORM's way
         params = list(compiled.params)
         for position, index, kind in compiled.slots:
             value = values[index]
@@ -107,6 +117,38 @@ class CompiledQuery[M: Model]:
         """The first row's instance, or None. The QuerySet should be sliced (``[:1]``)."""
         found = self.all(*values)
         return found[0] if found else None
+
+    def _holds(self, compiled: _Compiled, values: Sequence[Value], index: int) -> bool:
+        """Whether the compiled SQL holds for the int ``values[index]``: Django's integer
+        lookups build no SQL for a value outside the column's range. The ranges of Django's
+        integer fields are those of 16, 32 and 64 bit ints (the positive ones from 0), so one
+        compile with the widest value of the same size and sign answers for all of them."""
+        size = _int_size(int(values[index]))
+        if size == (False, 16):  # the stand-ins' own size: the SQL was compiled for it
+            return True
+        key = (index, size)
+        known = compiled.holds_for.get(key)
+        if known is None:
+            negative, bits = size
+            if bits is None:
+                known = False
+            else:
+                widest = -(2 ** (bits - 1)) if negative else 2 ** (bits - 1) - 1
+                stand_ins = _stand_ins(values, 0)
+                stand_ins[index] = widest
+                try:
+                    sql, params = (
+                        self._build(*stand_ins).query.get_compiler(using=DEFAULT_DB_ALIAS).as_sql()
+                    )
+                except (EmptyResultSet, FullResultSet):
+                    sql, params = "", ()
+                known = sql == compiled.sql and all(
+                    params[position] == widest
+                    for position, slot, _ in compiled.slots
+                    if slot == index
+                )
+            compiled.holds_for[key] = known
+        return known
 
     @staticmethod
     def _instance(compiled: _Compiled, row: Sequence[Any], connection: Any) -> M:
@@ -164,6 +206,7 @@ class CompiledQuery[M: Model]:
         features = compiler.connection.features
         return _Compiled(
             arity=len(values),
+            int_values=tuple(i for i, value in enumerate(values) if type(value) is int),
             sql=sql,
             params=tuple(params),
             slots=slots,
@@ -183,7 +226,16 @@ class CompiledQuery[M: Model]:
                 django_query.get_related_populators(klass_info, select, queryset.db, fetch_mode)
             ),
             annotations=tuple((compiler.annotation_col_map or {}).items()),
+            holds_for={},
         )
+
+
+def _int_size(value: int) -> tuple[bool, int | None]:
+    """(negative, the fewest bits of 16, 32 and 64 that hold it; None: none does)."""
+    for bits in (16, 32, 64):
+        if -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
+            return value < 0, bits
+    return value < 0, None
 
 
 def _same(parameter: Any, stand_in: Value) -> bool:

@@ -12,7 +12,7 @@ from django.db.transaction import TransactionManagementError
 
 from annotations.models import Participant, Turn
 from attune_collect.compiled_query import CompiledQuery
-from tests.factories import make_participant
+from tests.factories import make_conversation, make_participant
 
 pytestmark = pytest.mark.django_db
 
@@ -115,3 +115,24 @@ def test_a_locking_read_needs_a_transaction_as_with_the_orm(three):
         query.all("PID-0")
     with transaction.atomic():
         assert query.all("PID-0") == three[:1]
+
+
+@pytest.mark.parametrize(
+    "number", [0, 32767, 32768, -1, -32769, 2**31 - 1, 2**31, 2**63, -(2**63) - 1]
+)
+def test_an_int_outside_its_columns_range_reads_as_the_orm_reads_it(study, number):
+    # A turn's number is a small positive integer: Django builds no SQL for the branch of a
+    # number outside that range, and the compiled SQL would send it to the database as it is.
+    turn = Turn.objects.create(conversation=make_conversation(study), number=105)
+    query = CompiledQuery(lambda n: Turn.objects.filter(Q(number=n) | Q(pk=turn.pk)).order_by("pk"))
+    assert query.all(999) == [turn]  # compiled for small numbers (no turn 999)
+    assert query.all(number) == list(Turn.objects.filter(Q(number=number) | Q(pk=turn.pk)))
+
+
+@pytest.mark.parametrize("pk", [2**31, 2**40, 2**63 - 1])
+def test_a_large_id_runs_the_compiled_sql(three, pk):
+    query = CompiledQuery(lambda key: Participant.objects.filter(pk=key))
+    assert query.all(three[0].pk) == three[:1]
+    assert query.all(pk) == []
+    size = 32 if pk < 2**31 else 64
+    assert query._local.compiled.holds_for == {(0, (False, size)): True}  # no ORM fallback

@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from annotations.models import Conversation, ParticipantSession, Turn, TurnAnnotation
 from annotations.services import annotation_flow, chat
+from annotations.services.errors import FlowError
 from annotations.services.participant_sessions import hash_token, participant_for_token
 from annotations.services.participants import _LATEST_CONVERSATION, current_conversation
 from attune_collect.compiled_query import CompiledQuery
@@ -95,6 +96,15 @@ def test_the_annotation_step_of_a_turn_is_the_orms(chatting):
     assert found.turn.conversation is conversation
     found.turn._state.fields_cache.pop("conversation")  # set by step_of_turn, not read
     assert snapshot(found) == snapshot(expected)
+
+
+@pytest.mark.parametrize("number", [0, 3, 32768, 2**40])
+def test_a_turn_that_is_not_there_has_no_step(chatting, number):
+    conversation = current_conversation(participant_for_token(chatting.token))
+    with pytest.raises(FlowError) as refused:
+        annotation_flow.step_of_turn(conversation, number)
+    assert refused.value.code == "not_found"
+    assert chatting.get(f"turns/{number}/annotation").status == 404
 
 
 def test_the_turns_of_a_message_carry_when_each_was_answered(chatting):
