@@ -2,8 +2,8 @@
 
 Django builds a query's SQL again on every call: the QuerySet's filters, the compiler's column
 list, joins and converters. For the participant API's hot reads that is most of the read's CPU:
-the session token's lookup (three models joined, 55 columns) costs about 1.8 ms per call
-through the ORM and 0.4 ms with its SQL built once (``benchmarks/compiled_queries.py``), and a
+the session token's lookup (three models joined, 55 columns) costs about 0.9 ms of CPU per call
+through the ORM and 0.25 ms with its SQL built once (``benchmarks/compiled_queries.py``), and a
 chat message makes several such reads on each of its requests (issue 16).
 
 A ``CompiledQuery`` is written as an ordinary QuerySet, built from the values of one call::
@@ -26,9 +26,11 @@ since the stand-in would not be found unchanged among the parameters. An int out
 column's range (a turn number of 99999 in a URL, for a small-integer column) changes what
 Django builds (an empty result, no SQL at all): whether the SQL still holds for ints of that
 size is found once (one more compile with the largest of their range), and where it does not,
-the call goes through the ORM as written. The QuerySet must be a
-plain ``Model.objects`` one yielding model instances (no ``values()``, no prefetch, not from a
-related manager) with its own ordering and slicing: ``first()`` does not add any.
+the call goes through the ORM as written.
+
+The QuerySet must be a plain ``Model.objects`` one yielding model instances (no ``values()``,
+no prefetch, not from a related manager) with its own ordering and slicing: ``first()`` does
+not add any.
 """
 
 from __future__ import annotations
