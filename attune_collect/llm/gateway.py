@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import SECRETS, classify, install_log_redaction
+from .idle_timeout import IdleTimeout
 from .ledger import UsageLedger
 from .limits import Clock, ConcurrencyLimits, RateLimiterFactory, RateLimiterRegistry, Sleep
 from .moderation import ModerationVerdict, moderation_messages, read_verdict
@@ -235,20 +236,20 @@ class LLMGateway:
             await self._wait_for_rate_slot(endpoint)
             started = self._clock()
             pieces = transport.stream(request)
+            # An idle timeout: a stream may run long, but never go silent long (the first
+            # piece includes the connection and the time to it).
             try:
-                while True:
-                    try:
-                        # An idle timeout: a stream may run long, but never go silent long
-                        # (the first piece includes the connection and the time to it).
-                        async with asyncio.timeout(request.timeout_s):
-                            piece = await anext(pieces)
-                    except StopAsyncIteration:
-                        break
-                    progress.absorb(piece)
-                    if piece.text:
-                        if progress.first_token_at is None:
-                            progress.first_token_at = self._clock()
-                        yield TokenDelta(piece.text)
+                with IdleTimeout(request.timeout_s) as idle:
+                    while True:
+                        try:
+                            piece = await idle.next(pieces)
+                        except StopAsyncIteration:
+                            break
+                        progress.absorb(piece)
+                        if piece.text:
+                            if progress.first_token_at is None:
+                                progress.first_token_at = self._clock()
+                            yield TokenDelta(piece.text)
             finally:
                 await pieces.aclose()  # type: ignore[attr-defined]
         latency_ms = (self._clock() - started) * 1000.0
