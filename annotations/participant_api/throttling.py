@@ -1,6 +1,10 @@
 """Rate limits on participant endpoints (DRF throttles on the Django cache: Redis in
 production, so every web process shares the counts).
 
+On Redis a throttle counts with one atomic script (``attune_collect/rate_window.py``): one round
+trip instead of DRF's read and write, and two requests at once cannot both take the last place.
+Any other cache (the embedded setup's in-process one) keeps DRF's own counting.
+
 Rates have defaults here and can be changed per scope with
 ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (read at request time, so tests can too).
 Authenticated calls are counted per participant, not per address: many participants of one
@@ -12,8 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+from django.core.cache.backends.redis import RedisCache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
+
+from attune_collect.rate_window import WindowCount, count_in_window
 
 DEFAULT_RATES = {
     "participant_start": "60/min",
@@ -24,6 +32,38 @@ DEFAULT_RATES = {
 
 class ParticipantRateThrottle(SimpleRateThrottle):
     scope = "participant"
+    window: WindowCount | None = None  # the Redis count of this request, when counted there
+    num_requests: int  # set by SimpleRateThrottle from the rate (not in the type stubs)
+    duration: int
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        backend = caches[DEFAULT_CACHE_ALIAS]
+        if not isinstance(backend, RedisCache):
+            return super().allow_request(request, view)
+        if self.rate is None:
+            return True
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True
+        self.now = self.timer()
+        self.window = count_in_window(
+            backend._cache.get_client(write=True),
+            backend.make_and_validate_key(f"{self.key}:window"),  # not DRF's list of times
+            self.now,
+            self.duration,
+            self.num_requests,
+        )
+        return self.window.admitted
+
+    def wait(self) -> float | None:
+        """DRF's advice, from the Redis count: the rest of the window, shared by the places
+        that free up in it."""
+        if self.window is None:
+            return super().wait()
+        oldest = self.window.oldest
+        remaining = self.duration if oldest is None else self.duration - (self.now - oldest)
+        available = self.num_requests - self.window.count + 1
+        return remaining / available if available > 0 else None
 
     def get_rate(self) -> str:
         configured = api_settings.DEFAULT_THROTTLE_RATES or {}
