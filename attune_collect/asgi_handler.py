@@ -18,9 +18,15 @@ served by a handler of their own (``ParticipantAPIHandler``) that calls the midd
 on the event loop: each ``MiddlewareMixin`` hook costs a round trip to a thread otherwise
 (about 15 per request, 50 to 80 us each, all queued on one thread behind every other stream's),
 and the hooks of the configured middleware only read and set headers and cookies. The request
-signals' receivers and the response's ``close`` still run on one long-lived thread shared by
-these requests. Every other request (admin, QA, staff pages, whose middleware may use the
-session in the database) keeps Django's behaviour.
+signals' receivers and the response's ``close`` (which sends ``request_finished``) run on the
+loop too while every receiver connected is one of Django's own (``LOOP_SAFE_RECEIVERS``: they
+reset the thread's query log, close the thread's stale database connections, of which the
+loop's thread has none, close the context's caches, which does nothing for Redis or the
+in-process cache, and reset the URLconf) and no middleware has a ``process_exception`` hook:
+otherwise they run on one long-lived thread shared by these requests, as a receiver of unknown
+cost must. Each hop to that thread cost about 130 us of CPU and a wait in its queue, three per
+request, the first on the way to the model's first token. Every other request (admin, QA,
+staff pages, whose middleware may use the session in the database) keeps Django's behaviour.
 
 A chat stream (``SSEResponse``) is sent by ``participant_api/sse_send.py``: the same start
 message, its events one body message each, and the keep-alive comments, without the generator
@@ -31,14 +37,19 @@ the largest part of a message's CPU).
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction
 from django.conf import settings
+from django.core import signals
+from django.core.cache import close_caches
 from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed
 from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.base import reset_urlconf
 from django.core.handlers.exception import convert_exception_to_response
+from django.db import close_old_connections, reset_queries
+from django.dispatch import Signal
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.module_loading import import_string
@@ -49,6 +60,29 @@ from annotations.participant_api.sse_send import send_sse
 PARTICIPANT_API_PREFIX = "/api/study/"
 
 _participant_steps = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attune-request-steps")
+
+# The request signals' receivers Django connects, none of which blocks on the loop's thread.
+LOOP_SAFE_RECEIVERS = frozenset({reset_queries, close_old_connections, close_caches, reset_urlconf})
+
+
+class _OnTheCallingThread(Executor):
+    """Runs each call at once on the thread that submits it: the event loop's."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:  # noqa: BLE001 - the awaiting request gets it
+            future.set_exception(error)
+        return future
+
+
+_on_the_loop_steps = _OnTheCallingThread()
+
+
+def _loop_safe(signal: Signal, sender: type) -> bool:
+    sync_receivers, async_receivers = signal._live_receivers(sender)  # type: ignore[attr-defined]
+    return not async_receivers and all(r in LOOP_SAFE_RECEIVERS for r in sync_receivers)
 
 
 class _SendsChatStreamsDirectly(ASGIHandler):
@@ -118,6 +152,18 @@ class ParticipantAPIHandler(_SendsChatStreamsDirectly):
             handler = convert_exception_to_response(instance)
         self._middleware_chain = handler
 
+    def steps_executor(self) -> Executor:
+        """Where this request's synchronous steps (request signals, the response's close) run:
+        on the loop when nothing in them can block it, else on the shared steps thread."""
+        sender = type(self)
+        if (
+            not self._exception_middleware
+            and _loop_safe(signals.request_started, sender)
+            and _loop_safe(signals.request_finished, sender)
+        ):
+            return _on_the_loop_steps
+        return _participant_steps
+
 
 class AttuneASGIHandler(_SendsChatStreamsDirectly):
     def __init__(self) -> None:
@@ -126,7 +172,7 @@ class AttuneASGIHandler(_SendsChatStreamsDirectly):
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"].startswith(PARTICIPANT_API_PREFIX):
-            async with ThreadSensitiveContext(executor=_participant_steps):
+            async with ThreadSensitiveContext(executor=self.participant_api.steps_executor()):
                 await self.participant_api.handle(scope, receive, send)
             return
         await super().__call__(scope, receive, send)

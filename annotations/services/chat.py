@@ -9,7 +9,7 @@ the model talks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -220,10 +220,23 @@ def _owner_lives(turn: Turn, now) -> bool:
 def renew_lease(turn_id: int, claim: int) -> bool:
     """Extend the lease of the stream holding ``claim``; False once it no longer owns the turn
     (settled, or taken over after its lease lapsed)."""
-    renewed = Turn.objects.filter(
-        pk=turn_id, status=TurnStatus.STREAMING, stream_claim=claim
-    ).update(lease_expires_at=timezone.now() + turn_lease())
-    return renewed == 1
+    return turn_id in renew_leases({turn_id: claim})
+
+
+@transaction.atomic
+def renew_leases(claims: Mapping[int, int]) -> set[int]:
+    """Extend the leases of the streams holding these claims (turn id -> claim) in two
+    statements, however many there are; returns the turns they still own (the others were
+    settled, or taken over after their lease lapsed)."""
+    if not claims:
+        return set()
+    streaming = Turn.objects.select_for_update().filter(
+        pk__in=list(claims), status=TurnStatus.STREAMING
+    )
+    owned = {pk for pk, claim in streaming.values_list("pk", "stream_claim") if claims[pk] == claim}
+    if owned:
+        Turn.objects.filter(pk__in=owned).update(lease_expires_at=timezone.now() + turn_lease())
+    return owned
 
 
 def _plan(

@@ -1,15 +1,19 @@
 """The participant API runs the middleware's hooks on the event loop, not on a thread each.
 
 Django hands every hook of a ``MiddlewareMixin`` middleware to a thread and back (about 15 per
-request with settings.MIDDLEWARE); the participant API's handler calls them inline. What the
+request with settings.MIDDLEWARE); the participant API's handler calls them inline, and the
+request signals and the response's close too while their receivers are Django's own. What the
 middleware does must not change: the same security headers, the same 404 handling."""
 
 from __future__ import annotations
 
 import functools
+import threading
 import time
 
 import pytest
+
+from django.core.signals import request_started
 
 from attune_collect import asgi_handler
 
@@ -18,63 +22,96 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SECURITY_HEADERS = ("x-frame-options", "x-content-type-options", "referrer-policy")
 
 
+def _name(function) -> str:
+    # asgiref submits partial(thread_handler, loop, exc_info, task_context, context, func)
+    wrapped = function.args[-1] if isinstance(function, functools.partial) else function
+    wrapped = getattr(wrapped, "func", wrapped)  # the partial that binds the call's arguments
+    return getattr(wrapped, "__qualname__", repr(wrapped))
+
+
 @pytest.fixture
-def thread_hand_offs(monkeypatch) -> list[str]:
-    """Every call handed to the participant API's request-steps thread."""
-    calls: list[str] = []
-    real_submit = asgi_handler._participant_steps.submit
+def hand_offs(monkeypatch) -> dict[str, list[str]]:
+    """Every synchronous step of a participant API request: run on the loop, or handed to the
+    request-steps thread."""
+    calls: dict[str, list[str]] = {"loop": [], "thread": []}
+    for where, executor in (
+        ("loop", asgi_handler._on_the_loop_steps),
+        ("thread", asgi_handler._participant_steps),
+    ):
+        real_submit = executor.submit
 
-    def counting_submit(function, *args, **kwargs):
-        # asgiref submits partial(thread_handler, loop, exc_info, task_context, context, func)
-        wrapped = function.args[-1] if isinstance(function, functools.partial) else function
-        wrapped = getattr(wrapped, "func", wrapped)  # the partial that binds the call's arguments
-        calls.append(getattr(wrapped, "__qualname__", repr(wrapped)))
-        return real_submit(function, *args, **kwargs)
+        def counting_submit(function, *args, _where=where, _submit=real_submit, **kwargs):
+            calls[_where].append(_name(function))
+            return _submit(function, *args, **kwargs)
 
-    monkeypatch.setattr(asgi_handler._participant_steps, "submit", counting_submit)
+        monkeypatch.setattr(executor, "submit", counting_submit)
     return calls
 
 
-# What may still go to the thread: request_started's receivers, and the response's close
-# (which sends request_finished). Django's own handler also sends every hook of every
-# MiddlewareMixin there: about 15 more per request.
-SIGNALS_AND_CLOSE = {"Signal.asend.<locals>.sync_send", "HttpResponseBase.close"}
+# The steps left: request_started's receivers, and the response's close (which sends
+# request_finished). Django's own handler also sends every hook of every MiddlewareMixin to a
+# thread: about 15 more per request.
+SIGNALS_AND_CLOSE = ["Signal.asend.<locals>.sync_send", "HttpResponseBase.close"]
 
 
-def wait_for_close(calls: list[str]) -> None:
+def wait_for_close(steps: list[str]) -> None:
     """The close runs after the response went out: wait for it (so the counter is shown to
     work), bounded in time."""
     deadline = time.monotonic() + 5
-    while "HttpResponseBase.close" not in calls:
-        assert time.monotonic() < deadline, f"no close handed off: {calls}"
+    while "HttpResponseBase.close" not in steps:
+        assert time.monotonic() < deadline, f"no close: {steps}"
         time.sleep(0.01)
 
 
 class TestHandOffs:
-    def test_a_request_hands_no_middleware_hook_to_a_thread(
-        self, upstream_study, live_participant, thread_hand_offs
-    ):
+    def test_a_request_hands_nothing_to_a_thread(self, upstream_study, live_participant, hand_offs):
         client = live_participant(upstream_study)
         client.onboard()
-        thread_hand_offs.clear()
+        hand_offs["loop"].clear()
 
         assert client.get("session").status == 200
 
-        wait_for_close(thread_hand_offs)
-        assert set(thread_hand_offs) <= SIGNALS_AND_CLOSE, thread_hand_offs
+        wait_for_close(hand_offs["loop"])
+        # (a set: the close of the request before may come late, on the loop as well)
+        assert set(hand_offs["loop"]) == set(SIGNALS_AND_CLOSE)
+        assert hand_offs["thread"] == []
 
-    def test_a_chat_stream_hands_no_middleware_hook_to_a_thread(
-        self, upstream_study, live_participant, thread_hand_offs
+    def test_a_chat_stream_hands_nothing_to_a_thread(
+        self, upstream_study, live_participant, hand_offs
     ):
         client = live_participant(upstream_study)
         client.onboard()
-        thread_hand_offs.clear()
+        hand_offs["loop"].clear()
 
         result = client.send("hello")
 
         assert result.names[-1] == "done"
-        wait_for_close(thread_hand_offs)
-        assert set(thread_hand_offs) <= SIGNALS_AND_CLOSE, thread_hand_offs
+        wait_for_close(hand_offs["loop"])
+        # (a set: the close of the request before may come late, on the loop as well)
+        assert set(hand_offs["loop"]) == set(SIGNALS_AND_CLOSE)
+        assert hand_offs["thread"] == []
+
+    def test_a_receiver_of_unknown_cost_runs_on_the_steps_thread(
+        self, upstream_study, live_participant, hand_offs
+    ):
+        client = live_participant(upstream_study)
+        client.onboard()
+        threads: list[str] = []
+
+        def receiver(**kwargs) -> None:  # might block: it must not run on the loop
+            threads.append(threading.current_thread().name)
+
+        request_started.connect(receiver)
+        try:
+            hand_offs["loop"].clear()
+            assert client.get("session").status == 200
+            wait_for_close(hand_offs["thread"])
+        finally:
+            request_started.disconnect(receiver)
+
+        assert hand_offs["thread"] == SIGNALS_AND_CLOSE
+        assert "Signal.asend.<locals>.sync_send" not in hand_offs["loop"]
+        assert len(threads) == 1 and threads[0].startswith("attune-request-steps")
 
 
 class TestMiddlewareStillApplies:
