@@ -81,7 +81,7 @@ _on_the_loop_steps = _OnTheCallingThread()
 
 
 def _loop_safe(signal: Signal, sender: type) -> bool:
-    sync_receivers, async_receivers = signal._live_receivers(sender)  # type: ignore[attr-defined]
+    sync_receivers, async_receivers = signal._live_receivers(sender)
     return not async_receivers and all(r in LOOP_SAFE_RECEIVERS for r in sync_receivers)
 
 

@@ -45,9 +45,7 @@ def beats(monkeypatch) -> list[dict[int, int]]:
 
 def _leases(plans) -> dict[int, object]:
     return dict(
-        Turn.objects.filter(pk__in=[p.turn_id for p in plans]).values_list(
-            "pk", "lease_expires_at"
-        )
+        Turn.objects.filter(pk__in=[p.turn_id for p in plans]).values_list("pk", "lease_expires_at")
     )
 
 

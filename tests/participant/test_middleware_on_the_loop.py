@@ -12,7 +12,6 @@ import threading
 import time
 
 import pytest
-
 from django.core.signals import request_started
 
 from attune_collect import asgi_handler
