@@ -34,8 +34,8 @@ if oldest == '' then oldest = ARGV[1] end
 return {1, count + 1, oldest}
 """
 
-_scripts: dict[int, Any] = {}  # per redis.Redis client: the script's digest, loaded on first use
-_scripts_lock = threading.Lock()
+_script: Any = None  # redis-py's Script: its digest, and the script loaded on first use
+_script_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -48,10 +48,13 @@ class WindowCount:
 def count_in_window(client: Any, key: str, now: float, duration: float, limit: int) -> WindowCount:
     """Admit a request made at ``now`` if fewer than ``limit`` were admitted in the
     ``duration`` seconds before it, and count it; ``client`` is a ``redis.Redis``."""
-    script = _scripts.get(id(client))
-    if script is None:
-        with _scripts_lock:
-            script = _scripts.setdefault(id(client), client.register_script(_SCRIPT))
+    global _script
+    if _script is None:
+        with _script_lock:
+            if _script is None:
+                # Each call names its client: the one registering only encodes the script.
+                _script = client.register_script(_SCRIPT)
+    script = _script
     member = f"{now!r}:{os.urandom(6).hex()}"  # two requests in the same microsecond both count
     admitted, count, oldest = script(
         keys=[key], args=[repr(now), duration, limit, member], client=client

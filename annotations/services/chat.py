@@ -217,12 +217,6 @@ def _owner_lives(turn: Turn, now) -> bool:
     return turn.lease_expires_at is not None and turn.lease_expires_at > now
 
 
-def renew_lease(turn_id: int, claim: int) -> bool:
-    """Extend the lease of the stream holding ``claim``; False once it no longer owns the turn
-    (settled, or taken over after its lease lapsed)."""
-    return turn_id in renew_leases({turn_id: claim})
-
-
 @transaction.atomic
 def renew_leases(claims: Mapping[int, int]) -> set[int]:
     """Extend the leases of the streams holding these claims (turn id -> claim) in two

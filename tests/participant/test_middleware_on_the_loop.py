@@ -62,39 +62,34 @@ def wait_for_close(steps: list[str]) -> None:
         time.sleep(0.01)
 
 
+def assert_every_step_on_the_loop(hand_offs: dict[str, list[str]]) -> None:
+    wait_for_close(hand_offs["loop"])
+    # (a set: the close of the request before may come late, on the loop as well)
+    assert set(hand_offs["loop"]) == set(SIGNALS_AND_CLOSE)
+    assert hand_offs["thread"] == []
+
+
+@pytest.fixture
+def onboarded(upstream_study, live_participant, hand_offs):
+    """A participant ready to chat, with the steps of onboarding forgotten."""
+    client = live_participant(upstream_study)
+    client.onboard()
+    hand_offs["loop"].clear()
+    return client
+
+
 class TestHandOffs:
-    def test_a_request_hands_nothing_to_a_thread(self, upstream_study, live_participant, hand_offs):
-        client = live_participant(upstream_study)
-        client.onboard()
-        hand_offs["loop"].clear()
+    def test_a_request_hands_nothing_to_a_thread(self, onboarded, hand_offs):
+        assert onboarded.get("session").status == 200
 
-        assert client.get("session").status == 200
+        assert_every_step_on_the_loop(hand_offs)
 
-        wait_for_close(hand_offs["loop"])
-        # (a set: the close of the request before may come late, on the loop as well)
-        assert set(hand_offs["loop"]) == set(SIGNALS_AND_CLOSE)
-        assert hand_offs["thread"] == []
+    def test_a_chat_stream_hands_nothing_to_a_thread(self, onboarded, hand_offs):
+        assert onboarded.send("hello").names[-1] == "done"
 
-    def test_a_chat_stream_hands_nothing_to_a_thread(
-        self, upstream_study, live_participant, hand_offs
-    ):
-        client = live_participant(upstream_study)
-        client.onboard()
-        hand_offs["loop"].clear()
+        assert_every_step_on_the_loop(hand_offs)
 
-        result = client.send("hello")
-
-        assert result.names[-1] == "done"
-        wait_for_close(hand_offs["loop"])
-        # (a set: the close of the request before may come late, on the loop as well)
-        assert set(hand_offs["loop"]) == set(SIGNALS_AND_CLOSE)
-        assert hand_offs["thread"] == []
-
-    def test_a_receiver_of_unknown_cost_runs_on_the_steps_thread(
-        self, upstream_study, live_participant, hand_offs
-    ):
-        client = live_participant(upstream_study)
-        client.onboard()
+    def test_a_receiver_of_unknown_cost_runs_on_the_steps_thread(self, onboarded, hand_offs):
         threads: list[str] = []
 
         def receiver(**kwargs) -> None:  # might block: it must not run on the loop
@@ -102,8 +97,7 @@ class TestHandOffs:
 
         request_started.connect(receiver)
         try:
-            hand_offs["loop"].clear()
-            assert client.get("session").status == 200
+            assert onboarded.get("session").status == 200
             wait_for_close(hand_offs["thread"])
         finally:
             request_started.disconnect(receiver)

@@ -44,7 +44,7 @@ def test_a_retry_is_refused_while_the_owner_renews_its_lease(owner):
     with pytest.raises(FlowError) as refused:
         chat.retry_turn(participant, 1)
     assert refused.value.code == "turn_in_progress"
-    assert chat.renew_lease(plan.turn_id, plan.claim)
+    assert chat.renew_leases({plan.turn_id: plan.claim}) == {plan.turn_id}
 
 
 def test_a_lapsed_lease_lets_a_retry_take_over(owner):
@@ -52,7 +52,8 @@ def test_a_lapsed_lease_lets_a_retry_take_over(owner):
     _lapse(plan.turn_id)
     retry = chat.retry_turn(participant, 1)
     assert retry.claim == plan.claim + 1
-    assert not chat.renew_lease(plan.turn_id, plan.claim)  # the old stream no longer owns it
+    # the old stream no longer owns it
+    assert chat.renew_leases({plan.turn_id: plan.claim}) == set()
 
 
 def test_the_old_owners_failure_does_not_fail_the_new_owners_turn(owner):
