@@ -1,5 +1,6 @@
-"""CPU of the participant API's hot reads through the ORM against the same QuerySets compiled
-once per connection (``attune_collect/compiled_query.py``), side by side in one run.
+"""CPU of the participant API's hot reads and writes through the ORM against the same reads
+compiled once per connection (``attune_collect/compiled_query.py``) and the same writes with
+their SQL written once (``attune_collect/compiled_write.py``), side by side in one run.
 
     .venv/bin/python benchmarks/compiled_queries.py [--calls 1000] [--rounds 5]
         [--database-url URL]
@@ -18,7 +19,14 @@ transaction, as they do in the chat:
 - the turn a reply settles, with its conversation and study, locked (every reply);
 - a participant's message draft cleared (twice per message): ``QuerySet.delete()``, which
   builds Django's deletion collector, against ``drafts.clear_drafts``'s one DELETE (inside a
-  transaction rolled back at the end; each call deletes the draft the previous round wrote).
+  transaction rolled back at the end; each call deletes the draft the previous round wrote);
+- an audit entry written (three per message): ``AuditEntry.objects.create`` against
+  ``compiled_write.insert``;
+- a reply stored on its turn (twelve fields, every reply): ``turn.save(update_fields=...)``
+  against ``compiled_write.update``;
+- an annotation step opened (every reply): ``TurnAnnotation.objects.create`` against
+  ``compiled_write.insert`` (each call on a turn of its own, deleted again before the other way
+  runs).
 
 One process, no load around it: under load (``chat_load.py``) every read costs more.
 """
@@ -47,6 +55,7 @@ def main() -> None:
 
     from annotations.demo import seed_demo
     from annotations.models import (
+        AuditEntry,
         Conversation,
         ParticipantDraft,
         ParticipantSession,
@@ -57,6 +66,7 @@ def main() -> None:
     from annotations.services.drafts import clear_drafts
     from annotations.services.participant_sessions import _LIVE_SESSION, hash_token, issue_token
     from annotations.services.participants import _LATEST_CONVERSATION
+    from attune_collect.compiled_write import insert, update
 
     seed_demo(CONVERSATIONS, seed=1)
     conversations = list(
@@ -160,7 +170,75 @@ def main() -> None:
             lambda i: clear_drafts(pick(owners, i), "message"),
             args,
         )
-        transaction.set_rollback(True)  # the drafts are not kept
+        compare(
+            "an audit entry written",
+            lambda i: AuditEntry.objects.create(
+                actor_label="system",
+                action="bench.write",
+                target_type="annotations.turn",
+                target_id=str(pick(turns, i)),
+                data={"number": i, "latency_ms": 2000},
+            ),
+            lambda i: insert(
+                AuditEntry(
+                    actor_label="system",
+                    action="bench.write",
+                    target_type="annotations.turn",
+                    target_id=str(pick(turns, i)),
+                    data={"number": i, "latency_ms": 2000},
+                )
+            ),
+            args,
+        )
+        settled = list(Turn.objects.filter(pk__in=turns[:20]))
+        reply_fields = [
+            "model_reply",
+            "status",
+            "finished_at",
+            "latency_ms",
+            "time_to_first_token_ms",
+            "prompt_tokens",
+            "completion_tokens",
+            "cost_usd",
+            "finish_reason",
+            "attempts",
+            "error",
+            "lease_expires_at",
+        ]
+        compare(
+            "a reply stored on its turn (12 fields)",
+            lambda i: pick(settled, i).save(update_fields=reply_fields),
+            lambda i: update(pick(settled, i), reply_fields),
+            args,
+        )
+        steps = list(TurnAnnotation.objects.filter(turn__in=settled))
+        templates = {step.turn_id: step for step in steps}
+        TurnAnnotation.objects.filter(pk__in=[step.pk for step in steps]).delete()
+
+        def opened(write: Callable[[TurnAnnotation], Any]) -> Read:
+            def step(i: int) -> Any:
+                template = templates[pick(settled, i).pk]
+                if i % len(settled) == 0:  # each turn has one step: free them again
+                    TurnAnnotation.objects.filter(turn__in=settled).delete()
+                return write(
+                    TurnAnnotation(
+                        turn_id=template.turn_id,
+                        shown_behaviour_questions=template.shown_behaviour_questions,
+                        selected_pairwise_questions=template.selected_pairwise_questions,
+                        pairwise_plan=template.pairwise_plan,
+                        started_at=template.started_at,
+                    )
+                )
+
+            return step
+
+        compare(
+            "an annotation step opened",
+            opened(lambda step: step.save(force_insert=True)),
+            opened(insert),
+            args,
+        )
+        transaction.set_rollback(True)  # the drafts, entries and steps are not kept
 
 
 if __name__ == "__main__":

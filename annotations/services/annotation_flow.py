@@ -54,6 +54,7 @@ from annotations.services.question_rotation import take_next
 from annotations.services.scale_values import on_scale
 from annotations.services.study_instrument import instrument_of
 from attune_collect.compiled_query import CompiledQuery
+from attune_collect.compiled_write import insert, update
 from attune_collect.config import attune_config
 from attune_collect.dispatch import resend_bound
 from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
@@ -80,15 +81,17 @@ def open_step(turn: Turn, study: Study) -> TurnAnnotation:
     # One orientation per turn: on a phone, A and B swapping between questions would confuse.
     a, b = (_ORIGINAL, _ALTERNATE) if secrets.randbelow(2) else (_ALTERNATE, _ORIGINAL)
     now = timezone.now()
-    annotation = TurnAnnotation.objects.create(
-        turn=turn,
-        shown_behaviour_questions=behaviour,
-        selected_pairwise_questions=pairwise,
-        pairwise_plan=[{"question_id": q, "response_a": a, "response_b": b} for q in pairwise],
-        started_at=now,
-        improver_endpoint_id=improver_id,
-        improved_status=ImprovedStatus.PENDING if improver_id else ImprovedStatus.UNAVAILABLE,
-        improver_resend_at=now + improver_resend_after() if improver_id else None,
+    annotation = insert(  # one per reply: its SQL written once (compiled_write.py)
+        TurnAnnotation(
+            turn=turn,
+            shown_behaviour_questions=behaviour,
+            selected_pairwise_questions=pairwise,
+            pairwise_plan=[{"question_id": q, "response_a": a, "response_b": b} for q in pairwise],
+            started_at=now,
+            improver_endpoint_id=improver_id,
+            improved_status=ImprovedStatus.PENDING if improver_id else ImprovedStatus.UNAVAILABLE,
+            improver_resend_at=now + improver_resend_after() if improver_id else None,
+        )
     )
     if improver_id:
         dispatch.improve_reply(turn.pk)  # after commit: the worker must see the turn
@@ -237,14 +240,15 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
     annotation.human_edited_reply = edited
     annotation.timings = timings
     annotation.submitted_at = timezone.now()
-    annotation.save(
-        update_fields=[
+    update(
+        annotation,
+        [
             "human_edited_reply",
             "timings",
             "submitted_at",
             "selected_pairwise_questions",
             "improved_meta",
-        ]
+        ],
     )
     record_audit(
         "annotations.annotation.submit",

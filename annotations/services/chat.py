@@ -35,6 +35,7 @@ from annotations.services.errors import FlowError, invalid
 from annotations.services.model_configs import gateway_config_of, system_prompt_of
 from annotations.services.participants import actor_for, current_conversation, require_active
 from attune_collect.compiled_query import CompiledQuery
+from attune_collect.compiled_write import insert, update
 from attune_collect.config import attune_config
 from attune_collect.llm import Completion, EndpointConfig
 
@@ -124,15 +125,17 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
     last = turns[-1] if turns else None
     _check_turn_order(conversation, last)
     now = timezone.now()
-    turn = Turn.objects.create(
-        conversation=conversation,
-        number=last.number + 1 if last else 1,
-        user_message=text,
-        status=TurnStatus.STREAMING,
-        idempotency_key=idempotency_key,
-        started_at=now,
-        stream_claim=1,
-        lease_expires_at=now + turn_lease(),
+    turn = insert(
+        Turn(
+            conversation=conversation,
+            number=last.number + 1 if last else 1,
+            user_message=text,
+            status=TurnStatus.STREAMING,
+            idempotency_key=idempotency_key,
+            started_at=now,
+            stream_claim=1,
+            lease_expires_at=now + turn_lease(),
+        )
     )
     actor = actor_for(participant)
     record_audit(
@@ -301,8 +304,10 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     turn.attempts += completion.attempts
     turn.error = ""
     turn.lease_expires_at = None
-    turn.save(
-        update_fields=[
+    # The writes of every reply: their SQL written once (attune_collect/compiled_write.py).
+    update(
+        turn,
+        [
             "model_reply",
             "status",
             "finished_at",
@@ -315,11 +320,11 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
             "attempts",
             "error",
             "lease_expires_at",
-        ]
+        ],
     )
     if not conversation.model_version:
         conversation.model_version = completion.model[:120]
-        conversation.save(update_fields=["model_version", "updated_at"])
+        update(conversation, ["model_version", "updated_at"])
     record_audit(
         "annotations.turn.reply",
         target=turn,
@@ -351,7 +356,7 @@ def record_failure(
     turn.finished_at = timezone.now()
     turn.attempts += attempts
     turn.lease_expires_at = None
-    turn.save(update_fields=["status", "error", "finished_at", "attempts", "lease_expires_at"])
+    update(turn, ["status", "error", "finished_at", "attempts", "lease_expires_at"])
     record_audit(
         "annotations.turn.fail",
         target=turn,
