@@ -54,7 +54,7 @@ from annotations.services.question_rotation import take_next
 from annotations.services.scale_values import on_scale
 from annotations.services.study_instrument import instrument_of
 from attune_collect.compiled_query import CompiledQuery
-from attune_collect.compiled_write import insert, update
+from attune_collect.compiled_write import insert, insert_many, update
 from attune_collect.config import attune_config
 from attune_collect.dispatch import resend_bound
 from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
@@ -204,19 +204,24 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
     edited = _edited_reply(data.edited_reply)
     timings = _timings(data.timings or {})
 
-    MoodTag.objects.bulk_create(
-        MoodTag(annotation=annotation, position=i, emotion=emotion, intensity=intensity)
-        for i, (emotion, intensity) in enumerate(tags)
+    # Each list in one INSERT whose SQL is written once (compiled_write.py).
+    insert_many(
+        [
+            MoodTag(annotation=annotation, position=i, emotion=emotion, intensity=intensity)
+            for i, (emotion, intensity) in enumerate(tags)
+        ]
     )
-    BehaviourJudgement.objects.bulk_create(
-        BehaviourJudgement(
-            annotation=annotation,
-            position=i,
-            question_id=qid,
-            observed=observed,
-            preferred=preferred,
-        )
-        for i, (qid, observed, preferred) in enumerate(answers)
+    insert_many(
+        [
+            BehaviourJudgement(
+                annotation=annotation,
+                position=i,
+                question_id=qid,
+                observed=observed,
+                preferred=preferred,
+            )
+            for i, (qid, observed, preferred) in enumerate(answers)
+        ]
     )
     if winners is None:  # the comparison never reached the participant
         annotation.selected_pairwise_questions = []
@@ -226,16 +231,18 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
             skipped["improved_timed_out"] = True  # planned, but the reply was not in time
         annotation.improved_meta = {**annotation.improved_meta, **skipped}
     else:
-        PairwiseChoice.objects.bulk_create(
-            PairwiseChoice(
-                annotation=annotation,
-                position=i,
-                question_id=row["question_id"],
-                response_a=row["response_a"],
-                response_b=row["response_b"],
-                winner=winners[row["question_id"]],
-            )
-            for i, row in enumerate(annotation.pairwise_plan)
+        insert_many(
+            [
+                PairwiseChoice(
+                    annotation=annotation,
+                    position=i,
+                    question_id=row["question_id"],
+                    response_a=row["response_a"],
+                    response_b=row["response_b"],
+                    winner=winners[row["question_id"]],
+                )
+                for i, row in enumerate(annotation.pairwise_plan)
+            ]
         )
     annotation.human_edited_reply = edited
     annotation.timings = timings

@@ -29,7 +29,9 @@ def record_audit(
     # Three entries per chat message: the INSERT's SQL is written once (compiled_write.py).
     return insert(
         AuditEntry(
-            actor=actor if actor is not None and getattr(actor, "is_authenticated", False) else None,
+            actor=actor
+            if actor is not None and getattr(actor, "is_authenticated", False)
+            else None,
             actor_label=actor_label or actor_label_for(actor),
             action=action,
             target_type=target._meta.label_lower if target is not None else "",

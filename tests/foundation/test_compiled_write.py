@@ -7,7 +7,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.models.signals import pre_save
 from django.db.transaction import TransactionManagementError
@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from annotations.models import AuditEntry, Conversation, Turn, TurnStatus
 from annotations.services.model_configs import snapshot
-from attune_collect.compiled_write import insert, update
+from attune_collect.compiled_write import insert, insert_many, update
 from tests.factories import make_conversation
 
 pytestmark = pytest.mark.django_db
@@ -160,3 +160,48 @@ def test_a_set_primary_key_is_inserted_by_save(conversation):
     turn.pk = top + 100
     insert(turn)
     assert Turn.objects.filter(pk=top + 100, number=5).exists()
+
+
+class TestInsertMany:
+    def test_rows_are_stored_in_one_statement_with_their_keys(
+        self, conversation, django_assert_num_queries
+    ):
+        turns = [_turn(conversation, n) for n in (2, 3, 4)]
+        with django_assert_num_queries(1):
+            stored = insert_many(turns)
+        assert stored == turns
+        assert [t.pk for t in turns] == sorted(t.pk for t in turns)
+        for turn in turns:
+            assert not turn._state.adding
+            assert Turn.objects.get(pk=turn.pk).number == turn.number
+
+    def test_the_rows_are_those_bulk_create_stores(self, conversation):
+        fast = insert_many([_turn(conversation, 2)])
+        slow = Turn.objects.bulk_create([_turn(conversation, 3)])
+        expected = _stored(slow[0]) | {"number": 2, "idempotency_key": "key-2"}
+        assert _stored(fast[0]) == expected | {
+            "started_at": fast[0].started_at,
+            "lease_expires_at": fast[0].lease_expires_at,
+        }
+
+    def test_nothing_to_insert_runs_no_statement(self, django_assert_num_queries):
+        with django_assert_num_queries(0):
+            assert insert_many([]) == []
+
+    def test_one_bad_row_stores_none(self, conversation):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            insert_many([_turn(conversation, 2), _turn(conversation, 1)])
+        assert list(conversation.turns.values_list("number", flat=True)) == [1]
+
+    def test_an_unsaved_related_object_is_refused_as_bulk_create_refuses(self, study):
+        with pytest.raises(ValueError, match=r"bulk_create\(\) prohibited"):
+            insert_many([_turn(Conversation(study=study), 1)])
+
+    def test_more_values_than_one_statement_takes_go_through_bulk_create(
+        self, conversation, monkeypatch
+    ):
+        # Django splits what exceeds the database's parameter limit into batches.
+        monkeypatch.setattr(type(connection.features), "max_query_params", 20)
+        turns = insert_many([_turn(conversation, n) for n in range(2, 6)])
+        assert sorted(conversation.turns.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
+        assert all(t.pk is not None for t in turns)
