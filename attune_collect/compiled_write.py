@@ -13,12 +13,13 @@ with the values of the call; ``benchmarks/compiled_queries.py`` measures both wa
     update(turn, ["status", "model_reply"])  # obj.save(update_fields=[...])
     insert_many(judgements)  # BehaviourJudgement.objects.bulk_create(judgements)
 
-What they keep of ``save()`` (and ``insert_many`` of ``bulk_create()``, which sends no signal): each field's ``pre_save`` (``auto_now``, ``auto_now_add``) and
-``get_db_prep_save`` (the database's form of the value), the check that no related object is
-unsaved, a database error marking the enclosing ``atomic`` block for rollback, the instance's
-``_state`` afterwards, the primary key set from ``RETURNING`` (or, for one row, the
-database's last insert id), and ``NotUpdated`` when an UPDATE finds no row. The statement runs through Django's cursor,
-so its query log, ``django_assert_num_queries`` and the broken-transaction check see it.
+What they keep of ``save()`` (and ``insert_many`` of ``bulk_create()``, which sends no
+signal): each field's ``pre_save`` (``auto_now``, ``auto_now_add``) and ``get_db_prep_save``
+(the database's form of the value), the check that no related object is unsaved, a database
+error marking the enclosing ``atomic`` block for rollback, the instance's ``_state``
+afterwards, the primary key set from ``RETURNING`` (or, for one row, the database's last insert
+id), and ``NotUpdated`` when an UPDATE finds no row. The statement runs through Django's
+cursor, so its query log, ``django_assert_num_queries`` and the broken-transaction check see it.
 
 Where ``save()`` could do more, they call it instead, so the result is always the ORM's: a model
 that overrides ``save()``, has parent models, ``order_with_respect_to``, generated or other

@@ -26,13 +26,16 @@ transaction, as they do in the chat:
   against ``compiled_write.update``;
 - an annotation step opened (every reply): ``TurnAnnotation.objects.create`` against
   ``compiled_write.insert`` (each call on a turn of its own, deleted again before the other way
-  runs).
+  runs);
+- an annotation's six behaviour answers stored (every annotation submit):
+  ``BehaviourJudgement.objects.bulk_create`` against ``compiled_write.insert_many``.
 
 One process, no load around it: under load (``chat_load.py``) every read costs more.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -56,6 +59,7 @@ def main() -> None:
     from annotations.demo import seed_demo
     from annotations.models import (
         AuditEntry,
+        BehaviourJudgement,
         Conversation,
         ParticipantDraft,
         ParticipantSession,
@@ -66,7 +70,7 @@ def main() -> None:
     from annotations.services.drafts import clear_drafts
     from annotations.services.participant_sessions import _LIVE_SESSION, hash_token, issue_token
     from annotations.services.participants import _LATEST_CONVERSATION
-    from attune_collect.compiled_write import insert, update
+    from attune_collect.compiled_write import insert, insert_many, update
 
     seed_demo(CONVERSATIONS, seed=1)
     conversations = list(
@@ -238,7 +242,28 @@ def main() -> None:
             opened(insert),
             args,
         )
-        transaction.set_rollback(True)  # the drafts, entries and steps are not kept
+        step_ids = list(TurnAnnotation.objects.values_list("pk", flat=True)[:20])
+        numbers = itertools.count()  # an answer's question is unique within its step
+
+        def answers(i: int) -> list[Any]:
+            return [
+                BehaviourJudgement(
+                    annotation_id=pick(step_ids, i),
+                    position=n,
+                    question_id=f"q{next(numbers)}",
+                    observed="yes",
+                    preferred="yes",
+                )
+                for n in range(6)
+            ]
+
+        compare(
+            "an annotation's six behaviour answers stored",
+            lambda i: BehaviourJudgement.objects.bulk_create(answers(i)),
+            lambda i: insert_many(answers(i)),
+            args,
+        )
+        transaction.set_rollback(True)  # the drafts, entries, steps and answers are not kept
 
 
 if __name__ == "__main__":
