@@ -154,11 +154,12 @@ def _check_related(obj: Any, statement: _Statement, operation: str) -> None:
     """Django's check that no related object is unsaved (it raises ``ValueError``), run where it
     can find something: it compares every field of the model with the saved ones, and most
     writes here hold no related object (an audit entry's actor is None)."""
+    if statement.checks_private:  # GenericForeignKeys: Django's whole check, as save() runs it
+        obj._prepare_related_fields_for_save(operation_name=operation)
+        return
     held = tuple(f for f in statement.relations if f.get_cached_value(obj, None) is not None)
-    if held or statement.checks_private:
-        obj._prepare_related_fields_for_save(
-            operation_name=operation, fields=statement.fields if statement.checks_private else held
-        )
+    if held:
+        obj._prepare_related_fields_for_save(operation_name=operation, fields=held)
 
 
 def _stored(obj: Model, pk: Any, connection: Any) -> None:

@@ -195,24 +195,10 @@ def main() -> None:
             args,
         )
         settled = list(Turn.objects.filter(pk__in=turns[:20]))
-        reply_fields = [
-            "model_reply",
-            "status",
-            "finished_at",
-            "latency_ms",
-            "time_to_first_token_ms",
-            "prompt_tokens",
-            "completion_tokens",
-            "cost_usd",
-            "finish_reason",
-            "attempts",
-            "error",
-            "lease_expires_at",
-        ]
         compare(
             "a reply stored on its turn (12 fields)",
-            lambda i: pick(settled, i).save(update_fields=reply_fields),
-            lambda i: update(pick(settled, i), reply_fields),
+            lambda i: pick(settled, i).save(update_fields=chat.REPLY_FIELDS),
+            lambda i: update(pick(settled, i), chat.REPLY_FIELDS),
             args,
         )
         steps = list(TurnAnnotation.objects.filter(turn__in=settled))

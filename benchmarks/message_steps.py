@@ -12,8 +12,8 @@ time, and prints the process CPU per message of each step and in all (``time.pro
 ``chat_load.py`` measures the whole web process under load; this one the database steps
 alone, so that a change to them can be measured in seconds, side by side with the commit before
 (a second worktree). Django runs in the production profile (``DEBUG`` off: no query log), as
-``chat_load.py`` runs the platform. ``--profile N`` prints the N functions with the most own time (cProfile,
-which slows every call: read its shares, not its times).
+``chat_load.py`` runs the platform. ``--profile N`` prints the N functions with the most own
+CPU time (cProfile, which slows every call: read its shares, not its times).
 """
 
 from __future__ import annotations
@@ -50,6 +50,17 @@ def main() -> None:
 
     _, tokens = create_participants("http://127.0.0.1:9/v1", args.participants, args.turns)
     cpu = {"message": 0.0, "reply": 0.0, "annotation": 0.0}
+    completion = Completion(
+        text=REPLY,
+        finish_reason="stop",
+        prompt_tokens=40,
+        completion_tokens=60,
+        cost_usd=0.0001,
+        latency_ms=20000.0,
+        model="gpt-4o-mini",
+        attempts=1,
+        time_to_first_token_ms=2000.0,
+    )
 
     def timed(step: str, function: Callable[[], Any]) -> Any:
         started = time.process_time()
@@ -64,17 +75,6 @@ def main() -> None:
             return write(chat.accept_message, participant, "I feel anxious.", f"{token}-{turn}")
 
         plan = timed("message", message)
-        completion = Completion(
-            text=REPLY,
-            finish_reason="stop",
-            prompt_tokens=40,
-            completion_tokens=60,
-            cost_usd=0.0001,
-            latency_ms=20000.0,
-            model="gpt-4o-mini",
-            attempts=1,
-            time_to_first_token_ms=2000.0,
-        )
         result = timed("reply", lambda: write(chat.record_reply, plan.turn_id, completion))
         answers = {
             q: {"observed": "yes", "preferred": "yes"}
@@ -106,10 +106,7 @@ def main() -> None:
         print(f"  {step:<11} {seconds / messages * 1000:7.3f}")
     print(f"  {'all':<11} {sum(cpu.values()) / messages * 1000:7.3f}")
     if profiler:
-        stats = pstats.Stats(profiler).sort_stats("tottime")
-        stats.print_stats(args.profile)
-        if os.environ.get("CALLERS"):
-            stats.print_callers(os.environ["CALLERS"])
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(args.profile)
 
 
 if __name__ == "__main__":

@@ -68,6 +68,23 @@ class ChatPlan:
     replay: str | None = None  # the stored reply, when a repeated submit finds the turn done
 
 
+# What storing a reply sets on its turn (record_reply).
+REPLY_FIELDS = (
+    "model_reply",
+    "status",
+    "finished_at",
+    "latency_ms",
+    "time_to_first_token_ms",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost_usd",
+    "finish_reason",
+    "attempts",
+    "error",
+    "lease_expires_at",
+)
+
+
 @dataclass(frozen=True)
 class ReplyResult:
     turn: Turn
@@ -305,23 +322,7 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     turn.error = ""
     turn.lease_expires_at = None
     # The writes of every reply: their SQL written once (attune_collect/compiled_write.py).
-    update(
-        turn,
-        [
-            "model_reply",
-            "status",
-            "finished_at",
-            "latency_ms",
-            "time_to_first_token_ms",
-            "prompt_tokens",
-            "completion_tokens",
-            "cost_usd",
-            "finish_reason",
-            "attempts",
-            "error",
-            "lease_expires_at",
-        ],
-    )
+    update(turn, REPLY_FIELDS)
     if not conversation.model_version:
         conversation.model_version = completion.model[:120]
         update(conversation, ["model_version", "updated_at"])
