@@ -40,6 +40,8 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Model
 from django.db.models.signals import post_save, pre_save
 
+from attune_collect.kept_cursor import statement_cursor
+
 
 @dataclass(frozen=True)
 class _Statement:
@@ -76,7 +78,7 @@ def insert[M: Model](obj: M) -> M:
     if params is None:  # an expression among the values: Django compiles it
         obj.save(force_insert=True)
         return obj
-    with _rollback_on_error(), connection.cursor() as cursor:
+    with _rollback_on_error(), statement_cursor(connection) as cursor:
         cursor.execute(statement.sql, params)
         if statement.returns_pk:
             pk = cursor.fetchone()[0]
@@ -112,7 +114,7 @@ def insert_many[M: Model](objs: Sequence[M]) -> list[M]:
             return model._default_manager.bulk_create(objs)
         params += values
     rows = ", ".join([statement.row] * len(objs))
-    with _rollback_on_error(), connection.cursor() as cursor:
+    with _rollback_on_error(), statement_cursor(connection) as cursor:
         cursor.execute(f"{statement.head} VALUES {rows} {statement.returning}", params)
         keys = cursor.fetchall()
     for obj, (pk,) in zip(objs, keys, strict=True):
@@ -137,7 +139,7 @@ def update(obj: Model, field_names: Iterable[str]) -> None:
         obj.save(update_fields=names)
         return
     params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
-    with _rollback_on_error(), connection.cursor() as cursor:
+    with _rollback_on_error(), statement_cursor(connection) as cursor:
         cursor.execute(statement.sql, params)
         if not cursor.rowcount:  # NotUpdated marks the block for rollback too, as in save()
             raise model.NotUpdated("Save with update_fields did not affect any rows.")

@@ -11,10 +11,11 @@ import json
 import re
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from annotations.models import Participant, ParticipantDraft
 from annotations.services.errors import invalid
+from attune_collect.kept_cursor import statement_cursor
 
 DRAFT_KEY = re.compile(r"^[a-z0-9][a-z0-9:_-]{0,63}$")
 MAX_DRAFT_BYTES = 64 * 1024
@@ -72,7 +73,7 @@ def clear_drafts(participant: Participant, *keys: str) -> None:
     # The columns of the fields participant and key (Django's default names).
     owner, key = quote("participant_id"), quote("key")
     placeholders = ", ".join(["%s"] * len(keys))
-    with connection.cursor() as cursor:
+    with statement_cursor(connections[DEFAULT_DB_ALIAS]) as cursor:
         cursor.execute(
             f"DELETE FROM {table} WHERE {owner} = %s AND {key} IN ({placeholders})",
             [participant.pk, *keys],
