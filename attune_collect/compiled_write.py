@@ -18,8 +18,9 @@ signal): each field's ``pre_save`` (``auto_now``, ``auto_now_add``) and ``get_db
 (the database's form of the value), the check that no related object is unsaved, a database
 error marking the enclosing ``atomic`` block for rollback, the instance's ``_state``
 afterwards, the primary key set from ``RETURNING`` (or, for one row, the database's last insert
-id), and ``NotUpdated`` when an UPDATE finds no row. The statement runs through Django's
-cursor, so its query log, ``django_assert_num_queries`` and the broken-transaction check see it.
+id), and ``NotUpdated`` when an UPDATE finds no row. The statement runs on the connection's
+kept cursor (``kept_cursor.py``), which keeps Django's checks and hands over to Django's own
+cursor whenever a query log or ``django_assert_num_queries`` watches.
 
 Where ``save()`` could do more, they call it instead, so the result is always the ORM's: a model
 that overrides ``save()``, has parent models, ``order_with_respect_to``, generated or other
