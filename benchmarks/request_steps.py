@@ -16,6 +16,8 @@ printed):
   ``redis.Redis`` for every operation, against ``SharedRedisCacheClient`` (attune_collect/cache.py);
 - an annotation submit's body checks (the shape read by ``known_fields`` and ``check_types``):
   a new serializer instance per body against the shared one (``json_limits.shared_instance``);
+- a whole annotation body (36 answers) validated: on a new serializer per body
+  (``is_valid()``) against ``parse_body`` on the shared instance (stop 29);
 - an annotation step's answer: ``AnnotationStepOutput(step).data`` against ``represent``;
 - a message's earlier turns (``chat.accept_message``): joined with their annotation steps
   against the ``answered_at`` column alone.
@@ -73,7 +75,9 @@ def main() -> None:
     from annotations.participant_api import serializers as io
     from annotations.participant_api.json_limits import (
         check_types,
+        checked_body,
         known_fields,
+        parse_body,
         represent,
         shared_instance,
     )
@@ -141,6 +145,24 @@ def main() -> None:
         "annotation body's shape checks: new -> shared",
         shape_checks(io.AnnotationInput),
         shape_checks(lambda: shared_instance(io.AnnotationInput)),
+        args,
+    )
+    # A whole submit's body as the load client sends it (36 answers), validated the DRF way
+    # (a new serializer per body: is_valid() on it) and by parse_body (the shared instance).
+    body_36 = {
+        **body,
+        "behaviour": {f"q{i}": {"observed": "yes", "preferred": "yes"} for i in range(36)},
+    }
+
+    def validated_on_a_new_serializer(i: int) -> Any:
+        serializer = io.AnnotationInput(data=checked_body(io.AnnotationInput, body_36))
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+    compare(
+        "annotation body (36 answers) validated: new -> shared",
+        validated_on_a_new_serializer,
+        lambda i: parse_body(io.AnnotationInput, body_36),
         args,
     )
     compare(

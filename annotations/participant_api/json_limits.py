@@ -18,7 +18,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 from annotations.services.errors import invalid
-from evaluation.benchmark.json_tree import json_tree_problem
+from evaluation.benchmark.json_tree import dotted_path, json_tree_problem
 
 MAX_DEPTH = 20
 
@@ -35,10 +35,9 @@ def known_fields(serializer: serializers.Field, data: Any) -> Any:
     """The body without the keys the serializers ignore anyway (the schema allows them), at
     every depth: they are never stored, so nothing in them is checked."""
     if isinstance(serializer, serializers.Serializer) and isinstance(data, dict):
+        fields = serializer.fields
         return {
-            key: known_fields(serializer.fields[key], value)
-            for key, value in data.items()
-            if key in serializer.fields
+            key: known_fields(fields[key], value) for key, value in data.items() if key in fields
         }
     if isinstance(serializer, serializers.ListField) and isinstance(data, list):
         return [known_fields(serializer.child, item) for item in data]
@@ -51,13 +50,22 @@ def parse_body(serializer_class: type[serializers.Serializer], body: Any) -> dic
     """A request body as the services take it, or ``serializers.ValidationError`` (a 400 naming
     the field): what the schema states, checked (tests/participant/test_schema_and_checks_agree.py
     holds the two together)."""
+    # What is_valid() runs, on the shared instance: validation keeps nothing on the serializer
+    # or its fields (none of these has a validator needing an instance or a context), and a
+    # new instance per body deep-copied every field again (docs/benchmarks.md, "Stop 29").
+    return dict(
+        shared_instance(serializer_class).run_validation(checked_body(serializer_class, body))
+    )
+
+
+def checked_body(serializer_class: type[serializers.Serializer], body: Any) -> Any:
+    """The body's known fields, once no NUL, excess nesting or non-string for a string field
+    is found in them (``invalid`` naming the field); what the serializer then validates."""
     shape = shared_instance(serializer_class)
     data = known_fields(shape, body)
     check_body(data)
     check_types(shape, data)
-    serializer = serializer_class(data=data)  # validation binds data: an instance of its own
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+    return data
 
 
 def represent(serializer_class: type[serializers.Serializer], instance: Any) -> Any:
@@ -68,11 +76,12 @@ def represent(serializer_class: type[serializers.Serializer], instance: Any) -> 
 @functools.cache
 def shared_instance[S: serializers.Serializer](serializer_class: type[S]) -> S:
     """One unbound instance per serializer class, its fields built at every depth, for what
-    only reads them: the shape of a body (``known_fields``, ``check_types``) and an answer's
-    representation. DRF deep-copies every declared field, a nested serializer's too, for each
-    new instance: once per request body and per answer, that was a measurable part of a chat
-    message's CPU (docs/benchmarks.md, "Stop 17"). Safe to share between threads: nothing
-    here binds data, and the participant API's serializers read no context."""
+    only reads them: the shape of a body (``known_fields``, ``check_types``), its validation
+    (``parse_body``) and an answer's representation. DRF deep-copies every declared field, a
+    nested serializer's too, for each new instance: once per request body and per answer, that
+    was a measurable part of a chat message's CPU (docs/benchmarks.md, "Stop 17"). Safe to
+    share between threads: nothing here binds data, validation keeps no state on a serializer or
+    field, and the participant API's serializers read no context."""
     shared = serializer_class()
     _build_fields(shared)
     return shared
@@ -139,35 +148,39 @@ def _patterned(node: Any) -> None:
 def check_types(serializer: serializers.Serializer, data: Any) -> None:
     """Refuse a number (or any non-string) where the serializer takes a string: DRF's CharField
     would turn ``123`` into ``"123"`` silently. Raises ``invalid`` naming the field."""
-    problem = _non_string(serializer, data, "")
-    if problem is not None:
-        raise invalid(problem, "must be a string")
+    found = _non_string(serializer, data)
+    if found is not None:
+        raise invalid(dotted_path(reversed(found)), "must be a string")
 
 
-def _non_string(field: serializers.Field, value: Any, path: str) -> str | None:
+_STRING_FIELDS = (serializers.CharField, serializers.ChoiceField)
+
+
+def _non_string(field: serializers.Field, value: Any) -> list[str | int] | None:
+    """Where a non-string stands for a string field: its path, innermost step first (a name,
+    or a list index), or None. The path is built only for a value refused: a body that passes,
+    as nearly all do, formats none (an annotation's 36 answers are some 110 values)."""
+    found: list[str | int] | None = None
     if isinstance(field, serializers.Serializer):
         if not isinstance(value, dict):
             return None  # the serializer itself says what is wrong
         for name, child in field.fields.items():
-            if name in value and (found := _non_string(child, value[name], _join(path, name))):
+            if name in value and (found := _non_string(child, value[name])) is not None:
+                found.append(name)
                 return found
     elif isinstance(field, serializers.ListField) and isinstance(value, list):
         for i, item in enumerate(value):
-            if found := _non_string(field.child, item, f"{path}[{i}]"):
+            if (found := _non_string(field.child, item)) is not None:
+                found.append(i)
                 return found
     elif isinstance(field, serializers.DictField) and isinstance(value, dict):
         for key, item in value.items():
-            if found := _non_string(field.child, item, _join(path, str(key))):
+            if (found := _non_string(field.child, item)) is not None:
+                found.append(str(key))
                 return found
-    elif isinstance(field, serializers.CharField | serializers.ChoiceField) and not isinstance(
-        value, str | None
-    ):
-        return path
+    elif isinstance(field, _STRING_FIELDS) and not (value is None or isinstance(value, str)):
+        return []
     return None
-
-
-def _join(path: str, name: str) -> str:
-    return f"{path}.{name}" if path else name
 
 
 def json_size_at_most(max_bytes: int):

@@ -4,27 +4,59 @@ participant API, so both name the place the same way (``a.b[2].c``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 NUL = "\x00"
+
+# Where a value stands: None for the document itself, else (where its parent stands, its key
+# or list index). Spelled out (``dotted_path``) only for the value with a problem: a document
+# that passes, as nearly all do, formats no path for its hundreds of values.
+Place = tuple["Place", str | int] | None
 
 
 def json_tree_problem(data: Any, max_depth: int) -> tuple[str, str] | None:
     """The first (path, problem) found, or None. Iterative: a hostile document must not
     exhaust the interpreter's stack."""
-    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    stack: list[tuple[Any, Place, int]] = [(data, None, 0)]
     while stack:
-        value, where, depth = stack.pop()
+        value, place, depth = stack.pop()
         if depth > max_depth:
-            return where, f"nested more than {max_depth} levels deep"
+            return _spelled(place), f"nested more than {max_depth} levels deep"
         if isinstance(value, str):
             if NUL in value:
-                return where, "contains the NUL character (\\u0000), which is not allowed"
+                return _spelled(place), "contains the NUL character (\\u0000), which is not allowed"
         elif isinstance(value, dict):
             for key, item in value.items():
-                if NUL in str(key):
-                    return where, "a key contains the NUL character (\\u0000), which is not allowed"
-                stack.append((item, f"{where}.{key}" if where else str(key), depth + 1))
+                name = str(key)
+                if NUL in name:
+                    return (
+                        _spelled(place),
+                        "a key contains the NUL character (\\u0000), which is not allowed",
+                    )
+                stack.append((item, (place, name), depth + 1))
         elif isinstance(value, list):
-            stack.extend((item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value))
+            stack.extend((item, (place, i), depth + 1) for i, item in enumerate(value))
     return None
+
+
+def dotted_path(steps: Iterable[str | int]) -> str:
+    """``a.b[2].c`` from the steps ``a``, ``b``, ``2``, ``c``, outermost first (an int is a
+    list index, a str a key)."""
+    path = ""
+    for step in steps:
+        if isinstance(step, int):
+            path += f"[{step}]"
+        elif path:
+            path += f".{step}"
+        else:
+            path = step
+    return path
+
+
+def _spelled(place: Place) -> str:
+    steps: list[str | int] = []
+    while place is not None:
+        place, step = place
+        steps.append(step)
+    return dotted_path(reversed(steps))

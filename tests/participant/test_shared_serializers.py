@@ -53,3 +53,49 @@ def test_a_body_is_checked_the_same_every_time(chatting):
         parse_body(io.AnnotationInput, {**body, "mood_tags": "not a list"})
     assert "mood_tags" in refused.value.detail
     assert parse_body(io.AnnotationInput, body) == first  # a refused body left nothing behind
+
+
+REFUSED_BODIES = [
+    {"mood_tags": "not a list"},
+    {"mood_tags": [{"emotion": "", "intensity": "many"}]},
+    {"behaviour": {"q1": {"observed": "perhaps", "preferred": "yes"}}},
+    {"behaviour": {"q1": {"observed": "yes"}}},
+    {"pairwise": {"q1": "C"}},
+    {"timings": {"mood": -1}},
+    {"edited_reply": "x" * 100_000},
+]
+
+
+@pytest.mark.parametrize("change", REFUSED_BODIES)
+def test_a_refusal_names_what_a_new_serializer_names(chatting, change):
+    """parse_body validates on the shared instance (no instance per body): its errors are the
+    ones a new serializer's is_valid() gives for the same body."""
+    body = {**chatting.valid_annotation(1), **change}
+    fresh = io.AnnotationInput(data=body)
+    assert not fresh.is_valid()
+    with pytest.raises(ValidationError) as refused:
+        parse_body(io.AnnotationInput, body)
+    assert refused.value.detail == fresh.errors
+
+
+def test_threads_validating_different_bodies_each_get_their_own(chatting):
+    """Validation on the shared instance keeps nothing between bodies: threads checking good
+    and bad bodies at once each get their own body's result."""
+    good = chatting.valid_annotation(1)
+    bad = {**good, "behaviour": {"q1": {"observed": "perhaps", "preferred": "yes"}}}
+    expected = parse_body(io.AnnotationInput, good)
+
+    def check(i: int) -> object:
+        if i % 2:
+            with pytest.raises(ValidationError) as refused:
+                parse_body(io.AnnotationInput, bad)
+            return refused.value.detail["behaviour"]["q1"]["observed"][0].code
+        return parse_body(io.AnnotationInput, {**good, "timings": {"mood": float(i)}})
+
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        results = list(pool.map(check, range(THREADS * 20)))
+    for i, result in enumerate(results):
+        if i % 2:
+            assert result == "invalid_choice"
+        else:
+            assert result == {**expected, "timings": {"mood": float(i)}}
