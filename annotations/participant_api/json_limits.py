@@ -160,7 +160,6 @@ def _non_string(field: serializers.Field, value: Any) -> list[str | int] | None:
     """Where a non-string stands for a string field: its path, innermost step first (a name,
     or a list index), or None. The path is built only for a value refused: a body that passes,
     as nearly all do, formats none (an annotation's 36 answers are some 110 values)."""
-    found: list[str | int] | None = None
     if isinstance(field, serializers.Serializer):
         if not isinstance(value, dict):
             return None  # the serializer itself says what is wrong
