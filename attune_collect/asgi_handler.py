@@ -36,21 +36,24 @@ the largest part of a message's CPU).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from contextlib import closing
 from typing import Any
 
 from asgiref.sync import ThreadSensitiveContext, iscoroutinefunction
 from django.conf import settings
 from django.core import signals
 from django.core.cache import close_caches
-from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed
-from django.core.handlers.asgi import ASGIHandler
+from django.core.exceptions import ImproperlyConfigured, MiddlewareNotUsed, RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import reset_urlconf
 from django.core.handlers.exception import convert_exception_to_response
 from django.db import close_old_connections, reset_queries
 from django.dispatch import Signal
 from django.http import HttpRequest, HttpResponseBase
+from django.urls import set_script_prefix
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.module_loading import import_string
 
@@ -163,6 +166,63 @@ class ParticipantAPIHandler(_SendsChatStreamsDirectly):
         ):
             return _on_the_loop_steps
         return _participant_steps
+
+    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Django's ``ASGIHandler.handle``, calling the request signals and the response's
+        ``close`` directly when they may run on the loop (``steps_executor``).
+
+        Django awaits each through ``sync_to_async``, which on the loop's own thread still
+        builds a wrapper, copies the context in and back and chains a future per call: a third
+        of the CPU of a participant API request whose view does nothing (``request_hooks.py``).
+        Otherwise this is Django's method line for line, and with a receiver of unknown cost
+        connected Django's own method runs.
+        """
+        if self.steps_executor() is not _on_the_loop_steps:
+            await super().handle(scope, receive, send)
+            return
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        with closing(body_file):
+            set_script_prefix(get_script_prefix(scope))
+            signals.request_started.send(sender=self.__class__, scope=scope)
+            request, error_response = self.create_request(scope, body_file)
+            if request is None:  # Django's 400 or 413 answer instead
+                assert error_response is not None
+                await self.send_response(error_response, send)
+                error_response.close()
+                return
+            response = await self._response_sent(request, receive, send)
+            if response is None:  # the client went away first
+                signals.request_finished.send(sender=self.__class__)
+            else:
+                response.close()  # sends request_finished
+
+    async def _response_sent(
+        self, request: HttpRequest, receive: Any, send: Any
+    ) -> HttpResponseBase | None:
+        """Get and send the response while listening for the client's disconnect, which
+        cancels the view (a chat stream records the turn as disconnected), as Django does."""
+
+        class RequestProcessed(Exception):
+            pass
+
+        response = None
+        try:
+            try:
+                async with asyncio.TaskGroup() as tasks:
+                    tasks.create_task(self.listen_for_disconnect(receive))
+                    response = await self.run_get_response(request)
+                    await self.send_response(response, send)
+                    raise RequestProcessed
+            except* (RequestProcessed, RequestAborted):
+                pass
+        except BaseExceptionGroup as exception_group:
+            if len(exception_group.exceptions) == 1:
+                raise exception_group.exceptions[0] from None
+            raise
+        return response
 
 
 class AttuneASGIHandler(_SendsChatStreamsDirectly):

@@ -1,6 +1,8 @@
 """CPU per participant API request of the middleware chain: Django's adaptation (every hook of a
 ``MiddlewareMixin`` handed to a thread and back) against the participant API's handler (hooks
-called on the event loop), side by side in one run.
+called on the event loop), side by side in one run; and that handler as it was at stop 29
+(the request signals and the response's close still awaited through ``sync_to_async``, on the
+loop's thread) against today's, which calls them directly (stop 30).
 
     .venv/bin/python benchmarks/request_hooks.py [--requests 200] [--rounds 7]
 
@@ -89,9 +91,20 @@ def main() -> None:
 
     logging.disable(logging.WARNING)  # django.request logs every 4xx
 
+    from django.core.handlers.asgi import ASGIHandler
+
     from attune_collect.asgi_handler import ParticipantAPIHandler, _SendsChatStreamsDirectly
 
-    handlers = {"django": _SendsChatStreamsDirectly(), "on the loop": ParticipantAPIHandler()}
+    class SignalsThroughSyncToAsync(ParticipantAPIHandler):
+        """Stop 29's participant handler: Django's ``handle`` around the hooks on the loop."""
+
+        handle = ASGIHandler.handle
+
+    handlers = {
+        "django": _SendsChatStreamsDirectly(),
+        "on the loop, stop 29": SignalsThroughSyncToAsync(),
+        "on the loop": ParticipantAPIHandler(),
+    }
     per_request: dict[str, list[float]] = {name: [] for name in handlers}
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         for handler in handlers.values():  # warm up (imports, URL resolver, the thread)
@@ -104,10 +117,11 @@ def main() -> None:
                 per_request[name].append(micros)
                 figures.append(f"{name} {micros:.0f} µs")
             print(f"round {number + 1}: " + ", ".join(figures) + " per request")
-    before, after = (statistics.median(per_request[name]) for name in handlers)
+    django, stop_29, now = (statistics.median(per_request[name]) for name in handlers)
     print(
-        f"median CPU per request: django {before:.0f} µs, on the loop {after:.0f} µs "
-        f"(x{after / before:.2f}, {before - after:.0f} µs saved); load average "
+        f"median CPU per request: django {django:.0f} µs, on the loop at stop 29 {stop_29:.0f} "
+        f"µs, on the loop {now:.0f} µs (x{now / django:.2f} of django's, {django - now:.0f} µs "
+        f"saved; x{now / stop_29:.2f} of stop 29's, {stop_29 - now:.0f} µs saved); load average "
         + " ".join(f"{v:.2f}" for v in os.getloadavg())
     )
 

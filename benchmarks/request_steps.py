@@ -20,7 +20,12 @@ printed):
   (``is_valid()``) against ``parse_body`` on the shared instance (stop 29);
 - an annotation step's answer: ``AnnotationStepOutput(step).data`` against ``represent``;
 - a message's earlier turns (``chat.accept_message``): joined with their annotation steps
-  against the ``answered_at`` column alone.
+  against the ``answered_at`` column alone;
+- a database step's hop from the event loop to the pool and back (three per chat message):
+  asgiref's ``sync_to_async`` against a plain executor call (``db.run_in_db_thread``, stop 30);
+- a task sent (the improver's, on every reply; only with ``--redis-url``, a Celery app with that
+  scratch Redis database as broker and result backend, as production configures them): its
+  result subscribed to and let go, Celery's default, against ``ignore_result`` (stop 30).
 
 One process, no load around it: these are the steps' own costs. Under load (``chat_load.py``)
 every step costs more, as the interpreter and both cores are shared.
@@ -185,6 +190,56 @@ def main() -> None:
         ),
         args,
     )
+    compare_pool_hops(args)
+    if args.redis_url:
+        compare_task_sends(args.redis_url, args)
+
+
+def compare_pool_hops(args: Any) -> None:
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+
+    from annotations.participant_api import db
+
+    loop = asyncio.new_event_loop()
+
+    def step(i: int) -> int:
+        return i
+
+    compare(
+        "a step's hop to the pool: sync_to_async -> executor",
+        lambda i: loop.run_until_complete(
+            sync_to_async(db._pooled, thread_sensitive=False, executor=db._executor)(step, i)
+        ),
+        lambda i: loop.run_until_complete(db.run_in_db_thread(step, i)),
+        args,
+    )
+    loop.close()
+
+
+def compare_task_sends(redis_url: str, args: Any) -> None:
+    import redis
+    from celery import Celery
+
+    app = Celery("request-steps", broker=redis_url, backend=redis_url, set_as_current=False)
+    queue = "request-steps-discard"  # nothing consumes it; deleted below
+
+    def send(ignore_result: bool) -> Callable[[int], Any]:
+        def step(i: int) -> None:
+            app.send_task(
+                "annotations.improve_reply", args=[i], queue=queue, ignore_result=ignore_result
+            )
+
+        return step
+
+    try:
+        compare("a task sent: result subscribed -> ignored", send(False), send(True), args)
+    finally:
+        server = redis.Redis.from_url(redis_url)
+        server.delete(queue)
+        server.close()
+        app.close()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,119 @@
+"""The participant API's handler sends the request signals itself, on the loop, while every
+receiver connected is loop-safe: ``request_started`` once before the view, ``request_finished``
+once after the response went out (through the response's close), and still once when Django
+refuses the request before any view (400) or the client goes away before the answer. With a
+receiver of unknown cost connected, Django's own handler runs (test_middleware_on_the_loop.py).
+In process, through the platform's ASGI application."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from django.core.signals import request_finished, request_started
+
+from attune_collect import asgi_handler
+from attune_collect.asgi_handler import AttuneASGIHandler
+
+
+@pytest.fixture
+def signals_sent(monkeypatch) -> list[tuple[str, bool]]:
+    """Each request signal sent: its name, and whether it was sent on an event loop's thread.
+    The recording receiver counts as loop-safe, as Django's own receivers do."""
+    sent: list[tuple[str, bool]] = []
+
+    def recorder(name: str):
+        def receiver(**kwargs: Any) -> None:
+            sent.append((name, asyncio._get_running_loop() is not None))
+
+        return receiver
+
+    started, finished = recorder("started"), recorder("finished")
+    monkeypatch.setattr(
+        asgi_handler,
+        "LOOP_SAFE_RECEIVERS",
+        asgi_handler.LOOP_SAFE_RECEIVERS | {started, finished},
+    )
+    request_started.connect(started)
+    request_finished.connect(finished)
+    yield sent
+    request_started.disconnect(started)
+    request_finished.disconnect(finished)
+
+
+def scope(query_string: bytes = b"") -> dict[str, Any]:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": "/api/study/session",
+        "raw_path": b"/api/study/session",
+        "query_string": query_string,
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
+async def serve(
+    application: Any, request_scope: dict[str, Any], *, client_leaves: bool = False
+) -> list[dict[str, Any]]:
+    """One request; the client then waits for the answer, or leaves at once."""
+    messages = [{"type": "http.request", "body": b"", "more_body": False}]
+    stays = asyncio.Event()  # never set: a client that stays sends nothing more
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        if messages:
+            return messages.pop()
+        if not client_leaves:
+            await stays.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async with asyncio.timeout(10):
+        await application(request_scope, receive, send)
+    return sent
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_each_signal_once_on_the_loop_around_an_answered_request(signals_sent):
+    sent = await serve(AttuneASGIHandler(), scope())
+
+    assert sent[0]["status"] == 401  # no token: the view answered
+    assert signals_sent == [("started", True), ("finished", True)]
+
+
+async def test_a_request_django_refuses_before_any_view_sends_both(signals_sent):
+    sent = await serve(AttuneASGIHandler(), scope(query_string=b"a=\xff"))  # not UTF-8
+
+    assert sent[0]["status"] == 400
+    assert signals_sent == [("started", True), ("finished", True)]
+
+
+async def test_a_client_that_leaves_before_the_answer_still_finishes_the_request(
+    signals_sent, monkeypatch
+):
+    application = AttuneASGIHandler()
+    view_cancelled = asyncio.Event()
+
+    async def never_answers(request: Any) -> Any:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            view_cancelled.set()
+            raise
+
+    monkeypatch.setattr(application.participant_api, "run_get_response", never_answers)
+
+    sent = await serve(application, scope(), client_leaves=True)
+
+    assert sent == []  # nothing was answered
+    assert view_cancelled.is_set()
+    assert signals_sent == [("started", True), ("finished", True)]
