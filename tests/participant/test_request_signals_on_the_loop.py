@@ -43,19 +43,15 @@ def signals_sent(monkeypatch) -> list[tuple[str, bool]]:
 
 
 def scope(query_string: bytes = b"") -> dict[str, Any]:
+    """The least a server sends for GET /api/study/session."""
+    path = "/api/study/session"
+    headers = [(b"host", b"127.0.0.1")]
     return {
         "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
         "method": "GET",
-        "scheme": "http",
-        "path": "/api/study/session",
-        "raw_path": b"/api/study/session",
+        "path": path,
         "query_string": query_string,
-        "root_path": "",
-        "headers": [(b"host", b"127.0.0.1")],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
+        "headers": headers,
     }
 
 
