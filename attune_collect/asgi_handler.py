@@ -18,8 +18,9 @@ served by a handler of their own (``ParticipantAPIHandler``) that calls the midd
 on the event loop: each ``MiddlewareMixin`` hook costs a round trip to a thread otherwise
 (about 15 per request, 50 to 80 us each, all queued on one thread behind every other stream's),
 and the hooks of the configured middleware only read and set headers and cookies. The request
-signals' receivers and the response's ``close`` (which sends ``request_finished``) run on the
-loop too while every receiver connected is one of Django's own (``LOOP_SAFE_RECEIVERS``: they
+signals' receivers and the response's ``close`` (which sends ``request_finished``) are called
+directly on the loop (``ParticipantAPIHandler.handle``) while every receiver connected is one of
+Django's own (``LOOP_SAFE_RECEIVERS``: they
 reset the thread's query log, close the thread's stale database connections, of which the
 loop's thread has none, close the context's caches, which does nothing for Redis or the
 in-process cache, and reset the URLconf) and no middleware has a ``process_exception`` hook:
@@ -66,6 +67,23 @@ _participant_steps = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attun
 
 # The request signals' receivers Django connects, none of which blocks on the loop's thread.
 LOOP_SAFE_RECEIVERS = frozenset({reset_queries, close_old_connections, close_caches, reset_urlconf})
+
+# Middleware of settings.MIDDLEWARE with nothing to do for a participant API request, left out of
+# its chain (each cost a few microseconds per hook and per request object it builds): the API
+# authenticates by header, so no session is read or saved and there is no Django user; its views
+# are CSRF-exempt by design (no cookie carries the token); it shows no messages; and no path
+# under /api/study/ is a static file. A participant API view that reads ``request.session`` or
+# ``request.user`` fails at once (AttributeError). tests/participant/test_participant_middleware.py
+# holds the answers to the same as with the whole list.
+NOT_FOR_THE_PARTICIPANT_API = frozenset(
+    {
+        "attune_collect.static_files.AsyncCapableWhiteNoiseMiddleware",
+        "django.contrib.sessions.middleware.SessionMiddleware",
+        "django.middleware.csrf.CsrfViewMiddleware",
+        "django.contrib.auth.middleware.AuthenticationMiddleware",
+        "django.contrib.messages.middleware.MessageMiddleware",
+    }
+)
 
 
 class _OnTheCallingThread(Executor):
@@ -122,10 +140,11 @@ def _on_the_loop(hook: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class ParticipantAPIHandler(_SendsChatStreamsDirectly):
-    """The participant API's requests: settings.MIDDLEWARE in order, every hook on the loop.
+    """The participant API's requests: settings.MIDDLEWARE in order but for
+    ``NOT_FOR_THE_PARTICIPANT_API``, every hook on the loop.
 
-    Only ``load_middleware`` differs from Django's (``BaseHandler.load_middleware`` in async
-    mode), and only in how a synchronous hook is adapted. ``process_exception`` hooks stay
+    ``load_middleware`` differs from Django's (``BaseHandler.load_middleware`` in async mode)
+    only in those it leaves out and in how a synchronous hook is adapted. ``process_exception`` hooks stay
     synchronous: Django calls that stack on a thread, and only when a view raised.
     """
 
@@ -136,6 +155,8 @@ class ParticipantAPIHandler(_SendsChatStreamsDirectly):
         view_step = self._get_response_async  # type: ignore[attr-defined]  # not in django-stubs
         handler = convert_exception_to_response(view_step)
         for path in reversed(settings.MIDDLEWARE):
+            if path in NOT_FOR_THE_PARTICIPANT_API:
+                continue
             middleware = import_string(path)
             if issubclass(middleware, MiddlewareMixin):
                 middleware = _hooks_on_the_loop(middleware)

@@ -2,7 +2,9 @@
 ``MiddlewareMixin`` handed to a thread and back) against the participant API's handler (hooks
 called on the event loop), side by side in one run; and that handler as it was at stop 29
 (the request signals and the response's close still awaited through ``sync_to_async``, on the
-loop's thread) against today's, which calls them directly (stop 30).
+loop's thread; every middleware), with the signals and close called directly (stop 30), and
+today's, which also leaves out the middleware with nothing to do for the participant API
+(``NOT_FOR_THE_PARTICIPANT_API``, stop 30).
 
     .venv/bin/python benchmarks/request_hooks.py [--requests 200] [--rounds 7]
 
@@ -93,17 +95,30 @@ def main() -> None:
 
     from django.core.handlers.asgi import ASGIHandler
 
+    from attune_collect import asgi_handler
     from attune_collect.asgi_handler import ParticipantAPIHandler, _SendsChatStreamsDirectly
 
-    class SignalsThroughSyncToAsync(ParticipantAPIHandler):
-        """Stop 29's participant handler: Django's ``handle`` around the hooks on the loop."""
+    class EveryMiddleware(ParticipantAPIHandler):
+        """Today's handler with the whole of settings.MIDDLEWARE (none left out)."""
+
+        def load_middleware(self, is_async: bool = False) -> None:
+            left_out = asgi_handler.NOT_FOR_THE_PARTICIPANT_API
+            asgi_handler.NOT_FOR_THE_PARTICIPANT_API = frozenset()
+            try:
+                super().load_middleware(is_async)
+            finally:
+                asgi_handler.NOT_FOR_THE_PARTICIPANT_API = left_out
+
+    class Stop29(EveryMiddleware):
+        """Stop 29's handler: Django's ``handle`` around the hooks on the loop, every middleware."""
 
         handle = ASGIHandler.handle
 
     handlers = {
         "django": _SendsChatStreamsDirectly(),
-        "on the loop, stop 29": SignalsThroughSyncToAsync(),
-        "on the loop": ParticipantAPIHandler(),
+        "stop 29": Stop29(),
+        "signals direct": EveryMiddleware(),
+        "today": ParticipantAPIHandler(),
     }
     per_request: dict[str, list[float]] = {name: [] for name in handlers}
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
@@ -117,11 +132,11 @@ def main() -> None:
                 per_request[name].append(micros)
                 figures.append(f"{name} {micros:.0f} µs")
             print(f"round {number + 1}: " + ", ".join(figures) + " per request")
-    django, stop_29, now = (statistics.median(per_request[name]) for name in handlers)
+    medians = {name: statistics.median(per_request[name]) for name in handlers}
     print(
-        f"median CPU per request: django {django:.0f} µs, on the loop at stop 29 {stop_29:.0f} "
-        f"µs, on the loop {now:.0f} µs (x{now / django:.2f} of django's, {django - now:.0f} µs "
-        f"saved; x{now / stop_29:.2f} of stop 29's, {stop_29 - now:.0f} µs saved); load average "
+        "median CPU per request: "
+        + ", ".join(f"{name} {micros:.0f} µs" for name, micros in medians.items())
+        + "; load average "
         + " ".join(f"{v:.2f}" for v in os.getloadavg())
     )
 

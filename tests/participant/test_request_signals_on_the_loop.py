@@ -15,6 +15,7 @@ from django.core.signals import request_finished, request_started
 
 from attune_collect import asgi_handler
 from attune_collect.asgi_handler import AttuneASGIHandler
+from tests.asgi_calls import http_scope, serve
 
 
 @pytest.fixture
@@ -42,52 +43,20 @@ def signals_sent(monkeypatch) -> list[tuple[str, bool]]:
     request_finished.disconnect(finished)
 
 
-def scope(query_string: bytes = b"") -> dict[str, Any]:
-    """The least a server sends for GET /api/study/session."""
-    path = "/api/study/session"
-    headers = [(b"host", b"127.0.0.1")]
-    return {
-        "type": "http",
-        "method": "GET",
-        "path": path,
-        "query_string": query_string,
-        "headers": headers,
-    }
-
-
-async def serve(
-    application: Any, request_scope: dict[str, Any], *, client_leaves: bool = False
-) -> list[dict[str, Any]]:
-    """One request; the client then waits for the answer, or leaves at once."""
-    messages = [{"type": "http.request", "body": b"", "more_body": False}]
-    stays = asyncio.Event()  # never set: a client that stays sends nothing more
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        if messages:
-            return messages.pop()
-        if not client_leaves:
-            await stays.wait()
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    async with asyncio.timeout(10):
-        await application(request_scope, receive, send)
-    return sent
+def session_request(query_string: bytes = b"") -> dict[str, Any]:
+    return http_scope("GET", "/api/study/session", query_string=query_string)
 
 
 @pytest.mark.django_db(transaction=True)
 async def test_each_signal_once_on_the_loop_around_an_answered_request(signals_sent):
-    sent = await serve(AttuneASGIHandler(), scope())
+    sent = await serve(AttuneASGIHandler(), session_request())
 
     assert sent[0]["status"] == 401  # no token: the view answered
     assert signals_sent == [("started", True), ("finished", True)]
 
 
 async def test_a_request_django_refuses_before_any_view_sends_both(signals_sent):
-    sent = await serve(AttuneASGIHandler(), scope(query_string=b"a=\xff"))  # not UTF-8
+    sent = await serve(AttuneASGIHandler(), session_request(query_string=b"a=\xff"))  # not UTF-8
 
     assert sent[0]["status"] == 400
     assert signals_sent == [("started", True), ("finished", True)]
@@ -108,7 +77,7 @@ async def test_a_client_that_leaves_before_the_answer_still_finishes_the_request
 
     monkeypatch.setattr(application.participant_api, "run_get_response", never_answers)
 
-    sent = await serve(application, scope(), client_leaves=True)
+    sent = await serve(application, session_request(), client_leaves=True)
 
     assert sent == []  # nothing was answered
     assert view_cancelled.is_set()
