@@ -31,6 +31,23 @@ from chat_load import PRODUCTION_PROFILE, create_participants
 REPLY = " ".join(f"word{i}" for i in range(60))
 
 
+def reply_completion() -> Any:
+    """The reply every message gets, as chat_load.py's upstream sends it: 60 words, 20 s."""
+    from attune_collect.llm import Completion
+
+    return Completion(
+        text=REPLY,
+        finish_reason="stop",
+        prompt_tokens=40,
+        completion_tokens=60,
+        cost_usd=0.0001,
+        latency_ms=20000.0,
+        model="gpt-4o-mini",
+        attempts=1,
+        time_to_first_token_ms=2000.0,
+    )
+
+
 def main() -> None:
     parser = argument_parser(__doc__)
     parser.add_argument("--participants", type=int, default=200)
@@ -46,21 +63,10 @@ def main() -> None:
     from annotations.participant_api.db import write
     from annotations.services import annotation_flow, chat
     from annotations.services.participant_sessions import participant_for_token
-    from attune_collect.llm import Completion
 
     _, tokens = create_participants("http://127.0.0.1:9/v1", args.participants, args.turns)
     cpu = {"message": 0.0, "reply": 0.0, "annotation": 0.0}
-    completion = Completion(
-        text=REPLY,
-        finish_reason="stop",
-        prompt_tokens=40,
-        completion_tokens=60,
-        cost_usd=0.0001,
-        latency_ms=20000.0,
-        model="gpt-4o-mini",
-        attempts=1,
-        time_to_first_token_ms=2000.0,
-    )
+    completion = reply_completion()
 
     def timed(step: str, function: Callable[[], Any]) -> Any:
         started = time.process_time()

@@ -15,7 +15,7 @@ from django.conf import settings
 from annotations.services.participant_sessions import issue_token
 from attune_collect import asgi_handler
 from attune_collect.asgi_handler import ParticipantAPIHandler
-from tests.asgi_calls import http_scope, serve
+from attune_collect.testing.asgi_calls import http_scope, serve
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,7 +15,7 @@ from django.core.signals import request_finished, request_started
 
 from attune_collect import asgi_handler
 from attune_collect.asgi_handler import AttuneASGIHandler
-from tests.asgi_calls import http_scope, serve
+from attune_collect.testing.asgi_calls import http_scope, serve
 
 
 @pytest.fixture

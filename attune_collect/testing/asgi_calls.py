@@ -1,4 +1,5 @@
-"""One HTTP request through an ASGI application in process, as a server would send it."""
+"""One HTTP request through an ASGI application in process, as a server would send it (tests,
+benchmarks/request_whole.py)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""Helpers for tests and benchmarks that call the platform in process (no Django import here)."""
