@@ -67,8 +67,8 @@ async def run_in_db_thread[T](function: Callable[..., T], *args: Any, **kwargs: 
     """Run a synchronous database step on the pool (never on the event loop).
 
     A plain executor call, not asgiref's ``sync_to_async``, which copies the request's context
-    variables into the thread and the thread's changes back after every call: 35 us of a hop's
-    120 us of CPU (``benchmarks/request_steps.py``), three hops per chat message. Nothing on the
+    variables into the thread and the thread's changes back after every call: 34 us of a hop's
+    139 us of CPU (``benchmarks/request_steps.py``), three hops per chat message. Nothing on the
     pool needs the request's context: a step gets what it works on as arguments, Django's
     database connections are per thread anyway, and its cache handler then keeps one backend
     object per pool thread rather than building one per request.
