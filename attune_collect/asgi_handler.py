@@ -19,10 +19,10 @@ on the event loop: each ``MiddlewareMixin`` hook costs a round trip to a thread 
 (about 15 per request, 50 to 80 us each, all queued on one thread behind every other stream's),
 and the hooks of the configured middleware only read and set headers and cookies. The request
 signals' receivers and the response's ``close`` (which sends ``request_finished``) are called
-directly on the loop (``ParticipantAPIHandler.handle``) while every receiver connected is one
-of Django's own (``LOOP_SAFE_RECEIVERS``: they reset the thread's query log, close the thread's stale database connections, of which the
-loop's thread has none, close the context's caches, which does nothing for Redis or the
-in-process cache, and reset the URLconf) and no middleware has a ``process_exception`` hook:
+directly on the loop (``ParticipantAPIHandler.serve``) while every receiver connected is one
+of Django's own (``LOOP_SAFE_RECEIVERS``: they reset the thread's query log, close the
+thread's stale database connections, of which the loop's thread has none, close the context's
+caches, which does nothing for Redis or the in-process cache, and reset the URLconf) and no middleware has a ``process_exception`` hook:
 otherwise they run on one long-lived thread shared by these requests, as a receiver of unknown
 cost must. Each hop to that thread cost about 130 us of CPU and a wait in its queue, three per
 request, the first on the way to the model's first token. Every other request (admin, QA,
@@ -188,19 +188,22 @@ class ParticipantAPIHandler(_SendsChatStreamsDirectly):
             return _on_the_loop_steps
         return _participant_steps
 
-    async def handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        """Django's ``ASGIHandler.handle``, calling the request signals and the response's
-        ``close`` directly when they may run on the loop (``steps_executor``).
+    async def serve(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """A participant API request, its synchronous steps where ``steps_executor`` puts them
+        (decided once per request): on the loop, called directly (``_handle_on_the_loop``), or
+        on the shared steps thread by Django's own ``handle``."""
+        executor = self.steps_executor()
+        async with ThreadSensitiveContext(executor=executor):
+            if executor is _on_the_loop_steps:
+                await self._handle_on_the_loop(scope, receive, send)
+            else:
+                await self.handle(scope, receive, send)
 
-        Django awaits each through ``sync_to_async``, which on the loop's own thread still
-        builds a wrapper, copies the context in and back and chains a future per call
-        (``benchmarks/request_hooks.py``: 491 to 413 us per request, 200 at once). Otherwise
-        it does what Django's method does, step for step, and with a receiver of unknown cost
-        connected Django's own method runs.
-        """
-        if self.steps_executor() is not _on_the_loop_steps:
-            await super().handle(scope, receive, send)
-            return
+    async def _handle_on_the_loop(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Django's ``ASGIHandler.handle``, step for step, but calling the request signals and
+        the response's ``close`` directly: Django awaits each through ``sync_to_async``, which
+        on the loop's own thread still builds a wrapper, copies the context in and back and
+        chains a future per call (``benchmarks/request_hooks.py``)."""
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:
@@ -253,7 +256,6 @@ class AttuneASGIHandler(_SendsChatStreamsDirectly):
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"].startswith(PARTICIPANT_API_PREFIX):
-            async with ThreadSensitiveContext(executor=self.participant_api.steps_executor()):
-                await self.participant_api.handle(scope, receive, send)
+            await self.participant_api.serve(scope, receive, send)
             return
         await super().__call__(scope, receive, send)

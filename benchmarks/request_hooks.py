@@ -8,12 +8,14 @@ today's, which also leaves out the middleware with nothing to do for the partici
 
     .venv/bin/python benchmarks/request_hooks.py [--requests 200] [--rounds 7]
 
-Both handlers serve the same request with settings.MIDDLEWARE, under the same
-``ThreadSensitiveContext`` on the same single request-steps thread as in the web process
-(``attune_collect/asgi_handler.py``), on uvloop, ``--requests`` at once per round: a GET of
+Every handler serves the same request, on uvloop, ``--requests`` at once per round: a GET of
 the session without a token (the JSON 401, from the view on the participant database pool,
-without a query), so that no database work dilutes the figure; the 4xx log lines are off. Rounds alternate the two handlers; the script prints each round's CPU per request (the
-whole process: event loop and threads) and the medians. Production profile (DEBUG off).
+without a query), so that no database work dilutes the figure; the 4xx log lines are off.
+Django's handler runs its synchronous steps on the single request-steps thread of the web
+process; each participant handler is served as the web process serves it
+(``ParticipantAPIHandler.serve``: with Django's own receivers only, its steps on the loop).
+Rounds alternate the handlers; the script prints each round's CPU per request (the whole
+process: event loop and threads) and the medians. Production profile (DEBUG off).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import _setup
 async def one_request(handler: Any, statuses: list[int]) -> None:
     from asgiref.sync import ThreadSensitiveContext
 
-    from attune_collect.asgi_handler import _participant_steps
+    from attune_collect.asgi_handler import ParticipantAPIHandler, _participant_steps
 
     scope = {
         "type": "http",
@@ -64,8 +66,11 @@ async def one_request(handler: Any, statuses: list[int]) -> None:
         if message["type"] == "http.response.start":
             statuses.append(message["status"])
 
-    async with ThreadSensitiveContext(executor=_participant_steps):
-        await handler.handle(scope, receive, send)
+    if isinstance(handler, ParticipantAPIHandler):
+        await handler.serve(scope, receive, send)
+    else:
+        async with ThreadSensitiveContext(executor=_participant_steps):
+            await handler.handle(scope, receive, send)
     disconnect.set()
 
 
@@ -110,9 +115,10 @@ def main() -> None:
                 asgi_handler.NOT_FOR_THE_PARTICIPANT_API = left_out
 
     class Stop29(EveryMiddleware):
-        """Stop 29's handler: Django's ``handle`` around the hooks on the loop, every middleware."""
+        """Stop 29's handler: Django's ``handle`` around the hooks on the loop, its steps
+        awaited through ``sync_to_async`` on the loop's thread, every middleware."""
 
-        handle = ASGIHandler.handle
+        _handle_on_the_loop = ASGIHandler.handle
 
     handlers = {
         "django": _SendsChatStreamsDirectly(),
