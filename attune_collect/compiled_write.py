@@ -12,6 +12,7 @@ with the values of the call; ``benchmarks/compiled_queries.py`` measures both wa
     entry = insert(AuditEntry(action="annotations.turn.reply", ...))  # obj.save() for a new row
     update(turn, ["status", "model_reply"])  # obj.save(update_fields=[...])
     insert_many(judgements)  # BehaviourJudgement.objects.bulk_create(judgements)
+    insert_at_commit(entry)  # insert(entry), sent with the transaction's COMMIT where it can be
 
 What they keep of ``save()`` (and ``insert_many`` of ``bulk_create()``, which sends no
 signal): each field's ``pre_save`` (``auto_now``, ``auto_now_add``) and ``get_db_prep_save``
@@ -41,6 +42,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Model
 from django.db.models.signals import post_save, pre_save
 
+from attune_collect.commit_tail import rides_the_commit, write_at_commit
 from attune_collect.kept_cursor import statement_cursor
 
 
@@ -86,6 +88,27 @@ def insert[M: Model](obj: M) -> M:
         else:
             pk = connection.ops.last_insert_id(cursor, meta.db_table, str(meta.pk.column))
     _stored(obj, pk, connection)
+    return obj
+
+
+def insert_at_commit[M: Model](obj: M) -> M:
+    """INSERT a new instance as ``insert`` does, in the round trip of the transaction's COMMIT
+    where it can wait for it (``commit_tail.py``; nothing in the transaction may read the row
+    back). Its primary key is then unknown: None on the returned instance."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    model = type(obj)
+    statement = (
+        _statement(("insert", model), _insert_sql, model)
+        if rides_the_commit(connection) and getattr(obj, model._meta.pk.attname) is None
+        else None
+    )
+    if statement is None or _has_receivers(model):
+        return insert(obj)
+    _check_related(obj, statement, "save")
+    params = _params(obj, statement.fields, connection, add=True)
+    if params is None:
+        return insert(obj)
+    write_at_commit(f"{statement.head} VALUES {statement.row}", params)
     return obj
 
 

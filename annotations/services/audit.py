@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db import models
 
 from annotations.models import AuditEntry
-from attune_collect.compiled_write import insert
+from attune_collect.compiled_write import insert, insert_at_commit
 
 
 def actor_label_for(user: User | None, fallback: str = "system") -> str:
@@ -24,10 +24,15 @@ def record_audit(
     actor: User | None = None,
     actor_label: str | None = None,
     data: dict[str, Any] | None = None,
+    at_commit: bool = False,
 ) -> AuditEntry:
-    """Write one audit entry. ``action`` is namespaced: ``<app>.<verb>[.<detail>]``."""
+    """Write one audit entry. ``action`` is namespaced: ``<app>.<verb>[.<detail>]``.
+
+    ``at_commit``: the entry is sent with the transaction's COMMIT where it can wait for it
+    (``attune_collect/commit_tail.py``: one round trip less; nothing in the transaction may
+    read it back, and its ``pk`` is then None)."""
     # Three entries per chat message: the INSERT's SQL is written once (compiled_write.py).
-    return insert(
+    return (insert_at_commit if at_commit else insert)(
         AuditEntry(
             actor=actor
             if actor is not None and getattr(actor, "is_authenticated", False)
