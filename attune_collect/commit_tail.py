@@ -1,7 +1,9 @@
 """Writes that ride the transaction's COMMIT: one round trip for them and the COMMIT together.
 
-A chat message's three database steps each end with writes whose results nothing reads: an
-audit entry, the deletion of a draft. Each was a round trip of its own before the COMMIT's, and
+A chat message's three database steps each end with writes whose results nothing in the step
+reads: an audit entry, the deletion of a draft, the reply's UPDATE of its locked turn, the
+submit's answers and step. Each was a round trip of its own before the COMMIT's (25 round trips
+per message, 16 with them kept; ``benchmarks/commit_tail.py`` measures both ways), and
 on PostgreSQL a round trip is most of what such a write costs the web process (about 80 us of
 CPU on this machine, where the statement itself is a few; with 200 streams open, each one also
 hands the interpreter lock back and forth between a pool thread and the event loop).
@@ -17,8 +19,9 @@ A write is kept only where that changes nothing a caller can see: inside the out
 alone, and so never inside a test's transaction), on the project's PostgreSQL backend, and
 while no query log or execute wrapper watches the connection (``DEBUG``,
 ``django_assert_num_queries``). Anywhere else it runs at once. The caller promises that nothing
-in the same transaction reads the written rows back: a kept write is not visible before the
-COMMIT, even to its own transaction.
+in the same transaction reads the written rows back (a kept write is not visible before the
+COMMIT, even to its own transaction) and, for an UPDATE, that its row is there (locked by the
+transaction): nothing answers how many rows it changed.
 """
 
 from __future__ import annotations

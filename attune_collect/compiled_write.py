@@ -12,7 +12,7 @@ with the values of the call; ``benchmarks/compiled_queries.py`` measures both wa
     entry = insert(AuditEntry(action="annotations.turn.reply", ...))  # obj.save() for a new row
     update(turn, ["status", "model_reply"])  # obj.save(update_fields=[...])
     insert_many(judgements)  # BehaviourJudgement.objects.bulk_create(judgements)
-    insert_at_commit(entry)  # insert(entry), sent with the transaction's COMMIT where it can be
+    insert(entry, at_commit=True)  # sent with the transaction's COMMIT where it can wait
 
 What they keep of ``save()`` (and ``insert_many`` of ``bulk_create()``, which sends no
 signal): each field's ``pre_save`` (``auto_now``, ``auto_now_add``) and ``get_db_prep_save``
@@ -63,8 +63,12 @@ _statements: dict[tuple[Any, ...], _Statement | None] = {}  # None: the model ta
 _lock = threading.Lock()
 
 
-def insert[M: Model](obj: M) -> M:
-    """INSERT a new instance as ``obj.save()`` would; returns it, its primary key set."""
+def insert[M: Model](obj: M, *, at_commit: bool = False) -> M:
+    """INSERT a new instance as ``obj.save()`` would; returns it, its primary key set.
+
+    ``at_commit``: sent with the transaction's COMMIT where it can wait for it
+    (``commit_tail.py``: nothing in the transaction may read the row back); its primary key is
+    then unknown, None on the returned instance."""
     model = type(obj)
     meta = model._meta
     statement = (
@@ -81,6 +85,9 @@ def insert[M: Model](obj: M) -> M:
     if params is None:  # an expression among the values: Django compiles it
         obj.save(force_insert=True)
         return obj
+    if at_commit and rides_the_commit(connection):
+        write_at_commit(f"{statement.head} VALUES {statement.row}", params)
+        return obj
     with _rollback_on_error(), statement_cursor(connection) as cursor:
         cursor.execute(statement.sql, params)
         if statement.returns_pk:
@@ -91,30 +98,9 @@ def insert[M: Model](obj: M) -> M:
     return obj
 
 
-def insert_at_commit[M: Model](obj: M) -> M:
-    """INSERT a new instance as ``insert`` does, in the round trip of the transaction's COMMIT
-    where it can wait for it (``commit_tail.py``; nothing in the transaction may read the row
-    back). Its primary key is then unknown: None on the returned instance."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    model = type(obj)
-    statement = (
-        _statement(("insert", model), _insert_sql, model)
-        if rides_the_commit(connection) and getattr(obj, model._meta.pk.attname) is None
-        else None
-    )
-    if statement is None or _has_receivers(model):
-        return insert(obj)
-    _check_related(obj, statement, "save")
-    params = _params(obj, statement.fields, connection, add=True)
-    if params is None:
-        return insert(obj)
-    write_at_commit(f"{statement.head} VALUES {statement.row}", params)
-    return obj
-
-
-def insert_many[M: Model](objs: Sequence[M]) -> list[M]:
+def insert_many[M: Model](objs: Sequence[M], *, at_commit: bool = False) -> list[M]:
     """INSERT new instances of one model in one statement, as ``bulk_create(objs)`` would;
-    returns them, their primary keys set."""
+    returns them, their primary keys set (``at_commit``: as for ``insert``)."""
     if not objs:
         return []
     model = type(objs[0])
@@ -138,6 +124,9 @@ def insert_many[M: Model](objs: Sequence[M]) -> list[M]:
             return model._default_manager.bulk_create(objs)
         params += values
     rows = ", ".join([statement.row] * len(objs))
+    if at_commit and rides_the_commit(connection):
+        write_at_commit(f"{statement.head} VALUES {rows}", params)
+        return list(objs)
     with _rollback_on_error(), statement_cursor(connection) as cursor:
         cursor.execute(f"{statement.head} VALUES {rows} {statement.returning}", params)
         keys = cursor.fetchall()
@@ -146,8 +135,12 @@ def insert_many[M: Model](objs: Sequence[M]) -> list[M]:
     return list(objs)
 
 
-def update(obj: Model, field_names: Iterable[str]) -> None:
-    """UPDATE these fields of a stored instance as ``obj.save(update_fields=...)`` would."""
+def update(obj: Model, field_names: Iterable[str], *, at_commit: bool = False) -> None:
+    """UPDATE these fields of a stored instance as ``obj.save(update_fields=...)`` would.
+
+    ``at_commit``: sent with the transaction's COMMIT where it can wait for it
+    (``commit_tail.py``), for a row this transaction has locked, so that it is there: the
+    ``NotUpdated`` check has no answer before the COMMIT."""
     model: Any = type(obj)  # NotUpdated: Django 6's, not in django-stubs yet
     names = tuple(sorted(set(field_names)))
     if not names:
@@ -163,10 +156,13 @@ def update(obj: Model, field_names: Iterable[str]) -> None:
         obj.save(update_fields=names)
         return
     params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
-    with _rollback_on_error(), statement_cursor(connection) as cursor:
-        cursor.execute(statement.sql, params)
-        if not cursor.rowcount:  # NotUpdated marks the block for rollback too, as in save()
-            raise model.NotUpdated("Save with update_fields did not affect any rows.")
+    if at_commit and rides_the_commit(connection):
+        write_at_commit(statement.sql, params)
+    else:
+        with _rollback_on_error(), statement_cursor(connection) as cursor:
+            cursor.execute(statement.sql, params)
+            if not cursor.rowcount:  # NotUpdated marks the block for rollback too, as in save()
+                raise model.NotUpdated("Save with update_fields did not affect any rows.")
     obj._state.adding = False
     obj._state.db = DEFAULT_DB_ALIAS
 

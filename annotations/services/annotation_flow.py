@@ -204,12 +204,15 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
     edited = _edited_reply(data.edited_reply)
     timings = _timings(data.timings or {})
 
-    # Each list in one INSERT whose SQL is written once (compiled_write.py).
+    # Each list in one INSERT whose SQL is written once (compiled_write.py). Nothing in this
+    # step reads these rows back, and the step's row is locked: every write below rides the
+    # COMMIT on PostgreSQL (attune_collect/commit_tail.py), one round trip for all of them.
     insert_many(
         [
             MoodTag(annotation=annotation, position=i, emotion=emotion, intensity=intensity)
             for i, (emotion, intensity) in enumerate(tags)
-        ]
+        ],
+        at_commit=True,
     )
     insert_many(
         [
@@ -221,7 +224,8 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
                 preferred=preferred,
             )
             for i, (qid, observed, preferred) in enumerate(answers)
-        ]
+        ],
+        at_commit=True,
     )
     if winners is None:  # the comparison never reached the participant
         annotation.selected_pairwise_questions = []
@@ -242,7 +246,8 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
                     winner=winners[row["question_id"]],
                 )
                 for i, row in enumerate(annotation.pairwise_plan)
-            ]
+            ],
+            at_commit=True,
         )
     annotation.human_edited_reply = edited
     annotation.timings = timings
@@ -256,13 +261,14 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
             "selected_pairwise_questions",
             "improved_meta",
         ],
+        at_commit=True,
     )
     record_audit(
         "annotations.annotation.submit",
         target=annotation,
         actor_label=actor_for(participant),
         data={"turn": turn_number, "mood_tags": len(tags), "pairwise": winners is not None},
-        at_commit=True,  # with the COMMIT, as the draft's deletion: two round trips less
+        at_commit=True,
     )
     clear_drafts(participant, draft_key(turn_number), at_commit=True)
     return annotation

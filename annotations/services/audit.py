@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db import models
 
 from annotations.models import AuditEntry
-from attune_collect.compiled_write import insert, insert_at_commit
+from attune_collect.compiled_write import insert
 
 
 def actor_label_for(user: User | None, fallback: str = "system") -> str:
@@ -32,7 +32,7 @@ def record_audit(
     (``attune_collect/commit_tail.py``: one round trip less; nothing in the transaction may
     read it back, and its ``pk`` is then None)."""
     # Three entries per chat message: the INSERT's SQL is written once (compiled_write.py).
-    return (insert_at_commit if at_commit else insert)(
+    return insert(
         AuditEntry(
             actor=actor
             if actor is not None and getattr(actor, "is_authenticated", False)
@@ -42,5 +42,6 @@ def record_audit(
             target_type=target._meta.label_lower if target is not None else "",
             target_id=str(target.pk) if target is not None else "",
             data=data or {},
-        )
+        ),
+        at_commit=at_commit,
     )

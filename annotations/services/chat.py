@@ -160,7 +160,7 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
         target=turn,
         actor_label=actor,
         data={"number": turn.number, "chars": len(text)},
-        at_commit=True,  # with the COMMIT: one round trip less per message
+        at_commit=True,  # with the COMMIT, as the draft's deletion (commit_tail.py)
     )
     support = safety.check_message(turn, conversation.study, actor_label=actor)
     clear_drafts(participant, MESSAGE_DRAFT_KEY, at_commit=True)
@@ -323,7 +323,9 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     turn.error = ""
     turn.lease_expires_at = None
     # The writes of every reply: their SQL written once (attune_collect/compiled_write.py).
-    update(turn, REPLY_FIELDS)
+    # The turn is locked and nothing in this step reads its row back: the UPDATE rides the
+    # COMMIT on PostgreSQL (attune_collect/commit_tail.py), with the audit entry.
+    update(turn, REPLY_FIELDS, at_commit=True)
     if not conversation.model_version:
         conversation.model_version = completion.model[:120]
         update(conversation, ["model_version", "updated_at"])

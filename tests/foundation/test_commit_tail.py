@@ -8,10 +8,11 @@ import pytest
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
-from annotations.models import AuditEntry, ParticipantDraft
+from annotations.models import AuditEntry, Participant, ParticipantDraft
 from annotations.services.audit import record_audit
 from annotations.services.drafts import clear_drafts, save_draft
 from attune_collect.commit_tail import rides_the_commit, write_at_commit
+from attune_collect.compiled_write import insert_many, update
 from tests.factories import make_participant
 
 ACTION = "tests.commit_tail"
@@ -44,6 +45,23 @@ class TestKeptForTheCommit:
         assert (stored.target_id, stored.data) == (str(participant.pk), {"n": 1})
         assert stored.created_at == entry.created_at
         assert not ParticipantDraft.objects.filter(participant=participant).exists()
+
+    def test_compiled_inserts_and_updates_ride_it(self):
+        _postgresql()
+        participant = make_participant()
+        first, second = (
+            AuditEntry(action=ACTION, target_id=str(i), actor_label="test") for i in range(2)
+        )
+        with transaction.atomic():
+            insert_many([first, second], at_commit=True)
+            participant.withdrawn = True
+            update(participant, ["withdrawn"], at_commit=True)  # a row the test holds
+            assert _entries() == 0
+            assert not Participant.objects.get(pk=participant.pk).withdrawn
+        assert (first.pk, second.pk) == (None, None)  # unknown until the COMMIT
+        stored = AuditEntry.objects.filter(action=ACTION).order_by("id")
+        assert [entry.target_id for entry in stored] == ["0", "1"]
+        assert Participant.objects.get(pk=participant.pk).withdrawn
 
     def test_a_rolled_back_block_sends_none_of_its_kept_writes(self):
         _postgresql()
