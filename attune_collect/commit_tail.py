@@ -66,12 +66,20 @@ def rides_the_commit(connection: BaseDatabaseWrapper) -> bool:
     )
 
 
+def kept_for_commit(connection: BaseDatabaseWrapper, sql: str, params: Sequence[Any]) -> bool:
+    """Keep ``sql`` for the COMMIT if it can wait for it; False: the caller runs it now (as it
+    would have, e.g. with ``RETURNING`` or a row count to check)."""
+    if not rides_the_commit(connection):
+        return False
+    connection.commit_tail.add(sql, params)  # type: ignore[attr-defined]
+    return True
+
+
 @async_unsafe
 def write_at_commit(sql: str, params: Sequence[Any], using: str = DEFAULT_DB_ALIAS) -> None:
     """Run ``sql`` with ``params`` in the COMMIT's round trip where it can wait, else now."""
     connection = connections[using]
-    if rides_the_commit(connection):
-        connection.commit_tail.add(sql, params)  # type: ignore[attr-defined]
+    if kept_for_commit(connection, sql, params):
         return
     with transaction.mark_for_rollback_on_error(using), statement_cursor(connection) as cursor:
         cursor.execute(sql, params)

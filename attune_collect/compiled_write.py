@@ -42,7 +42,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Model
 from django.db.models.signals import post_save, pre_save
 
-from attune_collect.commit_tail import rides_the_commit, write_at_commit
+from attune_collect.commit_tail import kept_for_commit
 from attune_collect.kept_cursor import statement_cursor
 
 
@@ -85,8 +85,9 @@ def insert[M: Model](obj: M, *, at_commit: bool = False) -> M:
     if params is None:  # an expression among the values: Django compiles it
         obj.save(force_insert=True)
         return obj
-    if at_commit and rides_the_commit(connection):
-        write_at_commit(f"{statement.head} VALUES {statement.row}", params)
+    if at_commit and kept_for_commit(
+        connection, f"{statement.head} VALUES {statement.row}", params
+    ):
         return obj
     with _rollback_on_error(), statement_cursor(connection) as cursor:
         cursor.execute(statement.sql, params)
@@ -124,8 +125,7 @@ def insert_many[M: Model](objs: Sequence[M], *, at_commit: bool = False) -> list
             return model._default_manager.bulk_create(objs)
         params += values
     rows = ", ".join([statement.row] * len(objs))
-    if at_commit and rides_the_commit(connection):
-        write_at_commit(f"{statement.head} VALUES {rows}", params)
+    if at_commit and kept_for_commit(connection, f"{statement.head} VALUES {rows}", params):
         return list(objs)
     with _rollback_on_error(), statement_cursor(connection) as cursor:
         cursor.execute(f"{statement.head} VALUES {rows} {statement.returning}", params)
@@ -156,9 +156,7 @@ def update(obj: Model, field_names: Iterable[str], *, at_commit: bool = False) -
         obj.save(update_fields=names)
         return
     params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
-    if at_commit and rides_the_commit(connection):
-        write_at_commit(statement.sql, params)
-    else:
+    if not (at_commit and kept_for_commit(connection, statement.sql, params)):
         with _rollback_on_error(), statement_cursor(connection) as cursor:
             cursor.execute(statement.sql, params)
             if not cursor.rowcount:  # NotUpdated marks the block for rollback too, as in save()

@@ -5,7 +5,8 @@ same writes sent one by one, alternating in one process (``attune_collect/commit
         [--rounds 5]
 
 A message's three steps (``message_steps.py``: the message, the reply, the annotation submit)
-keep three audit entries and two draft deletions for their COMMITs on PostgreSQL. This script
+keep the writes nothing in them reads back for their COMMITs on PostgreSQL (three audit
+entries, two draft deletions, the reply's turn, the submit's answers and step). This script
 sets participants up as ``chat_load.py`` does and runs every participant's two messages, each
 participant either way (the writes kept, or each sent at once as before: ``rides_the_commit``
 answering no), the ways alternating from participant to participant and from round to round,
@@ -19,7 +20,7 @@ import os
 import statistics
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from _setup import add_database_option, argument_parser, scratch_django
@@ -32,14 +33,14 @@ WAYS = ("sent at once", "with the COMMIT")
 @contextmanager
 def writes_sent_at_once() -> Any:
     """``rides_the_commit`` answering no, where the writes ask it."""
-    from attune_collect import commit_tail, compiled_write
+    from attune_collect import commit_tail
 
     kept = commit_tail.rides_the_commit
-    commit_tail.rides_the_commit = compiled_write.rides_the_commit = lambda connection: False
+    commit_tail.rides_the_commit = lambda connection: False
     try:
         yield
     finally:
-        commit_tail.rides_the_commit = compiled_write.rides_the_commit = kept
+        commit_tail.rides_the_commit = kept
 
 
 def main() -> None:
@@ -77,14 +78,10 @@ def main() -> None:
         write(annotation_flow.submit, participant, plan.turn_number, data)
 
     def timed(way: str, run: Callable[[], None]) -> float:
-        if way == WAYS[0]:
-            with writes_sent_at_once():
-                started = time.process_time()
-                run()
-                return time.process_time() - started
-        started = time.process_time()
-        run()
-        return time.process_time() - started
+        with writes_sent_at_once() if way == WAYS[0] else nullcontext():
+            started = time.process_time()
+            run()
+            return time.process_time() - started
 
     _, everyone = create_participants("http://127.0.0.1:9/v1", args.participants * args.rounds, 2)
     per_round: dict[str, list[float]] = {way: [] for way in WAYS}
