@@ -4,13 +4,13 @@ when several workers ask at the same moment."""
 import threading
 
 import pytest
-from django.db import connection
 
 from annotations.models import AuditEntry
 from evaluation.models import RunStatus
 from evaluation.services.creation import create_run, start_run
 from evaluation.services.finalize import finalize_run
 from evaluation.services.units import execute_unit
+from tests.threads import in_a_thread
 
 
 def executed_run(run_request, demo_models, leave: int = 0):
@@ -43,15 +43,10 @@ def test_concurrent_requests_finalize_once(run_request, demo_models):
     results = []
 
     def finalize() -> None:
-        try:
-            barrier.wait()
-            results.append(finalize_run(run.pk))
-        finally:
-            connection.close()
+        barrier.wait()
+        results.append(finalize_run(run.pk))
 
-    threads = [threading.Thread(target=finalize) for _ in range(4)]
-    for thread in threads:
-        thread.start()
+    threads = [in_a_thread(finalize) for _ in range(4)]
     for thread in threads:
         thread.join()
     assert len([r for r in results if r is not None]) == 1

@@ -7,27 +7,12 @@ from dataclasses import replace
 import pytest
 from django.core.exceptions import ValidationError
 
-from annotations.models import AuditEntry, Conversation, ConversationState, Turn
+from annotations.models import AuditEntry
 from annotations.qa.models import Flag, FlagStatus
 from annotations.qa.services.risk_alerts import conversation_link, run_risk_alert
-from annotations.services import safety
-from tests.factories import build_record, build_turn, make_conversation
+from tests.qa.conftest import RISKY_MESSAGE as MESSAGE
 
 pytestmark = pytest.mark.django_db
-
-MESSAGE = "I don’t want to be alive anymore"
-
-
-@pytest.fixture
-def risky_turn(study):
-    study.safety_contacts = "lead@example.org,\nnurse@example.org"
-    study.save()
-    record = build_record(turns=(build_turn(1, user_message=MESSAGE),))
-    conversation = make_conversation(study, record=record)
-    Conversation.objects.filter(pk=conversation.pk).update(state=ConversationState.CHATTING)
-    turn = Turn.objects.get(conversation=conversation)
-    assert safety.check_message(turn, study, actor_label="test") is not None
-    return turn
 
 
 def test_the_flag_is_raised_and_the_contacts_are_told(risky_turn, mailoutbox, settings):

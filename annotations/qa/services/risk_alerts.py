@@ -6,9 +6,11 @@ forwarded and kept in places the study's data must not go).
 Runs in the background (``qa.risk_alert``), queued after the message is stored (a word match)
 or after the study's moderation model flagged it (``services/moderation.py``); the chat never
 waits for it. Idempotent per turn: a retried task, or the second of the two signals on one
-message, sends no second email. A message only the moderation model flagged sends one only if
-the conversation has had none yet: a classifier's verdicts on every later message of a
-conversation the contacts are already looking at would bury the alerts that matter.
+message, sends no second email, even when two workers run them at the same moment (the emails
+of a conversation take turns, ``attune_collect/process_lock.py``). A message only the
+moderation model flagged sends one only if the conversation has had none yet: a classifier's
+verdicts on every later message of a conversation the contacts are already looking at would
+bury the alerts that matter.
 
 Owed until it has run (``TurnSignal.alert_resend_at``, set by ``safety.ask_for_risk_alert``):
 the workers' sweep asks again for an alert whose message was lost, or whose email could not be
@@ -31,12 +33,14 @@ from annotations.qa.services.flagging import compute_flags
 from annotations.services.audit import record_audit
 from attune_collect.config import attune_config
 from attune_collect.dispatch import resend_bound, resend_owed
+from attune_collect.process_lock import process_lock
 
 log = logging.getLogger(__name__)
 
 RISK_FLAG = "risk_signal"
 NOTIFIED = "qa.risk_alert.sent"
 ACTOR = "system:qa.risk_alert"
+LOCK_PURPOSE = "risk-alert"
 
 
 def conversation_link(conversation_id: int) -> str:
@@ -72,7 +76,17 @@ def sweep_risk_alerts(now: datetime | None = None) -> list[int]:
 
 
 def _alert(turn: Turn, kinds: set[str]) -> int:
+    # The flag first, in its own transaction: an email that fails must not take it back.
     compute_flags([turn.conversation_id], actor_label=ACTOR, only=[RISK_FLAG])
+    # Then one email decision of a conversation at a time, across workers: the word check and
+    # the moderation model may ask for one message's alert at the same moment (two tasks), and
+    # each would otherwise find no email sent yet and send one. Not a lock on the
+    # conversation's row: the chat writes it, and this block may wait for the mail server.
+    with process_lock(LOCK_PURPOSE, turn.conversation_id):
+        return _email_once(turn, kinds)
+
+
+def _email_once(turn: Turn, kinds: set[str]) -> int:
     told = _notified_turns(turn.conversation_id)
     if str(turn.pk) in told or (SignalKind.RISK not in kinds and told):
         return 0
