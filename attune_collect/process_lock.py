@@ -33,13 +33,14 @@ def process_lock(purpose: str, number: int) -> Iterator[None]:
     """Hold the lock for ``(purpose, number)`` for the block; wait while another process or
     thread holds it."""
     if connection.vendor == "postgresql":
-        with transaction.atomic(), connection.cursor() as cursor:
-            # Two 32-bit keys: the purpose's checksum and the number (a signed int4 each).
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock(%s, %s)",
-                [_int4(zlib.crc32(purpose.encode())), _int4(number & 0xFFFFFFFF)],
-            )
-            yield
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                # Two 32-bit keys: the purpose's checksum and the number (a signed int4 each).
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(%s, %s)",
+                    [_int4(zlib.crc32(purpose.encode())), _int4(number & 0xFFFFFFFF)],
+                )
+            yield  # the transaction holds the lock, not the cursor
         return
     with _lock_file(purpose, number).open("a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)  # released when the file is closed
