@@ -262,6 +262,7 @@ class TurnError(serializers.Serializer):
 
 
 FAILED_REPLY_MESSAGE = "The reply could not be written. Your message is saved: please try again."
+NOT_KEPT_MESSAGE = "You have withdrawn from the study, so this reply was not kept."
 
 
 class TurnOutput(serializers.Serializer):

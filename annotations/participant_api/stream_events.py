@@ -30,8 +30,9 @@ from annotations.participant_api.serializers import (
 from annotations.participant_api.sse import sse_event
 from attune_collect.llm.types import ErrorKind
 
-# Why a reply failed: the gateway's error kinds, or "internal" (a fault of the platform).
-FAILURE_REASONS = (*get_args(ErrorKind), "internal")
+# Why a reply failed: the gateway's error kinds, "internal" (a fault of the platform), or
+# "withdrawn" (the participant withdrew while it streamed: nothing was kept, no retry).
+FAILURE_REASONS = (*get_args(ErrorKind), "internal", "withdrawn")
 
 
 class StreamingTurn(serializers.Serializer):

@@ -176,7 +176,7 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncGenerator[bytes]:
             plan, "the stream ended without a result", attempts=0, reason="internal"
         )
         return
-    yield await _last_event(plan, _store_reply, plan.turn_id, completion)
+    yield await _last_event(plan, _store_reply, plan, completion)
 
 
 async def _last_event(plan: chat.ChatPlan, step: Callable[..., bytes], *args: Any) -> bytes:
@@ -233,12 +233,22 @@ async def _failed(plan: chat.ChatPlan, message: str, *, attempts: int, reason: s
     )
 
 
-def _store_reply(turn_id: int, completion: Any) -> bytes:
+def _store_reply(plan: chat.ChatPlan, completion: Any) -> bytes:
     """The ``done`` event, built here on the pool: its serializers read the database."""
-    result = write(chat.record_reply, turn_id, completion)
-    if result is None:  # something else settled the turn meanwhile: report what is stored
-        return _done_event(turn_id)
-    return DONE.encode({"turn": result.turn, "annotation": result.annotation})
+    result = write(chat.record_reply, plan.turn_id, completion)
+    if result is not None:
+        return DONE.encode({"turn": result.turn, "annotation": result.annotation})
+    # Settled by something else meanwhile: what is stored, or nothing (the participant withdrew).
+    return _done_if_stored(plan.turn_id) or _not_kept(plan)
+
+
+def _not_kept(plan: chat.ChatPlan) -> bytes:
+    return ERROR.encode(
+        {
+            "turn": {"number": plan.turn_number, "status": TurnStatus.FAILED},
+            "error": {"reason": "withdrawn", "message": io.NOT_KEPT_MESSAGE, "retryable": False},
+        }
+    )
 
 
 def _done_if_stored(turn_id: int) -> bytes | None:

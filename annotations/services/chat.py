@@ -34,6 +34,7 @@ from annotations.services.drafts import clear_drafts
 from annotations.services.errors import FlowError, invalid
 from annotations.services.model_configs import gateway_config_of, system_prompt_of
 from annotations.services.participants import actor_for, current_conversation, require_active
+from annotations.services.withdrawal import WITHDREW_MID_REPLY
 from attune_collect.compiled_query import CompiledQuery
 from attune_collect.compiled_write import insert, update
 from attune_collect.config import attune_config
@@ -134,7 +135,10 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
                 "idempotency_key_reused",
                 "This idempotency key was already used for a different message.",
             )
-        return _resume(conversation, existing, participant)
+        # Read again, locked: _resume decides on the turn's status (see retry_turn).
+        return _resume(
+            conversation, Turn.objects.select_for_update().get(pk=existing.pk), participant
+        )
     if not text.strip():
         raise invalid("text", "write a message first")
     if len(text) > MAX_MESSAGE_CHARS:
@@ -201,14 +205,19 @@ def _check_turn_order(conversation: Conversation, last: Turn | None) -> None:
 def retry_turn(participant: Participant, turn_number: int) -> ChatPlan:
     """Ask the model again for a turn whose reply failed (or was lost mid-stream)."""
     conversation = _chatting_conversation(participant)
-    turn = conversation.turns.filter(number=turn_number).first()
+    turn = conversation.turns.select_for_update().filter(number=turn_number).first()
     if turn is None:
         raise FlowError("not_found", f"There is no message {turn_number}.")
     return _resume(conversation, turn, participant)
 
 
 def _resume(conversation: Conversation, turn: Turn, participant: Participant) -> ChatPlan:
-    """A turn met again (repeated submit or retry): replay it, restart it, or refuse."""
+    """A turn met again (repeated submit or retry): replay it, restart it, or refuse.
+
+    The caller has locked the turn: a stream whose lease lapsed may still store its reply
+    (``record_reply`` locks the turn), and a restart decided on a status read before that
+    commit would set the answered turn streaming again, for a second model call whose reply
+    could never be stored."""
     support = safety.notice_for_turn(turn, conversation.study)
     if turn.status == TurnStatus.DONE:
         return _plan(conversation, turn, support, replay=turn.model_reply)
@@ -301,13 +310,14 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     """Store a finished reply with its metadata and open the annotation step.
 
     The participant has seen this reply, so it is stored whichever stream brings it, unless
-    the turn already has one (then None: nothing is overwritten). A turn another stream
-    marked failed meanwhile is answered by it too.
+    the turn already has one, or its participant withdrew while it streamed (then None:
+    nothing is stored, ``withdrawal.py``). A turn another stream marked failed meanwhile is
+    answered by it too.
     """
     turn = _TURN_TO_SETTLE.first(turn_id)
     if turn is None:
         raise Turn.DoesNotExist(f"no turn {turn_id}")
-    if turn.status == TurnStatus.DONE:
+    if turn.status == TurnStatus.DONE or turn.error == WITHDREW_MID_REPLY:
         return None
     conversation = turn.conversation
     turn.model_reply = completion.text

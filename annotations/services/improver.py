@@ -26,7 +26,13 @@ from django.db.models import Q
 from django.utils import timezone
 
 from annotations import dispatch
-from annotations.models import ImprovedStatus, Turn, TurnAnnotation, TurnStatus
+from annotations.models import (
+    ConversationState,
+    ImprovedStatus,
+    Turn,
+    TurnAnnotation,
+    TurnStatus,
+)
 from annotations.services import safety
 from annotations.services.annotation_flow import (
     improved_reply_overdue,
@@ -83,6 +89,10 @@ def run_improver(turn_id: int) -> str:
         .first()
     )
     if annotation is None or annotation.improved_status != ImprovedStatus.PENDING:
+        return "skipped"
+    if annotation.turn.conversation.state == ConversationState.ABANDONED:
+        # Its participant withdrew after the reply was stored: no model call on their words.
+        record_improver_failure(turn_id, "the participant withdrew")
         return "skipped"
     if annotation.improver_endpoint is None:  # a pending reply always names its improver
         raise ValueError(f"turn {turn_id}: a pending improved reply without an improver")

@@ -32,7 +32,11 @@ from annotations.services.drafts import clear_drafts
 from annotations.services.errors import FlowError, invalid
 from annotations.services.participant_sessions import issue_token, participant_for_token
 from annotations.services.study_instrument import instrument_of
-from annotations.services.withdrawal import apply_withdrawal_policy
+from annotations.services.withdrawal import (
+    apply_withdrawal_policy,
+    lock_replies_in_flight,
+    stop_replies_in_flight,
+)
 from attune_collect.compiled_query import CompiledQuery
 from evaluation.benchmark.profile import ProfileError, clean_answers, traits_of
 
@@ -452,8 +456,15 @@ def withdraw(participant: Participant) -> None:
     (keep out of releases, or erase the content: ``withdrawal.py``) is applied and recorded in
     the audit entry. Their tokens then read nothing but the ``withdrawn`` step.
     """
+    # The participant's row only (not the study's, which every participant's writes refer to),
+    # and no stronger than its UPDATE of plain columns: a reply's step committing meanwhile
+    # checks its rows' foreign keys against this row and the conversation's at its COMMIT
+    # (Django's PostgreSQL constraints are deferred), which a FOR UPDATE lock would make wait
+    # on this withdrawal while the withdrawal waits on that step: a deadlock.
     participant = (
-        Participant.objects.select_for_update().select_related("study").get(pk=participant.pk)
+        Participant.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("study")
+        .get(pk=participant.pk)
     )
     if participant.withdrawn:
         return
@@ -461,11 +472,18 @@ def withdraw(participant: Participant) -> None:
     participant.withdrawn_at = timezone.now()
     participant.save(update_fields=["withdrawn", "withdrawn_at"])
     actor = actor_for(participant)
-    for conversation in Conversation.objects.filter(
-        participant=participant, state__in=_OPEN_STATES
-    ):
+    # Locked, then read again: a step that was finishing a conversation meanwhile (the post
+    # survey completing it) commits first, and a completed conversation is not abandoned.
+    open_conversations = list(
+        Conversation.objects.select_for_update(no_key=True)
+        .filter(participant=participant, state__in=_OPEN_STATES)
+        .order_by("pk")
+    )
+    in_flight = lock_replies_in_flight(open_conversations)
+    for conversation in open_conversations:
         move(conversation, ConversationState.ABANDONED, actor_label=actor)
     applied = apply_withdrawal_policy(participant)
+    applied["replies_stopped"] = stop_replies_in_flight(in_flight)
     record_audit(
         "annotations.participant.withdraw", target=participant, actor_label=actor, data=applied
     )

@@ -6,9 +6,19 @@ their messages and the replies to them, annotations, questionnaires, profile, dr
 evidence of safety signals. The conversation and turn rows stay as empty shells because QA
 decisions and the audit log refer to them (and say that something existed and was erased).
 Releases already frozen are immutable and are not rewritten.
+
+A reply still streaming when the participant withdraws is stopped here too, under either policy:
+its turn is locked before anything is erased and marked failed with ``WITHDREW_MID_REPLY``, so
+the stream's end (``chat.record_reply``) stores nothing; without it, a reply arriving after the
+erasure would write the model's answer (which repeats the participant's words) back into an
+erased turn and open its annotation step and improver call.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.utils import timezone
 
 from annotations.models import (
     Conversation,
@@ -19,8 +29,39 @@ from annotations.models import (
     Turn,
     TurnAnnotation,
     TurnSignal,
+    TurnStatus,
     WithdrawalPolicy,
 )
+
+# The error a streaming turn keeps when its participant withdrew; chat.record_reply reads it.
+WITHDREW_MID_REPLY = "the participant withdrew while this reply was on its way"
+
+
+def lock_replies_in_flight(conversations: Iterable[Conversation]) -> list[int]:
+    """Lock the streaming turns of these conversations (after the conversations themselves, the
+    order the chat's steps take): a reply's storing step that holds one commits first and its
+    reply is then erased with the rest; one that comes later waits, then finds the mark."""
+    return list(
+        Turn.objects.select_for_update(no_key=True)
+        .filter(conversation__in=list(conversations), status=TurnStatus.STREAMING)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def stop_replies_in_flight(turn_ids: list[int]) -> int:
+    """Mark the locked streaming turns failed for good (no retry: the participant is withdrawn).
+    Runs after the policy, which clears every turn's error."""
+    return (
+        Turn.objects.filter(pk__in=turn_ids, status=TurnStatus.STREAMING).update(
+            status=TurnStatus.FAILED,
+            error=WITHDREW_MID_REPLY,
+            finished_at=timezone.now(),
+            lease_expires_at=None,
+        )
+        if turn_ids
+        else 0
+    )
 
 
 def apply_withdrawal_policy(participant: Participant) -> dict[str, object]:

@@ -490,9 +490,10 @@ export interface components {
          *     * `stream_interrupted` - stream_interrupted
          *     * `config` - config
          *     * `internal` - internal
+         *     * `withdrawn` - withdrawn
          * @enum {string}
          */
-        FailureReasonEnum: "rate_limited" | "upstream_error" | "timeout" | "connection" | "auth" | "bad_request" | "stream_interrupted" | "config" | "internal";
+        FailureReasonEnum: "rate_limited" | "upstream_error" | "timeout" | "connection" | "auth" | "bad_request" | "stream_interrupted" | "config" | "internal" | "withdrawn";
         FollowUpOutput: {
             prompt: string;
             shown_when: string[];
@@ -725,6 +726,7 @@ export interface components {
              *     * `stream_interrupted` - stream_interrupted
              *     * `config` - config
              *     * `internal` - internal
+             *     * `withdrawn` - withdrawn
              */
             reason: components["schemas"]["FailureReasonEnum"];
             message: string;
