@@ -9,11 +9,18 @@ from pathlib import Path
 
 from annotations.releases.manifest import release_files
 
+SUFFIX = ".tar.gz"
+
 
 def write_archive(folder: Path, target: Path) -> Path:
-    """Write ``target`` atomically; entries sorted, mtime 0, owner 0, mode from the file type."""
+    """Write ``target`` atomically; entries sorted, mtime 0, owner 0, mode from the file type.
+
+    Every entry sits under the archive's own name without ``.tar.gz``: extracting
+    ``attunebench-1.0.0.tar.gz`` gives ``attunebench-1.0.0/``, the convention researchers
+    expect, and never a bare ``1.0.0/`` that another release's archive would also unpack into.
+    """
     temporary = target.with_name(f".tmp-{target.name}")
-    root = folder.name
+    root = archive_root(target)
     with (
         temporary.open("wb") as raw,
         gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6) as zipped,
@@ -31,3 +38,10 @@ def write_archive(folder: Path, target: Path) -> Path:
                 tar.addfile(info, stream)
     os.replace(temporary, target)
     return target
+
+
+def archive_root(target: Path) -> str:
+    """The folder an archive unpacks into: its file name without the ``.tar.gz``."""
+    if not target.name.endswith(SUFFIX):
+        raise ValueError(f"a release archive is named <name>-<version>{SUFFIX}, not {target.name}")
+    return target.name.removesuffix(SUFFIX)

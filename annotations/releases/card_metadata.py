@@ -1,16 +1,22 @@
 """The YAML front matter of a release's dataset card (README.md), as the Hugging Face Hub reads it.
 
 Written by ``yaml.safe_dump`` from a dict, never by string formatting: a license name or title
-with a colon, a quote or non-ASCII text stays a valid string. Every table is a config (its
-Parquet file) with its features declared, derived from the table's Arrow schema so a new table
-gets them for free. The same features load the JSONL mirror with the same types (left to infer,
-JSON gives int64 for int32 columns and turns ISO timestamps kept as text into timestamps). The
-mirrors are not configs of their own: ``datasets`` reads every config of a folder with one
-builder, chosen by the most common file type.
+with a colon, a quote or non-ASCII text stays a valid string. Every table with rows is a config
+(its Parquet file) with its features declared, derived from the table's Arrow schema so a new
+table gets them for free; a table with no row in the release is no config (`datasets` refuses to
+load an empty split). Every config carries the same ``description``, naming the release and a
+fingerprint of its data: `datasets` caches a local folder under its base name (the version,
+``1.0.0``, for every release) and a hash of the card's builder configs, so without it a second
+release of the same version would load the first one's cached rows. The same features load the
+JSONL mirror with the same types (left to infer, JSON gives int64 for int32 columns and turns
+ISO timestamps kept as text into timestamps). The mirrors are not configs of their own:
+``datasets`` reads every config of a folder with one builder, chosen by the most common file
+type.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -52,7 +58,11 @@ def front_matter(
     pretty_name: str,
     size_category: str,
     creators: str,
+    tables: Sequence[Table] = TABLES,
+    config_description: str,
 ) -> dict[str, Any]:
+    """The card's metadata; ``tables`` are those with rows (each a config), and
+    ``config_description`` names the release and its data (see the module's docstring)."""
     identifier, name = check_license(license, license_name)
     metadata: dict[str, Any] = {"license": identifier}
     if identifier == OTHER:
@@ -66,21 +76,23 @@ def front_matter(
             "language_creators": sorted({creators, "machine-generated"}),
             "task_categories": ["text-classification", "text-generation"],
             "tags": ["emotional-intelligence", "llm-evaluation", "attunebench"],
-            "configs": _configs(),
+            "configs": _configs(tables, config_description),
             "dataset_info": [
-                {"config_name": table.name, "features": features(table)} for table in TABLES
+                {"config_name": table.name, "features": features(table)} for table in tables
             ],
         }
     )
     return metadata
 
 
-def _configs() -> list[dict[str, Any]]:
+def _configs(tables: Sequence[Table], description: str) -> list[dict[str, Any]]:
     configs = []
-    for table in TABLES:
+    for table in tables:
         config: dict[str, Any] = {
             "config_name": table.name,
             "data_files": f"tables/{table.name}.parquet",
+            # A BuilderConfig field, so part of the hash `datasets` keys its cache by.
+            "description": description,
         }
         if table.name == DEFAULT_CONFIG:
             config["default"] = True

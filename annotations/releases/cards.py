@@ -15,7 +15,7 @@ import pyarrow as pa
 from annotations.releases.card_metadata import front_matter, render
 from annotations.releases.configurations import ConfigSnapshot, ConfigUsage, config_row
 from annotations.releases.licenses import hub_license
-from annotations.releases.tables import TABLES
+from annotations.releases.tables import TABLES, Table
 from evaluation.benchmark.instrument import Instrument
 
 
@@ -49,6 +49,30 @@ class ReleaseInfo:
     # of first use) and how many released conversations ran under each.
     model_configs: tuple[ConfigSnapshot, ...] = ()
     config_usage: dict[str, ConfigUsage] = field(default_factory=dict)
+    # A fingerprint of the data (see ``folder.data_fingerprint``): the card's configs name it,
+    # so two releases of the same version never share a `datasets` cache entry.
+    data_sha256: str = ""
+
+
+def declared_tables(info: ReleaseInfo) -> tuple[Table, ...]:
+    """The tables the card and croissant.json declare: those with at least one row. An empty
+    table keeps its files, but a config or record set of it breaks the tools (`datasets`: "no
+    data" for the split; `mlcroissant`: a reference into it fails). Row counts unknown: all."""
+    rows = info.counts.get("table_rows")
+    if rows is None:
+        return TABLES
+    return tuple(table for table in TABLES if rows.get(table.name, 0) > 0)
+
+
+def empty_tables(info: ReleaseInfo) -> list[str]:
+    declared = {table.name for table in declared_tables(info)}
+    return [table.name for table in TABLES if table.name not in declared]
+
+
+def config_description(info: ReleaseInfo) -> str:
+    """What every config of the card says: the release and the fingerprint of its data."""
+    text = f"{info.name} {info.version}"
+    return f"{text}, data sha256:{info.data_sha256}" if info.data_sha256 else text
 
 
 def _size_category(n: int) -> str:
@@ -71,6 +95,8 @@ def dataset_card(info: ReleaseInfo) -> str:
         pretty_name=f"{info.name} {info.version}",
         size_category=_size_category(int(info.counts.get("conversations", 0))),
         creators="machine-generated" if info.synthetic else "crowdsourced",
+        tables=declared_tables(info),
+        config_description=config_description(info),
     )
     lines = [
         render(metadata),
@@ -110,6 +136,12 @@ def _datasheet(info: ReleaseInfo) -> list[str]:
         "and `MANIFEST.json` (size and sha256 of every file).",
         "",
     ]
+    for name in empty_tables(info):
+        lines += [
+            f"`{name}` is empty in this release: its files are kept, but it is no config of this"
+            " card and no record set of `croissant.json`.",
+            "",
+        ]
     lines += ["### Collection process", ""]
     lines.append(
         f"- Instrument: {instrument.name} version {instrument.version} (sha256 {instrument.canonical_hash()[:16]})"
@@ -220,12 +252,16 @@ def codebook(info: ReleaseInfo) -> str:
         "",
     ]
     lines += ["## Tables", ""]
+    empty = set(empty_tables(info))
     for table in TABLES:
+        lines += [f"### {table.name}", "", table.description, ""]
+        if table.name in empty:
+            lines += [
+                "Empty in this release (no row): declared neither as a config of README.md "
+                "nor as a record set of croissant.json.",
+                "",
+            ]
         lines += [
-            f"### {table.name}",
-            "",
-            table.description,
-            "",
             "| column | type | meaning |",
             "| --- | --- | --- |",
         ]

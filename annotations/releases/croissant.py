@@ -1,10 +1,10 @@
 """croissant.json: Croissant 1.0 metadata of a release, as `mlcroissant` validates it (no warning).
 
-Every file with its sha256, one record set per table with fields typed from the table's Arrow
-schema (a new table gets its record set for free; a table's key and a column's foreign key,
-such as ``conversations.model_config_id``, are declared too), the standard JSON-LD ``@context``, a BibTeX
-``citeAs`` and the freeze date as ``datePublished``: nothing that changes when the same release
-is built again.
+Every file with its sha256, one record set per table with rows, with fields typed from the
+table's Arrow schema (a new table gets its record set for free; a table's key and a column's
+foreign key, such as ``conversations.model_config_id``, are declared too, the foreign key only
+while the table it points at has rows), the standard JSON-LD ``@context``, a BibTeX ``citeAs`` and the
+freeze date as ``datePublished``: nothing that changes when the same release is built again.
 """
 
 from __future__ import annotations
@@ -14,8 +14,13 @@ from typing import Any
 
 import pyarrow as pa
 
-from annotations.releases.cards import ReleaseInfo, default_description, license_text
-from annotations.releases.tables import TABLES, Column
+from annotations.releases.cards import (
+    ReleaseInfo,
+    declared_tables,
+    default_description,
+    license_text,
+)
+from annotations.releases.tables import Column, Table
 
 CONFORMS_TO = "http://mlcommons.org/croissant/1.0"
 # What a citation of any release names besides the release itself: the platform that built it.
@@ -42,33 +47,11 @@ def croissant(info: ReleaseInfo, entries: list[dict[str, Any]]) -> dict[str, Any
                 "encodingFormat": _encoding(Path(entry["path"])),
             }
         )
-    record_sets = []
-    for table in TABLES:
-        source = f"tables/{table.name}.parquet"
-        record_sets.append(
-            {
-                "@type": "cr:RecordSet",
-                "@id": table.name,
-                "name": table.name,
-                "description": table.description,
-                **({"key": {"@id": f"{table.name}/{table.key}"}} if table.key else {}),
-                "field": [
-                    {
-                        "@type": "cr:Field",
-                        "@id": f"{table.name}/{c.name}",
-                        "name": c.name,
-                        "description": c.description,
-                        "dataType": data_type(c),
-                        **({"repeated": True} if pa.types.is_list(c.type) else {}),
-                        "source": {"fileObject": {"@id": source}, "extract": {"column": c.name}},
-                        **(
-                            {"references": {"field": {"@id": c.references}}} if c.references else {}
-                        ),
-                    }
-                    for c in table.columns
-                ],
-            }
-        )
+    # An empty table is no record set, and no field references it: mlcroissant's join into a
+    # table with no row fails (its file stays in the distribution, as in the manifest).
+    tables = declared_tables(info)
+    declared = {table.name for table in tables}
+    record_sets = [_record_set(table, declared) for table in tables]
     counts = info.counts
     return {
         "@context": CONTEXT,
@@ -110,6 +93,32 @@ def croissant(info: ReleaseInfo, entries: list[dict[str, Any]]) -> dict[str, Any
         ),
         "rai:dataBiases": "Participants are self-selected volunteers; topics are chosen by the participant.",
         "rai:dataReleaseMaintenancePlan": "Versioned releases; a change of data is a new MINOR or MAJOR version.",
+    }
+
+
+def _record_set(table: Table, declared: set[str]) -> dict[str, Any]:
+    return {
+        "@type": "cr:RecordSet",
+        "@id": table.name,
+        "name": table.name,
+        "description": table.description,
+        **({"key": {"@id": f"{table.name}/{table.key}"}} if table.key else {}),
+        "field": [_field(table, column, declared) for column in table.columns],
+    }
+
+
+def _field(table: Table, column: Column, declared: set[str]) -> dict[str, Any]:
+    source = f"tables/{table.name}.parquet"
+    referenced = column.references.split("/", 1)[0] if column.references else None
+    return {
+        "@type": "cr:Field",
+        "@id": f"{table.name}/{column.name}",
+        "name": column.name,
+        "description": column.description,
+        "dataType": data_type(column),
+        **({"repeated": True} if pa.types.is_list(column.type) else {}),
+        "source": {"fileObject": {"@id": source}, "extract": {"column": column.name}},
+        **({"references": {"field": {"@id": column.references}}} if referenced in declared else {}),
     }
 
 

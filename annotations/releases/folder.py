@@ -101,7 +101,7 @@ class ReleaseFolderWriter:
                 continue
             self._parquet[table.name].write_table(pa.Table.from_pylist(rows, schema=table.schema))
             stream = self._jsonl[table.name]
-            stream.write(b"".join(orjson.dumps(row) + b"\n" for row in rows))
+            stream.write(b"".join(_jsonl_line(row, table.column_names) for row in rows))
             self.rows[table.name] += len(rows)
 
     def _write_configurations(self, info: ReleaseInfo) -> ReleaseInfo:
@@ -138,7 +138,11 @@ class ReleaseFolderWriter:
                 for snapshot in info.model_configs
             },
         }
-        info = replace(info, counts=counts)
+        info = replace(
+            info,
+            counts=counts,
+            data_sha256=data_fingerprint(self.conversation_hashes, self.config_usage),
+        )
         (self.folder / "README.md").write_text(dataset_card(info), encoding="utf-8")
         (self.folder / "codebook.md").write_text(codebook(info), encoding="utf-8")
         # Hash every file once: croissant.json lists them all, MANIFEST.json them and croissant.json.
@@ -173,6 +177,24 @@ class ReleaseFolderWriter:
             chosen = sorted(order[:size])
             text = "".join(conversation_filename(cid) + "\n" for cid in chosen)
             (folder / f"sample{size}.txt").write_text(text, encoding="utf-8")
+
+
+def data_fingerprint(conversation_hashes: dict[str, str], config_ids: Iterable[str]) -> str:
+    """The first 16 hex of a sha256 over the sorted (conversationId, file sha256) pairs and the
+    sorted configuration ids: what the card's configs name so that `datasets` tells two releases
+    of the same version apart. From the hashes the writer already holds: no second pass."""
+    data = {
+        "conversations": sorted(conversation_hashes.items()),
+        "model_configs": sorted(config_ids),
+    }
+    return hashlib.sha256(orjson.dumps(data)).hexdigest()[:16]
+
+
+def _jsonl_line(row: dict[str, Any], columns: tuple[str, ...]) -> bytes:
+    """One JSONL line with the keys in the schema's column order (what the Parquet file and the
+    codebook show), whatever order the row was built in; a missing key is null, as in Parquet.
+    One small dict per row, within the chunk already held: memory stays flat."""
+    return orjson.dumps({name: row.get(name) for name in columns}) + b"\n"
 
 
 def _with_pseudonym(record: records.Conversation, participant: str) -> records.Conversation:

@@ -36,6 +36,10 @@ class Table:
     key: str | None = None  # the column whose value identifies a row
 
     @property
+    def column_names(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.columns)
+
+    @property
     def schema(self) -> pa.Schema:
         return pa.schema(
             [
@@ -291,8 +295,9 @@ def table_rows(
                 "q2_emotion_clarity": wide.emotion_clarity,
                 "q3_model_fit": wide.model_fit,
                 "q3_follow_up": list(wide.what_felt_off),
-                **branches,
+                # In the schema's column order: the JSONL mirror writes keys as they come.
                 **{name: _text_or_none(wide.other.get(key)) for name, _, key in _WIDE_OTHER},
+                **branches,
             }
         )
     return rows

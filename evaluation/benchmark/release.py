@@ -42,6 +42,14 @@ def subsample_file(data: Path, name: str) -> Path:
     raise DataFolderError(f"no subsample {name!r} (looked for {candidates[-1]})")
 
 
+def subsample_names(path: Path) -> list[str]:
+    """The file names a subsample lists, one a line. Never split on whitespace: a
+    conversationId (so a file name) may hold a space. Blank lines and the spaces a hand edit
+    leaves around a name are ignored."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [name for name in (line.strip() for line in lines) if name]
+
+
 def load_conversations(data: str | Path, subsample: str | None = None) -> list[SourcedConversation]:
     """Every conversation of the folder (or of the subsample), sorted by file name.
 
@@ -55,7 +63,7 @@ def load_conversations(data: str | Path, subsample: str | None = None) -> list[S
     if subsample is None:
         paths = list(iter_conversation_files(folder))
     else:
-        names = subsample_file(data, subsample).read_text(encoding="utf-8").split()
+        names = subsample_names(subsample_file(data, subsample))
         paths = sorted(folder / name for name in names)
         missing = [path.name for path in paths if not path.is_file()]
         if missing:

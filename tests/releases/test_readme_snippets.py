@@ -41,5 +41,9 @@ def test_the_snippet_runs_on_a_built_release(tool, ecosystem_release, capsys):
     if tool == "pandas":
         assert "perceiving" in printed  # a behaviour category with its share of yes
         assert "demo-2" in printed  # conversations under the prompt the demo revised
+        # A nullable integer column stays integer (plain pandas would give float64).
+        assert "intensity Int32" in printed
+        # The JSONL mirror read with dtype=False keeps ids as text.
+        assert "conversation_id str" in printed or "conversation_id object" in printed
     if tool == "mlcroissant":
         assert "attunebench" in printed and "conversation_wide" in printed

@@ -1,10 +1,12 @@
 """`datasets.load_dataset` loads a release folder as it is: the default config and every
 config with the features the card declares, and the JSONL mirrors with the same types."""
 
+import json
 from datetime import UTC, datetime
 
 import datasets
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from annotations.releases.card_metadata import DEFAULT_CONFIG, features
@@ -61,6 +63,16 @@ def test_jsonl_mirrors_load_with_the_same_types_and_rows(ecosystem_release, cach
         )
         assert jsonl.features == parquet.features, table.name
         assert _comparable(jsonl.to_list()) == _comparable(parquet.to_list()), table.name
+
+
+@pytest.mark.parametrize("table", TABLES, ids=lambda t: t.name)
+def test_jsonl_rows_keep_the_parquet_column_order(ecosystem_release, table):
+    # Line-oriented tools (jq, a CSV export of the JSON) show the keys in file order: the mirror
+    # must read like the Parquet schema and the codebook.
+    folder = ecosystem_release.folder / "tables"
+    with (folder / f"{table.name}.jsonl").open(encoding="utf-8") as stream:
+        first = json.loads(stream.readline())
+    assert list(first) == pq.read_schema(folder / f"{table.name}.parquet").names
 
 
 def _comparable(rows: list[dict]) -> list[dict]:
