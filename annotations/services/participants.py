@@ -449,6 +449,14 @@ _OPEN_STATES = (
 )
 
 
+def _open_conversations_locked(participant: Participant) -> list[Conversation]:
+    return list(
+        Conversation.objects.select_for_update(no_key=True)
+        .filter(participant=participant, state__in=_OPEN_STATES)
+        .order_by("pk")
+    )
+
+
 @transaction.atomic
 def withdraw(participant: Participant) -> None:
     """Mark the participant withdrawn: every later release leaves their data out, open
@@ -474,13 +482,13 @@ def withdraw(participant: Participant) -> None:
     actor = actor_for(participant)
     # Locked, then read again: a step that was finishing a conversation meanwhile (the post
     # survey completing it) commits first, and a completed conversation is not abandoned.
-    open_conversations = list(
-        Conversation.objects.select_for_update(no_key=True)
-        .filter(participant=participant, state__in=_OPEN_STATES)
-        .order_by("pk")
-    )
+    open_conversations = _open_conversations_locked(participant)
     in_flight = lock_replies_in_flight(open_conversations)
     for conversation in open_conversations:
+        move(conversation, ConversationState.ABANDONED, actor_label=actor)
+    # That step may have opened the participant's next conversation as it committed; the
+    # first look's statement began before, a second one sees it.
+    for conversation in _open_conversations_locked(participant):
         move(conversation, ConversationState.ABANDONED, actor_label=actor)
     applied = apply_withdrawal_policy(participant)
     applied["replies_stopped"] = stop_replies_in_flight(in_flight)

@@ -18,6 +18,7 @@ from annotations.models import (
     PanasPhase,
     PanasResponse,
     Participant,
+    Study,
 )
 from annotations.services.assignment import open_conversation
 from annotations.services.audit import record_audit
@@ -207,9 +208,10 @@ def submit_post_survey(
         participant=participant, state=ConversationState.COMPLETED
     ).count()
     if done < conversation.study.conversations_per_participant:
-        open_conversation(
-            conversation.study, participant, state=ConversationState.PROFILED, actor_label=actor
-        )
+        # Under the study's row lock, as consent opens the first (assignment.py): two
+        # participants finishing at once must not both see the counts without the other's.
+        study = Study.objects.select_for_update().get(pk=conversation.study_id)
+        open_conversation(study, participant, state=ConversationState.PROFILED, actor_label=actor)
     return conversation
 
 

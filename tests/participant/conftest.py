@@ -19,7 +19,7 @@ import uvicorn
 from django.core.cache import cache
 
 from annotations.demo import ensure_demo_endpoints
-from annotations.models import ModelEndpoint, Study, StudyStatus
+from annotations.models import ModelEndpoint, Participant, Study, StudyStatus
 from annotations.participant_api.db import close_pool_connections
 from annotations.services import chat
 from annotations.services.improver import run_improver
@@ -201,3 +201,27 @@ def answered_turn(django_capture_on_commit_callbacks) -> Callable[[ParticipantCl
         return plan.turn_number
 
     return answer
+
+
+# A valid post-chat survey (Q1-Q3, no follow-up, the four-branch ratings), as the service takes it.
+POST_SURVEY = {
+    "looking_for": ["vent"],
+    "emotion_clarity": "clear",
+    "model_fit": "mixed",
+    "what_felt_off": [],
+    "four_branch": {"perceiving": 5, "facilitating": 4, "understanding": 6, "managing": 3},
+}
+
+
+@pytest.fixture
+def at_post_survey(answered_turn) -> Callable[[ParticipantClient], Participant]:
+    """Take a participant through one answered turn to their conversation's post-chat survey."""
+
+    def walk(client: ParticipantClient) -> Participant:
+        client.onboard()
+        assert client.annotate(answered_turn(client)).status == 200
+        assert client.post("finish", {}).status == 200
+        assert client.post("panas/post", {"items": client.panas_items(4)}).status == 200
+        return Participant.objects.get(prolific_pid=client.pid)
+
+    return walk
