@@ -12,8 +12,13 @@ from typing import Protocol
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
 from django.urls import path, reverse
 from django.utils.html import format_html
 
@@ -164,24 +169,41 @@ class StudyAdmin(SetupAdminMixin, admin.ModelAdmin):
             return "-"
         return format_html("<code>{}</code>", recruitment_link(obj, _site_address.get()))
 
+    def get_prepopulated_fields(self, request: HttpRequest, obj=None):
+        # The slug is frozen once participants have the link (services/setup.py): a read-only
+        # field cannot be prepopulated (Django's form has no field to fill: a 500).
+        readonly = set(self.get_readonly_fields(request, obj))
+        return {
+            name: sources
+            for name, sources in super().get_prepopulated_fields(request, obj).items()
+            if name not in readonly
+        }
+
     @admin.display(description="preview")
     def preview_link(self, obj: Study) -> str:
         if obj.pk is None:
             return "-"
         url = reverse("admin:annotations_study_preview", args=[obj.pk])
+        # A POST (it starts a participant): the button sends the page's own form, with its
+        # CSRF token, to the preview address instead of saving it.
         return format_html(
-            '<a href="{}" target="_blank" rel="noopener">Open the study as a test participant</a> '
+            '<button type="submit" formaction="{}" formmethod="post" formtarget="_blank" '
+            'formnovalidate class="button">Open the study as a test participant</button> '
             "(a preview participant: never counted, never released)",
             url,
         )
 
-    def preview_view(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+    def preview_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         """Start a preview participant and open the participant app with its token.
 
         The token travels in the URL fragment, which browsers never send to a server, so it
         stays out of access logs; the app reads it from ``location.hash``.
         """
-        study = get_object_or_404(Study, pk=pk)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        study = self.get_object(request, str(pk))  # within the user's studies
+        if study is None:
+            raise Http404
         if not self.has_change_permission(request, study):
             raise PermissionDenied
         result = start_preview(study, actor=staff_user(request))
@@ -302,6 +324,17 @@ class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_filter = ["action", "target_type"]
     search_fields = ["actor_label", "action", "target_id"]
     date_hierarchy = "created_at"
+
+    def get_queryset(self, request: HttpRequest):
+        queryset = super().get_queryset(request)
+        if request.user.has_perm("annotations.view_modelendpoint"):
+            return queryset
+        # An endpoint's entries hold what its page holds (the variable naming the provider
+        # key, the system prompt): not for the roles that may not open that page (qa/roles.py).
+        return queryset.exclude(target_type=_ENDPOINT_TARGET)
+
+
+_ENDPOINT_TARGET = ModelEndpoint._meta.label_lower  # as audit.record_audit writes it
 
 
 @admin.register(TurnSignal)

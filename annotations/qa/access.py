@@ -108,3 +108,16 @@ def limit_to_all_studies(queryset: QuerySet, user, perm: str, lookup: str) -> Qu
     if allowed is None:
         return queryset
     return queryset.exclude(**{f"{lookup}__in": Study.objects.exclude(pk__in=allowed)})
+
+
+def study_id_of(obj: object, lookup: str) -> int | None:
+    """The study id of a row, by the lookup its scoped admin filters on ("pk" for a study,
+    "study", "conversation__study", ...): the related objects walked, the last id read."""
+    if lookup == "pk":
+        return getattr(obj, "pk", None)
+    *path, last = lookup.split("__")
+    for name in path:
+        obj = getattr(obj, name, None)
+        if obj is None:
+            return None
+    return getattr(obj, f"{last}_id", None)

@@ -26,8 +26,9 @@ from annotations.models import (
     Study,
     Turn,
     TurnAnnotation,
+    TurnSignal,
 )
-from annotations.qa.access import limit_to_studies, study_scope
+from annotations.qa.access import limit_to_studies, study_id_of, study_scope
 from annotations.qa.models import (
     AttentionCheck,
     ConversationReview,
@@ -47,7 +48,9 @@ else:
 
 
 class StudyScopedAdminMixin(_ModelAdmin):
-    """Rows of the studies where the user may view this model; study choices likewise."""
+    """Rows of the studies where the user may view this model; study choices likewise; and
+    adding, changing or deleting a row only where the membership's role in its study allows it
+    (a researcher who is a viewer of a study may open its rows, not edit them)."""
 
     study_lookup = "study"
 
@@ -55,6 +58,27 @@ class StudyScopedAdminMixin(_ModelAdmin):
         queryset = super().get_queryset(request)
         perm = f"{self.opts.app_label}.view_{self.opts.model_name}"
         return limit_to_studies(queryset, request.user, perm, self.study_lookup)
+
+    def has_add_permission(self, request: HttpRequest, *args) -> bool:
+        return super().has_add_permission(request, *args) and self._role_allows(
+            request, "add", None
+        )
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return super().has_change_permission(request, obj) and self._role_allows(
+            request, "change", obj
+        )
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return super().has_delete_permission(request, obj) and self._role_allows(
+            request, "delete", obj
+        )
+
+    def _role_allows(self, request: HttpRequest, action: str, obj) -> bool:
+        """Without an object (the list, the add page): in some study of the user's."""
+        perm = f"{self.opts.app_label}.{action}_{self.opts.model_name}"
+        study_id = None if obj is None else study_id_of(obj, self.study_lookup)
+        return study_scope(request.user).allows(perm, study_id)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.related_model is Study:
@@ -77,10 +101,35 @@ class AuditedConfigurationAdmin(StudyScopedAdminMixin, admin.ModelAdmin):
 
 @admin.register(StudyMembership)
 class StudyMembershipAdmin(AuditedConfigurationAdmin):
+    """A user without memberships may act in every study (access.py), so a user limited to
+    some studies must not be able to take a user's last membership away, their own included:
+    that would open every study to them. Superusers and lab-wide users may."""
+
     list_display = ["user", "study", "role", "created_at"]
     list_filter = ["role", "study"]
     search_fields = ["user__username", "study__slug"]
     list_select_related = ["user", "study"]
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        if obj is not None and _would_unlimit(request, obj):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_readonly_fields(self, request: HttpRequest, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and _would_unlimit(request, obj):
+            fields.append("user")  # moving it to another user would leave this one without
+        return fields
+
+
+def _would_unlimit(request: HttpRequest, membership: StudyMembership) -> bool:
+    """The acting user is limited, and this is the last membership of its user."""
+    return (
+        study_scope(request.user).limited
+        and not StudyMembership.objects.filter(user_id=membership.user_id)
+        .exclude(pk=membership.pk)
+        .exists()
+    )
 
 
 @admin.register(StudyQASettings)
@@ -188,6 +237,7 @@ ANNOTATION_STUDY_LOOKUPS = {
     Turn: "conversation__study",
     TurnAnnotation: "turn__conversation__study",
     ConversationWideAnswers: "conversation__study",
+    TurnSignal: "turn__conversation__study",  # its evidence quotes the participant
 }
 
 

@@ -26,7 +26,15 @@ def test_the_study_page_shows_the_recruitment_link(researcher_client, chat_study
     )
     assert expected in html
     assert f"/study/{chat_study.slug}/" not in html
-    assert f"/admin/annotations/study/{chat_study.pk}/preview/" in html
+    assert f'formaction="/admin/annotations/study/{chat_study.pk}/preview/"' in html
+    assert 'formmethod="post"' in html  # it starts a participant: never by a GET
+
+
+def test_a_get_starts_no_preview(researcher_client, chat_study):
+    """A link or an image on another site can make a browser GET the address: nothing starts."""
+    response = researcher_client.get(f"/admin/annotations/study/{chat_study.pk}/preview/")
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert not Participant.objects.exists()
 
 
 def test_new_links_open_the_participant_app_without_a_redirect(chat_study):
@@ -39,7 +47,7 @@ def test_new_links_open_the_participant_app_without_a_redirect(chat_study):
 
 
 def test_the_preview_link_starts_a_preview_participant(researcher_client, researcher, chat_study):
-    response = researcher_client.get(f"/admin/annotations/study/{chat_study.pk}/preview/")
+    response = researcher_client.post(f"/admin/annotations/study/{chat_study.pk}/preview/")
     assert response.status_code == 302
     path, token = response["Location"].split("#token=")
     assert path == f"/s/{chat_study.slug}/"
@@ -55,6 +63,6 @@ def test_the_preview_link_starts_a_preview_participant(researcher_client, resear
 
 def test_outsiders_cannot_open_a_preview(client, outsider, chat_study):
     client.force_login(outsider)
-    response = client.get(f"/admin/annotations/study/{chat_study.pk}/preview/")
+    response = client.post(f"/admin/annotations/study/{chat_study.pk}/preview/")
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
     assert not Participant.objects.exists()

@@ -126,7 +126,7 @@ def test_a_preview_participant_gets_no_prolific_redirect(
 ):
     from annotations.models import Participant
 
-    response = researcher_client.get(f"/admin/annotations/study/{chat_study.pk}/preview/")
+    response = researcher_client.post(f"/admin/annotations/study/{chat_study.pk}/preview/")
     token = response["Location"].split("#token=")[1]
     client = participant_client()
     client.token = token
