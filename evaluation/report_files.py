@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evaluation.benchmark.report.formatting import decimals
 from evaluation.benchmark.stats import AXES, AXIS_LABELS
 from evaluation.models import EvaluationRun, RunStatus
 
@@ -113,7 +114,9 @@ def _cell(record: dict[str, str], axis: str) -> str:
     if mean is None:
         return "–"
     low, high = _number(record.get(f"{axis}_ci_low")), _number(record.get(f"{axis}_ci_high"))
-    digits = 1 if axis == "composite" else 3
+    # The decimals of report.html (composite 2, as the spec rounds it): fewer would show two
+    # composites the report tells apart as equal.
+    digits = decimals(axis)
     interval = (
         f" [{low:.{digits}f}, {high:.{digits}f}]" if low is not None and high is not None else ""
     )

@@ -6,6 +6,11 @@ call without a usable answer after repairs and re-asks, whatever the cause), and
 keys the raw text of every failed answer (``parse_failure_details``), the calls that failed
 outright (``call_errors``, with the gateway's error kind), how many answers needed a repair or
 a re-ask (``answer_repairs``), and the calls and cost per model (``usage``).
+
+Beside the judges' own failures (``draft_judge``), ``parse_failures`` carries
+``draft_judge_turns``: not a call type but the turns whose draft went to the judges ("calls")
+and those whose judged score was dropped because a configured judge gave no usable answer
+("failures"; see ``judging.combine_scores``).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evaluation.benchmark.asking import Answer
-from evaluation.benchmark.run_output import CALL_TYPES
+from evaluation.benchmark.run_output import CALL_TYPES, JUDGED_TURNS
 
 
 @dataclass
@@ -63,6 +68,12 @@ class AnswerLog:
         usage["completion_tokens"] += answer.completion_tokens
         usage["cost_usd"] += answer.cost_usd
 
+    def judged_turn(self, *, complete: bool) -> None:
+        """A turn whose draft the judges were asked about; ``complete``: every judge answered."""
+        counts = self.counts.setdefault(JUDGED_TURNS, {"calls": 0, "failures": 0})
+        counts["calls"] += 1
+        counts["failures"] += int(not complete)
+
     @property
     def cost_usd(self) -> float:
         """Every call of the unit (judges included), cached answers at what they cost when
@@ -83,5 +94,5 @@ class AnswerLog:
 
 
 def _ordered(by_call_type: dict[str, Any]) -> list[str]:
-    known = [name for name in CALL_TYPES if name in by_call_type]
+    known = [name for name in (*CALL_TYPES, JUDGED_TURNS) if name in by_call_type]
     return known + sorted(set(by_call_type) - set(known))

@@ -24,6 +24,7 @@ from evaluation.benchmark.files import write_atomically
 from evaluation.benchmark.release import SourcedConversation
 from evaluation.benchmark.run_output import (
     RunOutput,
+    call_counts,
     dumps_run_output,
     run_output_filename,
     run_output_from_dict,
@@ -54,9 +55,9 @@ class GroupSummary:
     api_cost: float = 0.0
 
     def add(self, output: RunOutput) -> None:
-        for counts in output.parse_failures.values():
-            self.calls += counts.get("calls", 0)
-            self.failures += counts.get("failures", 0)
+        calls, failures = call_counts(output.parse_failures)
+        self.calls += calls
+        self.failures += failures
         self.call_errors += len(output.other.get("call_errors") or [])
         self.api_cost += output.api_cost or 0.0
 

@@ -1,13 +1,18 @@
 """Several judges, one verdict (section 3, call 2): scores averaged, yes/no by majority.
 
-A judge whose call failed is left out of both. A yes/no tie (two judges, one each way) has no
-majority and is recorded as "na", which the scorer, like a reader, treats as "no verdict".
+Scores: a turn has a combined score only when every configured judge answered. The reference
+is silent on a judge that fails; averaging whichever judges answered would let a failed call
+replace a harsh judge by a lenient one on some turns and move a model's judged quality for
+that reason alone, so such a turn's judged score is undefined (left out of the axis mean) and
+counted by the runner. Yes/no: a judge whose call failed is left out of the majority. A yes/no
+tie (two judges, one each way) has no majority and is recorded as "na", which the scorer, like
+a reader, treats as "no verdict".
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from evaluation.benchmark.run_output import AnswerMap, DraftJudgeScores
 from evaluation.benchmark.schemas import JUDGE_DIMENSIONS
@@ -17,8 +22,12 @@ def judge_scores(answer: Mapping[str, object]) -> DraftJudgeScores:
     return DraftJudgeScores(**{name: answer.get(name) for name in JUDGE_DIMENSIONS})  # type: ignore[arg-type]
 
 
-def combine_scores(by_model: Mapping[str, DraftJudgeScores]) -> DraftJudgeScores | None:
-    if not by_model:
+def combine_scores(
+    by_model: Mapping[str, DraftJudgeScores], judges: Collection[str]
+) -> DraftJudgeScores | None:
+    """The judges' mean per dimension, or None unless every one of ``judges`` (the configured
+    judges) answered: a partial panel is a different panel, not the same one with less data."""
+    if not by_model or not all(judge in by_model for judge in judges):
         return None
     means: dict[str, float | None] = {}
     for name in JUDGE_DIMENSIONS:

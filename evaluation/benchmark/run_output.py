@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,10 @@ CALL_TYPES: tuple[str, ...] = (
     "post_conversation",
     "reply_judge",
 )
+# Not a call type: in ``parse_failures``, the turns whose draft went to the judges ("calls") and
+# those whose judged score was dropped because a configured judge did not answer ("failures").
+# Counts of turns, so sums of calls over ``parse_failures`` leave it out (``call_counts``).
+JUDGED_TURNS = "draft_judge_turns"
 # Which reply a judge answered the behaviour questions about (``judge_reply_assessment_by_model``):
 # the original model's reply, or the participant's own edited version of it.
 JUDGED_REPLIES: tuple[str, ...] = ("original", "human_edited")
@@ -195,6 +200,15 @@ class RunOutput:
 
 
 # --- reading (lenient) ------------------------------------------------------------------------
+
+
+def call_counts(parse_failures: Mapping[str, Mapping[str, Any]]) -> tuple[int, int]:
+    """(calls, failures) summed over the call types of a ``parse_failures`` map; the
+    ``JUDGED_TURNS`` entry counts turns, not calls, and its failures are judge failures
+    already counted under ``draft_judge``, so it is left out."""
+    entries = [c for name, c in parse_failures.items() if name != JUDGED_TURNS]
+    calls = sum(int(c.get("calls") or 0) for c in entries)
+    return calls, sum(int(c.get("failures") or 0) for c in entries)
 
 
 def run_output_from_dict(data: Any) -> RunOutput:

@@ -177,7 +177,7 @@ class _TurnTasks:
 
     turn: Turn
     verbose: bool
-    judged: bool
+    judges: tuple[str, ...]  # the configured judges' models; empty: a run without judges
     draft: asyncio.Task[tuple[Answer, list[Answer]]]
     om_review: asyncio.Task[Answer]
     hp_review: asyncio.Task[Answer] | None
@@ -202,6 +202,9 @@ class _TurnTasks:
                 assessed.setdefault(answer.model, {})[reply] = answer.value["behaviour"]
         scores = {a.model: judge_scores(a.value) for a in judges if a.value is not None}
         behaviour = {a.model: a.value["behaviour"] for a in judges if a.value is not None}
+        combined = combine_scores(scores, self.judges)
+        if judges:  # the draft went to the judges: count the turns a judge left unscored
+            log.judged_turn(complete=combined is not None)
         return TurnOutput(
             turn_number=number,
             em_emotion_tags=_value(om, "emotion_tags"),
@@ -218,13 +221,17 @@ class _TurnTasks:
             em_pairwise_selections=self.presentation.selections(
                 _value(pairwise, "selections") or {}
             ),
-            em_draft_judge_scores=combine_scores(scores) if self.judged else None,
+            em_draft_judge_scores=combined,
             em_draft_judge_scores_by_model=scores if self.judged else None,
             em_draft_binary_assessment=majority(behaviour) if self.judged else None,
             em_draft_binary_assessment_by_model=behaviour if self.judged else None,
             judge_reply_assessment_by_model=assessed if self.judged else None,
             other=self._reasoning(hp, pairwise),
         )
+
+    @property
+    def judged(self) -> bool:
+        return bool(self.judges)
 
     def _reasoning(self, hp: Answer | None, pairwise: Answer | None) -> dict[str, Any]:
         if not self.verbose:
@@ -293,7 +300,7 @@ class _Unit:
         return _TurnTasks(
             turn=turn,
             verbose=verbose,
-            judged=bool(self.options.judges),
+            judges=tuple(judge.model for judge in self.options.judges),
             draft=group.create_task(self._draft_and_judges(turn, draft_messages, draft, rank)),
             om_review=group.create_task(self._ask(review_messages, review, rank(1))),
             hp_review=hp_task,

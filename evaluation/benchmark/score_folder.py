@@ -3,7 +3,8 @@
 Every ``*.json`` under the runs folder that looks like a run output (an object with
 ``conversationId`` and ``turns``) is scored against its conversation with the section 4
 scorer; anything else there (our scores.json, notes) is passed over. The model-free baselines
-are scored beside the models on the same conversations, so every table shows chance level.
+are scored beside the models on the same conversations, in the runs' main mode (the report's
+leaderboard mode), so every table shows chance level.
 
 Outputs: ``scores.json`` = {"scoring_options": {...}, "conversations": [...], "aggregates":
 [...]} with the section 6 metric names (parse-failure rates per call type inside every entry),
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from evaluation.benchmark.baselines import all_baseline_runs
 from evaluation.benchmark.files import write_atomically
 from evaluation.benchmark.records import Conversation
 from evaluation.benchmark.release import SourcedConversation
-from evaluation.benchmark.run_output import RunOutput, run_output_from_dict
+from evaluation.benchmark.run_output import RunOutput, call_counts, run_output_from_dict
 from evaluation.benchmark.scoring import (
     AggregateScores,
     ConversationScores,
@@ -79,6 +80,16 @@ class ScoreResult:
     variants: dict[str, ScoreVariant] = field(default_factory=dict)
 
 
+def main_mode(modes: Iterable[str | None]) -> str:
+    """The mode a report leads with: ``default`` when it was run, else the first mode run.
+
+    The baselines are scored in this mode: the statistics show baselines only in the
+    leaderboard's mode, so scoring them anywhere else would hide them.
+    """
+    seen = [mode for mode in modes if mode]
+    return "default" if "default" in seen or not seen else seen[0]
+
+
 def read_runs(runs: Path) -> tuple[list[tuple[str, RunOutput]], list[str]]:
     """(file name, run output) for every run-output file under ``runs``; and what was not."""
     found: list[tuple[str, RunOutput]] = []
@@ -103,10 +114,12 @@ def score_runs(
     compat: bool = False,
     asked_only: bool = False,
     baseline_seed: int = 0,
+    baseline_mode: str | None = None,
 ) -> ScoreResult:
     """Score each run against its conversation, add the baselines, aggregate per model and mode.
 
-    The baselines run on the conversations the runs cover (all of them when there are none).
+    The baselines run on the conversations the runs cover (all of them when there are none),
+    in ``baseline_mode``: by default the ``main_mode`` of the runs, the report's main mode.
     ``runs`` is read once (it may be a generator). The default scores always follow the
     reference; ``asked_only`` adds that variant beside them (``result.variants``).
     """
@@ -123,6 +136,7 @@ def score_runs(
 
     seen: set[tuple[str | None, str | None, str | None]] = set()
     covered: dict[str, None] = {}
+    modes: dict[str | None, None] = {}  # in the order first seen
     for name, run in runs:
         key = (run.conversation_id, run.em_model, run.mode)
         conversation = by_id.get(run.conversation_id or "")
@@ -135,9 +149,11 @@ def score_runs(
         else:
             seen.add(key)
             covered.setdefault(conversation.conversation_id)
+            modes.setdefault(run.mode)
             score(conversation, run)
     baseline_set = [by_id[cid] for cid in covered] or list(by_id.values())
-    for run in all_baseline_runs(baseline_set, seed=baseline_seed):
+    mode = baseline_mode or main_mode(modes)
+    for run in all_baseline_runs(baseline_set, seed=baseline_seed, mode=mode):
         score(by_id[run.conversation_id or ""], run)  # a baseline run names its conversation
     result.aggregates = aggregate(result.conversations)
     for variant in result.variants.values():
@@ -206,8 +222,7 @@ def summary_rows(
     rows: list[list[Cell]] = []
     for item in aggregates:
         metrics = item.metrics
-        calls = sum(int(c.get("calls") or 0) for c in item.parse_failures.values())
-        failures = sum(int(c.get("failures") or 0) for c in item.parse_failures.values())
+        calls, failures = call_counts(item.parse_failures)
         rows.append(
             [
                 item.em_model,

@@ -25,7 +25,7 @@ from evaluation.benchmark.report import (
     write_report,
 )
 from evaluation.benchmark.run_output import RunOutput, run_output_from_dict
-from evaluation.benchmark.score_folder import score_runs, write_scores
+from evaluation.benchmark.score_folder import main_mode, score_runs, write_scores
 from evaluation.benchmark.stats import (
     StatsConfig,
     compute_statistics,
@@ -46,9 +46,16 @@ def report_folder(run: EvaluationRun) -> Path:
 def build_report(run: EvaluationRun) -> Path:
     """Score the run's finished units and write its report folder; returns the folder."""
     conversations = release_conversations(run.release.folder, run.subsample)
+    # The leaderboard's mode; the baselines are scored in it so they stand beside the models.
+    primary = main_mode(run.modes)
     # Outputs stream from the database (a big run holds gigabytes of them); score_runs reads
     # its runs once, so a generator keeps one output in memory at a time.
-    scored = score_runs(conversations, _outputs(run), baseline_seed=run.seed)  # type: ignore[arg-type]
+    scored = score_runs(
+        conversations,
+        _outputs(run),  # type: ignore[arg-type]
+        baseline_seed=run.seed,
+        baseline_mode=primary,
+    )
     records = [item.conversation for item in conversations]
     judge_answers = reply_answers = None
     if run.judges.exists():
@@ -60,7 +67,6 @@ def build_report(run: EvaluationRun) -> Path:
             [participant_reply_answers(records), judge_reply_answers(o for _, o in _outputs(run))],
             ignore_index=True,
         )
-    primary = "default" if "default" in run.modes else run.modes[0]
     instrument = _instrument(run)
     statistics = compute_statistics(
         score_frame(scored.conversations, records, profile=instrument.profile),

@@ -188,8 +188,15 @@ def test_perfect_run_scores_100():
 def test_composite_is_rounded_to_two_decimals():
     # 100 * (1/3) * (0.24 + 0.49 + 0.27) = 33.333... -> 33.33
     assert composite(1 / 3, 1 / 3, 1 / 3) == 33.33
-    # nothing scored in the turn pillars: only 0.27 * HC remains: 100 * 0.27 * 0.5 = 13.5
-    assert composite(None, None, 0.5) == 13.5
+
+
+def test_composite_is_undefined_when_a_pillar_is():
+    # Section 4 defines the composite from mean F1, VA, OM, human and pairwise accuracy over the
+    # scored turns; with no scored turn those means do not exist, and the spec gives no value
+    # for them. Counting them as 0 (the old rule: 100 * 0.27 * 0.5 = 13.5 here) would put a
+    # number that is mostly missing data into the composite mean.
+    assert composite(None, None, 0.5) is None
+    assert composite(0.5, None, 0.5) is None and composite(None, 0.5, 0.5) is None
 
 
 def test_empty_run_output_scores_defaults():
@@ -199,7 +206,25 @@ def test_empty_run_output_scores_defaults():
     # HC: PANAS undefined -> 0.5; Q1 one empty -> 0; Q2, Q3 missing -> 0; follow-up -> 0;
     #     four-branch |5 - 4| = 1 -> 5/6. HC = 0.4*0.5 + 0.3*0 + 0.3*5/6 = 0.2 + 0.25 = 0.45
     assert scores.holistic_comprehension == pytest.approx(0.45)
-    assert scores.composite_score == pytest.approx(12.15)  # 100 * 0.27 * 0.45
+    # ET and EQ are undefined (no scored turn), so the composite is too (was 100 * 0.27 * 0.45
+    # = 12.15 when missing pillars counted 0); HC stays, it needs no turn.
+    assert scores.composite_score is None
+    assert scores.outcome_prediction == pytest.approx(0.45)
+
+
+def test_an_undefined_composite_is_left_out_of_the_mean():
+    conversations = {"c1": conversation("c1"), "c2": conversation("c2")}
+    scores = [
+        score_conversation(conversations["c1"], run("c1")),
+        score_conversation(
+            conversations["c2"],
+            RunOutput(conversation_id="c2", em_model="provider/model", mode="default"),
+        ),
+    ]
+    (summary,) = aggregate(scores)
+    assert summary.metrics["composite_score"].mean == 77.62  # c1 alone, not (77.62 + 12.15) / 2
+    assert summary.metrics["composite_score"].n == 1
+    assert summary.metrics["outcome_prediction"].n == 2
 
 
 def test_standard_error_by_hand():

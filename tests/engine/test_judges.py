@@ -1,20 +1,22 @@
 """Several judges: their scores are averaged per dimension, their yes/no answers decided by
-majority (a tie is "na"); a judge that failed is left out."""
+majority (a tie is "na"); a judge that failed is left out of the majority (a turn missing a
+judge's scores has no combined score: ``test_judged_turn_needs_every_judge.py``)."""
 
 from evaluation.benchmark.judging import combine_scores, majority
 from evaluation.benchmark.run_output import DraftJudgeScores
 
 
-def test_scores_are_averaged_over_the_judges_that_answered():
+def test_scores_are_averaged_over_the_judges():
     combined = combine_scores(
         {
             "a": DraftJudgeScores(7, 6, 5, 4),
             "b": DraftJudgeScores(5, 6, 3, None),
             "c": DraftJudgeScores(3, 3, 1, 2),
-        }
+        },
+        ("a", "b", "c"),
     )
     assert combined == DraftJudgeScores(5.0, 5.0, 3.0, 3.0)
-    assert combine_scores({}) is None
+    assert combine_scores({}, ()) is None
 
 
 def test_yes_no_by_majority_and_ties_are_na():

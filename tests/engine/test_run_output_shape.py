@@ -79,7 +79,9 @@ async def test_one_file_per_unit_in_the_section_6_shape(release_dir, tmp_path):
         "pairwise",
         "post_conversation",
         "reply_judge",
+        "draft_judge_turns",  # judged turns, and those a judge left without a judged score
     }
+    assert data["parse_failures"]["draft_judge_turns"]["failures"] == 0
 
     turn = data["turns"][0]
     assert list(turn)[: len(TURN_KEYS)] == TURN_KEYS

@@ -57,11 +57,10 @@ def test_groups_follow_the_instrument_and_prefer_not_to_say_stays_apart():
     groups = trait_groups_from_profile(profile, people, min_participants=3)
     assert set(groups.groups) == {"any diagnosis", "insomnia"}  # migraine: too few people
     table = conversation_attributes(people, groups).set_index("conversation_id")
-    assert list(table["trait:any diagnosis"]) == ["any diagnosis"] * 4 + [
-        "none",
-        "Prefer not to say",
-        "none",
-    ]
+    # x0 answered no diagnosis option (an optional question skipped): unknown, not "none".
+    levels = table["trait:any diagnosis"]
+    assert list(levels.iloc[:6]) == ["any diagnosis"] * 4 + ["none", "Prefer not to say"]
+    assert levels.isna().loc["x0"]
     assert table.loc["m0", "trait:insomnia"] is not None
     assert str(table.loc["p0", "trait:insomnia"]) == "Prefer not to say"
 
@@ -95,6 +94,7 @@ def test_a_statistics_run_takes_its_trait_groups_from_the_instrument():
     assert ("trait:any diagnosis", "Prefer not to say") in levels
     assert all(s.reference == "none" for s in stats.subgroups if s.grouping.startswith("trait:"))
     # An instrument whose trait prefix matches no participant's traits gives only the pooled
-    # group, and every participant there is in "none" (no list in code fills it).
+    # group (no list in code fills it); nobody answered its question, so nobody is "none".
     other = score_frame(scores, conversations, profile=renamed)
     assert [c for c in other.columns if c.startswith("trait:")] == ["trait:any diagnosis"]
+    assert other["trait:any diagnosis"].isna().all()

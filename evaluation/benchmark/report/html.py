@@ -248,7 +248,11 @@ def _parse_table(statistics: Statistics) -> str:
             row.append(rate if r is None else f"{rate} ({r.failures}/{r.calls})")
         rows.append(row)
     headers = ["Model", "Mode", *call_types]
-    caption = "Parse-failure rate per call type, failures/calls (format failures, not EI failures)"
+    caption = (
+        "Parse-failure rate per call type, failures/calls (format failures, not EI failures); "
+        "draft_judge_turns: judged turns dropped from judged quality because a judge did not "
+        "answer, of the turns sent to the judges"
+    )
     return _table(caption, headers, rows)
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 HOW_TO_READ: dict[str, str] = {
     "leaderboard": (
         "Each cell is a model's mean over the conversations, with a 95% interval from "
-        "resampling conversations: another sample of conversations would give a mean inside it "
-        "about 19 times in 20. The rank interval says which places the model could hold; two "
+        "resampling conversations: intervals built this way contain the true mean about 19 "
+        "times in 20. The rank interval says which places the model could hold; two "
         "models whose rank intervals overlap are not reliably ordered. Baselines answer without "
         "a model (chance, majority, no change): a model at or below a baseline has learnt nothing "
         "that axis measures."
@@ -25,11 +25,14 @@ HOW_TO_READ: dict[str, str] = {
         "Kendall's tau compares how two axes order the models: +1 the same order, 0 unrelated, "
         "−1 reversed. The permutation p-value is the chance of a tau this far from 0 if the two "
         "rankings were independent; with few models only a large tau can be told from chance. "
-        "Small taus with large p-values mean the axes measure different abilities."
+        "A large p-value means the rankings cannot be told from independent ones with this many "
+        "models, not that they are independent: with about ten models, even two axes that "
+        "largely measure the same ability often give p above 0.05."
     ),
     "subgroups": (
         "Each row compares the conversations of one participant group with the reference group "
-        "(for a trait: the participants who report none of the traits), per conversation "
+        "(for a trait: the participants who chose none of the traits; those who skipped the "
+        "question are left out of the comparison), per conversation "
         "averaged over the models. A negative difference means the models did worse for that "
         "group; an interval that contains 0 means the data cannot tell. Small groups are marked: "
         "their intervals are wide and their estimates unstable."
@@ -60,7 +63,9 @@ HOW_TO_READ: dict[str, str] = {
         "The share of calls whose answer could not be read even after repairs and re-asks. "
         "Such answers score as missing (as in the reference), so a model with many failures "
         "loses points for format, not for emotional intelligence: read its scores with that "
-        "in mind."
+        "in mind. The draft_judge_turns column counts turns, not calls: a turn keeps its judged "
+        "quality score only when every judge answered, so the turns where a judge failed are "
+        "left out of that axis rather than scored by the other judges alone."
     ),
     "reproducibility": (
         "Everything needed to obtain these numbers again: the frozen release and its content "

@@ -82,7 +82,7 @@ class ConversationScores:
     emotion_tracking: float | None
     evaluation_quality: float | None
     holistic_comprehension: float
-    composite_score: float
+    composite_score: float | None  # None when a pillar is undefined (no scored turn)
     emotion_recognition: float | None
     behaviour_classification: float | None
     preference_prediction: float | None
@@ -113,15 +113,18 @@ def _run_has_hp_review(outputs: Iterable[TurnOutput]) -> bool:
 
 
 def composite(
-    emotion_tracking: float | None, evaluation_quality: float | None, holistic: float
-) -> float:
+    emotion_tracking: float | None, evaluation_quality: float | None, holistic: float | None
+) -> float | None:
     """Section 4 composite: 100 x (0.24 ET + 0.49 EQ + 0.27 HC), rounded to 2 decimals.
 
-    A pillar with nothing scored (no turn of the conversation in the run) counts 0.
+    Undefined when a pillar is (no turn of the conversation in the run: its turn means do
+    not exist). Section 4 gives no value for a missing pillar, and counting it as 0 would put
+    a number made mostly of missing data into the model's composite mean; undefined, the
+    conversation is left out of that mean like any other undefined score.
     """
-    value = 100 * (
-        0.24 * (emotion_tracking or 0.0) + 0.49 * (evaluation_quality or 0.0) + 0.27 * holistic
-    )
+    if emotion_tracking is None or evaluation_quality is None or holistic is None:
+        return None
+    value = 100 * (0.24 * emotion_tracking + 0.49 * evaluation_quality + 0.27 * holistic)
     return round(value, 2)
 
 

@@ -42,10 +42,18 @@ MIN_TRAIT_PARTICIPANTS = 10
 @dataclass(frozen=True)
 class TraitGroups:
     """The ``trait:<group>`` columns: each group's member traits, and traits that are a level of
-    their own (``withheld``: "prefer not to say"), never pooled with the reference "none"."""
+    their own (``withheld``: "prefer not to say"), never pooled with the reference "none".
+
+    ``prefixes`` names, per group, the trait prefix of the question it comes from
+    (``"diagnosis:"``): a participant with no trait of that prefix chose no option of the
+    question (an optional question they skipped), so their level is unknown, not "none".
+    Groups given without a question (plain trait lists) have no prefix: there "none" is
+    simply "none of the group's traits".
+    """
 
     groups: Mapping[str, frozenset[str]]
     withheld: Mapping[str, str] = field(default_factory=dict)  # trait -> its level's name
+    prefixes: Mapping[str, str] = field(default_factory=dict)  # group -> "<trait prefix>:"
 
 
 def trait_groups_from_profile(
@@ -59,6 +67,7 @@ def trait_groups_from_profile(
     each condition that at least ``min_participants`` participants report."""
     groups: dict[str, frozenset[str]] = {}
     withheld: dict[str, str] = {}
+    prefixes: dict[str, str] = {}
     if profile is None:
         return TraitGroups(groups)
     seen: dict[str, set[str]] = {}
@@ -79,10 +88,12 @@ def trait_groups_from_profile(
         )
         pooled = ANY_CONDITION if len(profile.trait_questions) == 1 else f"any {question.id}"
         groups[pooled] = frozenset(conditions)
+        prefixes[pooled] = prefix
         for trait in conditions:
             if len(seen.get(trait, ())) >= min_participants:
                 groups[trait[len(prefix) :]] = frozenset({trait})
-    return TraitGroups(groups, withheld)
+                prefixes[trait[len(prefix) :]] = prefix
+    return TraitGroups(groups, withheld, prefixes)
 
 
 def _trait_value(
@@ -91,7 +102,12 @@ def _trait_value(
     members: frozenset[str],
     every: set[str],
     withheld: Mapping[str, str],
+    prefix: str = "",
 ) -> str | None:
+    if prefix and not any(t.startswith(prefix) for t in traits):
+        # No option of the question chosen (skipped): unknown. The reference group is those
+        # who chose "none", never those who did not say.
+        return None
     if traits & members:
         return group
     if traits & every:
@@ -114,6 +130,7 @@ def conversation_attributes(
         for name, members in trait_groups.groups.items()
     }
     withheld = {t.casefold(): level for t, level in trait_groups.withheld.items()}
+    prefixes = {name: p.casefold() for name, p in trait_groups.prefixes.items()}
     every = set().union(*groups.values()) if groups else set()
     rows = []
     for conversation in conversations:
@@ -125,7 +142,11 @@ def conversation_attributes(
             ORIGINAL_MODEL_COLUMN: conversation.metadata.model,
         }
         for name, members in groups.items():
-            value = _trait_value(traits, name, members, every, withheld) if profile else None
+            value = (
+                _trait_value(traits, name, members, every, withheld, prefixes.get(name, ""))
+                if profile
+                else None
+            )
             row[f"{TRAIT_PREFIX}{name}"] = value
         rows.append(row)
     columns = ["conversation_id", TOPIC_COLUMN, ORIGINAL_MODEL_COLUMN]

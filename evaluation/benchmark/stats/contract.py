@@ -16,7 +16,9 @@ Columns (the "score frame"):
   ``trait:<group>`` column per participant trait group whose value is the group's name for a
   participant with a trait of the group, ``"none"`` for a participant with no trait of any
   group, and missing otherwise (so each group is compared with the participants who report
-  none of the traits, not with those of another group).
+  none of the traits, not with those of another group). For a group from a profile question,
+  a participant who chose no option of that question (skipped it) is missing too: "none"
+  means they chose "none", not that they did not say.
 - Optional parse-failure counts: ``parse_<call type>_calls`` and ``parse_<call type>_failures``
   (integers, as ``scoring.per_conversation_frame`` writes them).
 
