@@ -58,6 +58,23 @@ def test_services_have_health_checks_and_volumes():
     assert "uvicorn" in services["web"]["command"]
 
 
+def test_evaluation_runs_have_a_queue_and_workers_of_their_own():
+    """A run sends a message per unit at once: the study's tasks (an improved reply a
+    participant waits for, a risk alert) are consumed by other workers, never behind them."""
+    services = json.loads(run_config("--format", "json").stdout)["services"]
+    queue = services["web"]["environment"]["ATTUNE_EVALUATION_QUEUE"]
+    for name in ("web", "worker", "evaluation-worker"):
+        assert services[name]["environment"]["ATTUNE_EVALUATION_QUEUE"] == queue, name
+    consumed = {
+        name: next(
+            a.split("=", 1)[1] for a in services[name]["command"] if a.startswith("--queues=")
+        )
+        for name in ("worker", "evaluation-worker")
+    }
+    assert consumed == {"worker": "celery", "evaluation-worker": queue}
+    assert queue != "celery" and "healthcheck" in services["evaluation-worker"]
+
+
 def test_a_missing_database_password_is_refused():
     env = {k: v for k, v in os.environ.items() if k != "POSTGRES_PASSWORD"}
     result = subprocess.run(
