@@ -8,6 +8,9 @@ database, the state that says it is still owed, and every live worker looks for 
 every half of the shortest bound (at most every 60 s; 7.5 s with the defaults, for the
 improved reply's) and sends their tasks again:
 
+- evaluation runs left queued (``evaluation.services.creation.start_runs_left_queued``):
+  a run still queued past ``ATTUNE_UNCLAIMED_REQUEUE_S`` after its creation lost its start
+  message; the sweep starts it (the conditional update to running is the claim);
 - evaluation runs (``evaluation.services.units.sweep_running_runs``): units under a lapsed
   lease, queued units of a run where nothing moved for ``ATTUNE_UNCLAIMED_REQUEUE_S``, and a
   run whose units are all finished but that nobody finalized;
@@ -53,11 +56,13 @@ from annotations.services.annotation_flow import improver_resend_after
 from annotations.services.improver import sweep_improved_replies
 from annotations.services.moderation import sweep_unmoderated
 from attune_collect.config import attune_config
+from evaluation.services.creation import start_runs_left_queued
 from evaluation.services.units import sweep_running_runs
 
 logger = logging.getLogger(__name__)
 
 STEPS: Sequence[tuple[str, Callable[[], object]]] = (
+    ("evaluation runs left queued", start_runs_left_queued),
     ("evaluation runs", sweep_running_runs),
     ("release builds", sweep_release_builds),
     ("moderation verdicts", sweep_unmoderated),

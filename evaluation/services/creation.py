@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from annotations.services.audit import record_audit
-from evaluation import dispatch
+from attune_collect.dispatch import RESEND_BATCH
+from evaluation import conf, dispatch
 from evaluation.models import EvaluationRun, EvaluationUnit, RunStatus, UnitStatus
 from evaluation.services.money import money
 from evaluation.services.planning import RunPlan, RunRequest, plan_run
@@ -90,14 +93,50 @@ def create_run(
 def start_run(run_id: int) -> EvaluationRun | None:
     """Queued -> running (once), then fan out every queued unit. Safe to repeat: a redelivered
     start sends the still-queued units again, and a unit runs once however often it is sent."""
-    started = EvaluationRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(
-        status=RunStatus.RUNNING, started_at=timezone.now()
-    )
+    started = _mark_started(run_id)
     run = EvaluationRun.objects.filter(pk=run_id).first()
     if run is None or run.status != RunStatus.RUNNING:
         return run
     if started:
         record_audit("evaluation.run.start", target=run, actor_label="worker")
+    _fan_out(run)
+    return run
+
+
+def _mark_started(run_id: int) -> bool:
+    """Queued -> running, by a conditional update: True for the one caller that moved it."""
+    return bool(
+        EvaluationRun.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(
+            status=RunStatus.RUNNING, started_at=timezone.now()
+        )
+    )
+
+
+def _fan_out(run: EvaluationRun) -> None:
     unit_ids = list(run.units.filter(status=UnitStatus.QUEUED).values_list("pk", flat=True))
     dispatch.enqueue_units(run, unit_ids)
-    return run
+
+
+def start_runs_left_queued(now: datetime | None = None) -> list[int]:
+    """Start the runs a worker should have started: queued (not inline) past the unclaimed
+    bound after their creation, so their start message was lost (a broker error as the run
+    was created) or is held by a killed worker until the broker's visibility timeout. Started
+    here as the message would have; of several workers' sweeps, only the one whose conditional
+    update moves a run to running fans its units out. Returns the runs started."""
+    now = now or timezone.now()
+    bound = timedelta(seconds=conf.unclaimed_requeue_s())
+    left = EvaluationRun.objects.filter(
+        status=RunStatus.QUEUED, inline=False, created_at__lt=now - bound
+    ).values_list("pk", flat=True)
+    started = []
+    for run in EvaluationRun.objects.filter(pk__in=list(left[:RESEND_BATCH])):
+        if _mark_started(run.pk):
+            record_audit(
+                "evaluation.run.start",
+                target=run,
+                actor_label="worker",
+                data={"by": "sweep", "why": "its start message was lost"},
+            )
+            _fan_out(run)
+            started.append(run.pk)
+    return started
