@@ -10,6 +10,7 @@ from annotations.models import ModelEndpoint
 from annotations.qa.access import limit_to_all_studies
 from annotations.releases.models import Release, ReleaseState
 from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET
+from evaluation.benchmark.release import DataFolderError, check_subsample_name
 from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
 from evaluation.engine import prompt_sets
 from evaluation.models import DEFAULT_SEED
@@ -54,6 +55,16 @@ class StartRunForm(forms.Form):
             field.queryset = limit_to_all_studies(
                 field.queryset, user, "evaluation.start_evaluation", "studies"
             )
+
+    def clean_subsample(self) -> str:
+        """A name in the release's ``subsamples/``, never a path (any file of the server)."""
+        name = self.cleaned_data["subsample"].strip()
+        if name:
+            try:
+                check_subsample_name(name)
+            except DataFolderError as exc:
+                raise forms.ValidationError(str(exc)) from None
+        return name
 
     def to_request(self) -> RunRequest:
         data = self.cleaned_data

@@ -83,6 +83,64 @@ def write_manifest(
     return manifest, hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+class InvalidManifest(ValueError):
+    """MANIFEST.json does not have the shape ``write_manifest`` gives it (the message says why)."""
+
+
+def manifest_entries(raw: bytes) -> dict[str, dict[str, Any]]:
+    """The entries of a MANIFEST.json by path, after checking its shape: the manifest is the
+    file a damaged (or hand-edited) release copy is checked against, so it is not trusted."""
+    try:
+        manifest = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InvalidManifest(f"not UTF-8 (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidManifest(f"not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    if not isinstance(manifest, dict):
+        raise InvalidManifest(f"not a JSON object but {_json_type(manifest)}")
+    files = manifest.get("files")
+    if not isinstance(files, list):
+        raise InvalidManifest(f'"files" is not a list but {_json_type(files)}')
+    listed: dict[str, dict[str, Any]] = {}
+    for number, entry in enumerate(files, 1):
+        _check_entry(number, entry)
+        if entry["path"] in listed:
+            raise InvalidManifest(f"entry {number} repeats the path {entry['path']!r}")
+        listed[entry["path"]] = entry
+    return listed
+
+
+def _json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type, as the person who edited the file wrote it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    names = {dict: "an object", list: "an array", str: "a string", int: "a number"}
+    return names.get(type(value), "a number")
+
+
+def _check_entry(number: int, entry: Any) -> None:
+    where = f"entry {number} of files"
+    if not isinstance(entry, dict):
+        raise InvalidManifest(f"{where} is not an object")
+    path = entry.get("path")
+    if not isinstance(path, str) or not path:
+        raise InvalidManifest(f'{where} has no "path"')
+    # A path leading out of the folder would make the check read (and hash) any file.
+    if path.startswith("/") or "\\" in path or ".." in path.split("/"):
+        raise InvalidManifest(f"{where} has a path outside the release: {path[:80]!r}")
+    size = entry.get("bytes")
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        raise InvalidManifest(f'{where} ({path}) has no byte count in "bytes"')
+    digest = entry.get("sha256")
+    if not isinstance(digest, str) or len(digest) != 64:
+        raise InvalidManifest(f'{where} ({path}) has no sha256 in "sha256"')
+    rows = entry.get("rows")
+    if rows is not None and (not isinstance(rows, int) or isinstance(rows, bool)):
+        raise InvalidManifest(f'{where} ({path}) has a "rows" that is not a count')
+
+
 @dataclass(frozen=True)
 class VerifyResult:
     problems: list[str]
@@ -107,10 +165,10 @@ def verify_folder(folder: Path, expected_hash: str | None = None) -> VerifyResul
             f"{MANIFEST_NAME} hash {content_hash[:12]} differs from the recorded {expected_hash[:12]}"
         )
     try:
-        manifest = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        return VerifyResult([f"{MANIFEST_NAME} is not valid JSON: {exc.msg}"], 0, content_hash)
-    listed = {entry["path"]: entry for entry in manifest.get("files", [])}
+        listed = manifest_entries(raw)
+    except InvalidManifest as exc:
+        problems.append(f"{MANIFEST_NAME} is not a valid manifest: {exc}")
+        return VerifyResult(problems, 0, content_hash)
     for relative, entry in listed.items():
         path = folder / relative
         if not path.is_file():

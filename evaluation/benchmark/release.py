@@ -30,24 +30,61 @@ def conversation_folder(data: Path) -> Path:
     return nested if nested.is_dir() else data
 
 
-def subsample_file(data: Path, name: str) -> Path:
-    """``sample50``, ``50`` or ``sample50.txt`` in the release's ``subsamples/``, or a path."""
-    candidates = [Path(name)]
+def plain_name(name: str) -> bool:
+    """A bare file name: no folder part (either separator) and not ``.``/``..``, so it can only
+    name a file inside the folder it is looked up in."""
+    return bool(name) and "/" not in name and "\\" not in name and name not in (".", "..")
+
+
+def check_subsample_name(name: str) -> None:
+    """Refuse a subsample that is not a bare name (the file is not read, so nothing of it shows)."""
+    if not plain_name(name) or ".." in name:
+        raise DataFolderError(
+            f"the subsample must be a subsample name of the release (e.g. sample50), not a "
+            f"path: {name[:80]!r}"
+        )
+
+
+def release_subsample_file(data: Path, name: str) -> Path:
+    """``sample50``, ``50`` or ``sample50.txt`` in the release's own ``subsamples/``, nothing
+    else: the name comes from staff (admin form, ``evaluate``), and a path would let them read
+    any file of the server."""
+    check_subsample_name(name)
     stem = name.removesuffix(".txt")
     stem = f"sample{stem}" if stem.isdigit() else stem
-    candidates.append(data / "subsamples" / f"{stem}.txt")
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-    raise DataFolderError(f"no subsample {name!r} (looked for {candidates[-1]})")
+    folder = data / "subsamples"
+    candidate = folder / f"{stem}.txt"
+    # resolve(): a symbolic link in subsamples/ must not lead out of the release either.
+    if candidate.is_file() and candidate.resolve().is_relative_to(folder.resolve()):
+        return candidate
+    raise DataFolderError(f"no subsample {name!r} (looked for subsamples/{stem}.txt)")
+
+
+def subsample_file(data: Path, name: str) -> Path:
+    """A release's subsample by name (see ``release_subsample_file``); for a reference folder,
+    whose subsamples are sibling folders, the name may also be a path to a file of file names
+    (the command-line benchmark, run by whoever owns the files)."""
+    if (data / "conversations").is_dir():
+        return release_subsample_file(data, name)
+    if Path(name).is_file():
+        return Path(name)
+    return release_subsample_file(data, name)
 
 
 def subsample_names(path: Path) -> list[str]:
     """The file names a subsample lists, one a line. Never split on whitespace: a
     conversationId (so a file name) may hold a space. Blank lines and the spaces a hand edit
-    leaves around a name are ignored."""
+    leaves around a name are ignored. A line that is not a bare file name is an error: it would
+    read a file outside the conversations."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    return [name for name in (line.strip() for line in lines) if name]
+    names = [name for name in (line.strip() for line in lines) if name]
+    for number, name in enumerate(names, 1):
+        if not plain_name(name):
+            raise DataFolderError(
+                f"subsample {path.name}: entry {number} {name[:80]!r} is not a conversation "
+                "file name"
+            )
+    return names
 
 
 def load_conversations(data: str | Path, subsample: str | None = None) -> list[SourcedConversation]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annotations.models import ModelEndpoint
+from annotations.releases.manifest import verify_folder
 from annotations.releases.models import Release, ReleaseState
 from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET
 from evaluation.benchmark.release import DataFolderError, SourcedConversation
@@ -50,6 +51,7 @@ class RunPlan:
 def plan_run(request: RunRequest) -> RunPlan:
     """The validated plan of ``request``; raises ``EvaluationError`` saying what to change."""
     _check(request)
+    _verify_release(request.release)
     try:
         conversations = tuple(
             release_conversations(request.release.folder, request.subsample.strip())
@@ -80,6 +82,21 @@ def plan_run(request: RunRequest) -> RunPlan:
         calls=per_unit * len(request.models) * len(request.modes),
         estimate=estimate,
     )
+
+
+def _verify_release(release: Release) -> None:
+    """Refuse a release whose files no longer match its MANIFEST.json (and the recorded hash):
+    a deleted conversation would silently shrink the benchmark, a changed one would be scored
+    under the frozen hash. Once per plan, not per unit: it re-hashes every file of the release
+    (about 4 ms for the demo release: 34 files, 0.6 MB; sha256 runs near 1 GB/s)."""
+    result = verify_folder(Path(release.folder), release.content_hash)
+    if not result.ok:
+        shown = "; ".join(result.problems[:5])
+        more = f" (and {len(result.problems) - 5} more)" if len(result.problems) > 5 else ""
+        raise EvaluationError(
+            f"the files of {release} do not match its manifest, so it cannot be evaluated "
+            f"(`manage.py verify_release {release.folder}` lists every problem): {shown}{more}"
+        )
 
 
 def _check(request: RunRequest) -> None:

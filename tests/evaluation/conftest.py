@@ -7,6 +7,7 @@ import json
 import os
 import uuid
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 import redis
@@ -142,3 +143,16 @@ def _forget_unacked(client, queue: str) -> None:
         if routing_key == queue:
             client.hdel("unacked", tag)
             client.zrem("unacked_index", tag)
+
+
+def evaluate_demo(out: str | Path, *options: str) -> str:
+    """``manage.py evaluate --inline`` of the demo release's listener model into ``out``, with
+    ``options`` added; returns what the command printed."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    printed = StringIO()
+    command = ["--release", "attunebench@1.0.0", "--model", "demo-listener", "--inline"]
+    call_command("evaluate", *command, "--out", str(out), *options, stdout=printed)
+    return printed.getvalue()

@@ -3,21 +3,17 @@ models (they are scored in the report's main mode, not always in ``default``).""
 
 import csv
 import json
-from io import StringIO
 
 import pytest
-from django.core.management import call_command
+
+from tests.evaluation.conftest import evaluate_demo
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_verbose_only_report_shows_the_baselines(demo_release, demo_models, tmp_path):
     out = tmp_path / "report"
-    options = "--model demo-listener --mode verbose --subsample sample3 --inline"
-    call_command(
-        "evaluate", "--release", "attunebench@1.0.0", *options.split(), "--out", str(out),
-        stdout=StringIO(),
-    )  # fmt: skip
+    evaluate_demo(out, "--mode", "verbose", "--subsample", "sample3")
     statistics = json.loads((out / "report.json").read_text())["statistics"]
     assert statistics["settings"]["primary_mode"] == "verbose"
     assert "baseline/random" in statistics["baselines"]
