@@ -46,8 +46,9 @@ def import_folder(
     number length, NUL characters) and with every string fitting its column.
 
     Commit policy: valid files are saved in batches of ``BATCH_SIZE``, each batch in one
-    transaction; should a batch still fail in the database, its files are saved one by one
-    (each in its own transaction) and those that fail are named and skipped. So every file is
+    transaction; should a batch still fail while saving (the database, or any unexpected
+    error), its files are saved one by one (each in its own transaction) and those that fail are
+    named and skipped. So every file is
     imported completely or not at all, and what was imported stays imported. The audit entry
     is written in every case, also when the import stops on an unexpected error (``error``).
     A conversation already in the study (same conversationId) is left alone, so a second run
@@ -119,14 +120,23 @@ def _refuse_unless_regular(path: Path) -> None:
         raise FormatError("", "is not a regular file")
 
 
+def _save_failure(exc: Exception) -> str:
+    """Why one file could not be saved, in a line."""
+    reason = str(exc).splitlines()[0] if str(exc) else ""
+    if isinstance(exc, DatabaseError):
+        return f"the database refused it ({reason or type(exc).__name__})"
+    return f"it could not be saved ({type(exc).__name__}: {reason})"
+
+
 def _save_batch(study, batch: list[tuple[str, records.Conversation]], report: ImportReport) -> None:
     try:
         with transaction.atomic():
             save_records(study, [record for _, record in batch], RecordOptions())
-    except DatabaseError as exc:
+    except Exception as exc:
+        # Besides a DatabaseError, a value the reader let through may still fail in the driver
+        # (OverflowError, UnicodeEncodeError): that is one file's error, not the import's.
         if len(batch) == 1:
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            report.rejected.append((batch[0][0], f"the database refused it ({reason})"))
+            report.rejected.append((batch[0][0], _save_failure(exc)))
             return
         for item in batch:  # find the file the database refuses; keep the others
             _save_batch(study, [item], report)

@@ -26,6 +26,39 @@ def validate_contact_addresses(text: str) -> None:
         raise ValidationError(f"Not an email address: {', '.join(bad)}.")
 
 
+def _non_empty_string(value: object) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _topic_problem(index: int, topic: object) -> str | None:
+    """What is wrong with one entry of a study's topics, or None.
+
+    The participant pages and ``choose_topic`` read ``category`` as a string, ``subtopics`` as
+    a list of strings and ``other`` as a flag; any other shape fails there, after a
+    participant has started, so it is refused here instead."""
+    where = f"topics[{index}]"
+    if not isinstance(topic, dict) or not _non_empty_string(topic.get("category")):
+        return f"{where}: expected an object with a category (a non-empty string)."
+    subtopics = topic.get("subtopics", [])
+    if not isinstance(subtopics, list):
+        return f"{where}.subtopics: expected a list of strings."
+    for position, subtopic in enumerate(subtopics):
+        if not _non_empty_string(subtopic):
+            return f"{where}.subtopics[{position}]: expected a non-empty string."
+    if "other" in topic and not isinstance(topic["other"], bool):
+        return f"{where}.other: expected true or false."
+    return None
+
+
+def validate_topics(topics: object) -> None:
+    """Refuse a topics value that is not a list of well-formed topic objects, naming the entry."""
+    if not isinstance(topics, list):
+        raise ValidationError("topics: expected a list of topic objects.")
+    problems = [p for i, t in enumerate(topics) if (p := _topic_problem(i, t))]
+    if problems:
+        raise ValidationError(problems)
+
+
 class StudyStatus(models.TextChoices):
     DRAFT = "draft", "Draft"
     RECRUITING = "recruiting", "Recruiting"
@@ -141,3 +174,11 @@ class Study(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    def clean(self) -> None:
+        # Checked here rather than as a field validator: full_clean (the admin form and
+        # save_setup) runs it, and it needs no migration.
+        try:
+            validate_topics(self.topics)
+        except ValidationError as error:
+            raise ValidationError({"topics": error.messages}) from error

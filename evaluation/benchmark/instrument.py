@@ -26,7 +26,11 @@ from evaluation.benchmark.profile import Profile, ProfileError, load_profile
 from evaluation.benchmark.vocabulary import (  # noqa: F401
     ANSWER_VALUES,
     FOUR_BRANCHES,
+    INTENSITY_MAX,
+    INTENSITY_MIN,
     LEGACY_INTENSITY,
+    PANAS_NEGATIVE,
+    PANAS_POSITIVE,
     RESPONSE_LABELS,
 )
 
@@ -420,6 +424,13 @@ def _parse_intensity_scale(value: Any, path: str) -> IntensityScale:
     high = _integer(data["max"], f"{path}.max")
     if low >= high:
         raise InstrumentError(f"{path}.max", f"must be greater than min ({low}), got {high}")
+    # The database's CHECK constraints (mood tags, branch ratings) and the AttuneBench reader
+    # hold only 1..7: a wider scale would collect answers that can never be stored.
+    bounds = f"must lie within {INTENSITY_MIN}..{INTENSITY_MAX} (what the data can hold)"
+    if low < INTENSITY_MIN:
+        raise InstrumentError(f"{path}.min", f"{bounds}, got {low}")
+    if high > INTENSITY_MAX:
+        raise InstrumentError(f"{path}.max", f"{bounds}, got {high}")
     raw_labels = data.get("labels", {})
     if not isinstance(raw_labels, dict):
         raise InstrumentError(f"{path}.labels", "expected an object of scale point -> label")
@@ -446,6 +457,28 @@ def _parse_panas_item(value: Any, path: str) -> PanasItem:
     )
 
 
+# The PANAS words are fixed by the format (vocabulary.py): the reader refuses any other emotion,
+# so an instrument that renamed one would collect data its own importer rejects.
+_PANAS_POLARITY: dict[str, str] = {
+    **{name: "positive" for name in PANAS_POSITIVE},
+    **{name: "negative" for name in PANAS_NEGATIVE},
+}
+
+
+def _check_panas_vocabulary(items: tuple[PanasItem, ...], path: str) -> None:
+    for index, item in enumerate(items):
+        polarity = _PANAS_POLARITY.get(item.id)
+        if polarity is None:
+            raise InstrumentError(
+                f"{path}[{index}].id",
+                f"{item.id!r} is not one of the PANAS items: {', '.join(_PANAS_POLARITY)}",
+            )
+        if item.polarity != polarity:
+            raise InstrumentError(
+                f"{path}[{index}].polarity", f"{item.id!r} is a {polarity} PANAS item"
+            )
+
+
 def _parse_panas_items(value: Any, path: str) -> tuple[PanasItem, ...]:
     items = _list_of(value, path, _parse_panas_item)
     expected_total = PANAS_ITEMS_PER_POLARITY * len(PANAS_POLARITIES)
@@ -458,6 +491,7 @@ def _parse_panas_items(value: Any, path: str) -> tuple[PanasItem, ...]:
         wanted = " and ".join(f"{PANAS_ITEMS_PER_POLARITY} {pol}" for pol in PANAS_POLARITIES)
         got = " and ".join(f"{n} {pol}" for pol, n in counts.items())
         raise InstrumentError(path, f"expected {wanted} items, got {got}")
+    _check_panas_vocabulary(items, path)
     return items
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,9 @@ _CW_KEYS = (
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_NUMBER_CHARS = 40  # 5,000-digit integers would pass json and stall int(); no field needs more
+# The largest turn number a database integer column holds (signed 32 bits, as in PostgreSQL);
+# a larger one would fail only when saved, after other files of its batch were written.
+MAX_TURN_NUMBER = 2**31 - 1
 
 
 def read_conversation_file(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> Conversation:
@@ -184,7 +188,7 @@ def iter_conversation_files(folder: str | Path) -> Iterator[Path]:
 
 def parse_conversation(data: Any) -> Conversation:
     obj = _expect_object(data, "")
-    conversation_id = _expect_id(obj.get("conversationId"), "conversationId")
+    conversation_id = _file_name_id(obj.get("conversationId"), "conversationId")
     turns = _parse_turns(obj.get("turns"), "turns")
     return Conversation(
         conversation_id=conversation_id,
@@ -224,6 +228,20 @@ def _expect_id(value: Any, where: str) -> str:
     text = str(value).strip()
     if not text:
         raise FormatError(where, "must not be empty")
+    return text
+
+
+def _file_name_id(value: Any, where: str) -> str:
+    """An id that can name a file: exports and releases write ``conversation_<id>.json``, so a
+    path separator or a control character would make the id unexportable once imported."""
+    text = _expect_id(value, where)
+    bad = next((c for c in text if c in "/\\" or unicodedata.category(c) == "Cc"), None)
+    if bad is not None:
+        raise FormatError(
+            where,
+            f"{text!r} contains {bad!r}; the id becomes a file name (conversation_<id>.json), "
+            "so it may hold no path separator (/ or \\) or control character",
+        )
     return text
 
 
@@ -424,6 +442,8 @@ def _parse_turn(value: Any, where: str) -> Turn:
         raise FormatError(f"{where}.turnNumber", f"expected an integer, got {_type_name(number)}")
     if number < 0:
         raise FormatError(f"{where}.turnNumber", f"{number} must not be negative")
+    if number > MAX_TURN_NUMBER:
+        raise FormatError(f"{where}.turnNumber", f"{number} is larger than {MAX_TURN_NUMBER}")
     tags = tuple(
         _parse_mood_tag(raw, f"{where}.moodShiftTags[{i}]")
         for i, raw in enumerate(_expect_list(obj.get("moodShiftTags"), f"{where}.moodShiftTags"))

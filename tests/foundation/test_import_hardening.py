@@ -108,11 +108,13 @@ def test_a_file_the_database_refuses_is_skipped_and_the_rest_kept(tmp_path, monk
 def test_the_audit_entry_is_written_when_the_import_stops(tmp_path, monkeypatch):
     write_conversation_file(build_record("one"), tmp_path)
 
-    def explode(study, batch, options):
-        raise RuntimeError("disk on fire")
+    # An error saving one file is that file's error (test_import_unstorable_input.py); what
+    # stops the whole import is an interruption.
+    def interrupt(study, batch, options):
+        raise KeyboardInterrupt("stopped by the operator")
 
-    monkeypatch.setattr(importer, "save_records", explode)
-    with pytest.raises(RuntimeError):
+    monkeypatch.setattr(importer, "save_records", interrupt)
+    with pytest.raises(KeyboardInterrupt):
         run(tmp_path)
     assert Study.objects.filter(slug="hardened").exists()
-    assert _audit()["error"] == "RuntimeError: disk on fire"
+    assert _audit()["error"] == "KeyboardInterrupt: stopped by the operator"
