@@ -11,6 +11,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -202,37 +203,65 @@ def _participant_key(record: records.Conversation) -> str:
     return f"conversation:{record.conversation_id}"
 
 
+class ProfileConflict(ValueError):
+    """Two conversations give one participant (one participant_id) different profiles."""
+
+
 def _save_participants(
     study: Study, batch: Sequence[records.Conversation], options: RecordOptions, now: datetime
 ) -> dict[str, Participant]:
     by_key: dict[str, Participant] = {}
     for record in batch:
         key = _participant_key(record)
-        if key in by_key:
-            continue
-        pseudonym = participant_pseudonym(study, key)
-        existing = Participant.objects.filter(pseudonym=pseudonym).first()
-        if existing is not None:
-            by_key[key] = existing
-            continue
         profile = record.participant_profile
+        participant = by_key.get(key)
+        if participant is None:
+            pseudonym = participant_pseudonym(study, key)
+            participant = Participant.objects.filter(pseudonym=pseudonym).first()
+        if participant is not None:
+            # One participant, one profile: a second, different one would be dropped and the
+            # first exported for both, silently moving the second into the first's subgroups.
+            _check_same_profile(participant, profile)
+            by_key[key] = participant
+            continue
         by_key[key] = Participant(
             study=study,
-            pseudonym=pseudonym,
+            pseudonym=participant_pseudonym(study, key),
             external_id=(profile.participant_id or "") if profile else "",
             profile_submitted_at=now if profile else None,
-            profile_schema_version=(profile.schema_version or "") if profile else "",
-            age=profile.age if profile else None,
-            traits=list(profile.traits) if profile else [],
-            goals=list(profile.goals) if profile else [],
-            responses=profile.responses if profile else {},
-            profile_extra=profile.extra if profile else None,
-            profile_other=profile.other if profile else {},
             is_synthetic=options.is_synthetic,
+            **_profile_values(profile),
         )
     new = [p for p in by_key.values() if p.pk is None]
     Participant.objects.bulk_create(new)
     return by_key
+
+
+def _profile_values(profile: records.ParticipantProfile | None) -> dict[str, Any]:
+    """The Participant fields a conversation's profile sets."""
+    return {
+        "profile_schema_version": (profile.schema_version or "") if profile else "",
+        "age": profile.age if profile else None,
+        "traits": list(profile.traits) if profile else [],
+        "goals": list(profile.goals) if profile else [],
+        "responses": profile.responses if profile else {},
+        "profile_extra": profile.extra if profile else None,
+        "profile_other": profile.other if profile else {},
+    }
+
+
+def _check_same_profile(
+    participant: Participant, profile: records.ParticipantProfile | None
+) -> None:
+    values = _profile_values(profile)
+    differing = sorted(
+        name for name, value in values.items() if getattr(participant, name) != value
+    )
+    if differing:
+        raise ProfileConflict(
+            f"participant {participant.external_id!r} already has another profile "
+            f"(differs in {', '.join(differing)}); one participant_id must carry one profile"
+        )
 
 
 def _save_surveys(

@@ -9,6 +9,7 @@ from pathlib import Path
 from django.db import DatabaseError, transaction
 
 from annotations.interchange.from_records import (
+    ProfileConflict,
     RecordOptions,
     RecordRejected,
     save_records,
@@ -123,6 +124,8 @@ def _refuse_unless_regular(path: Path) -> None:
 def _save_failure(exc: Exception) -> str:
     """Why one file could not be saved, in a line."""
     reason = str(exc).splitlines()[0] if str(exc) else ""
+    if isinstance(exc, ProfileConflict):
+        return reason
     if isinstance(exc, DatabaseError):
         return f"the database refused it ({reason or type(exc).__name__})"
     return f"it could not be saved ({type(exc).__name__}: {reason})"
