@@ -8,6 +8,7 @@ path is the last line printed.
 
 from __future__ import annotations
 
+import math
 import shutil
 import socket
 import time
@@ -65,6 +66,7 @@ class Command(BaseCommand):
         parser.add_argument("--out", required=True, type=Path, help="where to copy the report")
 
     def handle(self, *args, **options) -> None:
+        _check_options(options)  # before the run: a bad --out must not surface after it
         try:
             request = self._request(options)
             plan = plan_run(request)
@@ -144,3 +146,19 @@ class Command(BaseCommand):
                 last = line
             sweep_run(run.pk)
             time.sleep(1.0)
+
+
+# The run's seed is stored in a signed 64-bit column (EvaluationRun.seed).
+MAX_SEED = 2**63 - 1
+
+
+def _check_options(options: dict) -> None:
+    """Refuse, before anything runs, what would fail only at the end or never end."""
+    out: Path = options["out"]
+    if out.exists() and not out.is_dir():
+        raise CommandError(f"--out {out} is a file: give a folder (it is made if missing)")
+    timeout = options["worker_timeout"]
+    if not math.isfinite(timeout) or timeout <= 0:
+        raise CommandError(f"--worker-timeout must be a positive number of seconds, not {timeout}")
+    if not 0 <= options["seed"] <= MAX_SEED:
+        raise CommandError(f"--seed must be a whole number from 0 to {MAX_SEED}")
