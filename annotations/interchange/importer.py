@@ -58,6 +58,9 @@ def import_folder(
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder} is not a folder")
+    if next(iter_conversation_files(folder), None) is None:
+        # Nothing to import: say so before a study is made for it.
+        raise FileNotFoundError(f"no conversation_*.json file in {folder}")
     study = get_or_create_study(study_slug, actor_label=actor_label)
     report = ImportReport()
     error = ""

@@ -106,3 +106,16 @@ def test_a_folder_of_only_bad_files_fails(tmp_path):
     (tmp_path / "conversation_1.json").write_text("[]", encoding="utf-8")
     with pytest.raises(CommandError, match="no file in the folder could be imported"):
         run(tmp_path)
+
+
+def test_a_folder_without_conversation_files_is_refused_and_makes_no_study(tmp_path):
+    (tmp_path / "notes.txt").write_text("not a conversation", encoding="utf-8")
+    with pytest.raises(CommandError, match="no conversation_"):
+        run(tmp_path)
+    assert not Study.objects.filter(slug="imported").exists()
+
+
+def test_a_study_slug_that_is_no_slug_is_a_clear_error(mixed_folder):
+    with pytest.raises(CommandError, match="--study 'Bad Slug!'"):
+        run(mixed_folder, study="Bad Slug!")
+    assert not Conversation.objects.exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from annotations.interchange.importer import import_folder
@@ -22,6 +23,8 @@ class Command(BaseCommand):
             report = import_folder(folder, study, actor_label="command:import_attunebench")
         except FileNotFoundError as exc:
             raise CommandError(str(exc)) from None
+        except ValidationError as exc:  # the study's slug (or another of its fields)
+            raise CommandError(f"--study {study!r}: {'; '.join(exc.messages)}") from None
         for name, reason in report.rejected:
             self.stderr.write(f"skipped {name}: {reason}")
         self.stdout.write(
