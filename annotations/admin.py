@@ -318,6 +318,10 @@ class ConversationWideAnswersAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_select_related = ["conversation"]
 
 
+# What audit.record_audit writes as an endpoint's entries' target_type.
+_ENDPOINT_TARGET = ModelEndpoint._meta.label_lower
+
+
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["created_at", "actor_label", "action", "target_type", "target_id"]
@@ -332,9 +336,6 @@ class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         # An endpoint's entries hold what its page holds (the variable naming the provider
         # key, the system prompt): not for the roles that may not open that page (qa/roles.py).
         return queryset.exclude(target_type=_ENDPOINT_TARGET)
-
-
-_ENDPOINT_TARGET = ModelEndpoint._meta.label_lower  # as audit.record_audit writes it
 
 
 @admin.register(TurnSignal)

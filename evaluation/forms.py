@@ -13,7 +13,7 @@ from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET
 from evaluation.benchmark.release import DataFolderError, check_subsample_name
 from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
 from evaluation.engine import prompt_sets
-from evaluation.models import DEFAULT_SEED
+from evaluation.models import DEFAULT_SEED, MAX_SEED
 from evaluation.services.planning import RunRequest
 
 
@@ -44,7 +44,9 @@ class StartRunForm(forms.Form):
         required=False, help_text="e.g. sample50 (the release's subsamples/); blank: all."
     )
     prompt_set = forms.ChoiceField(choices=(), initial=DEFAULT_PROMPT_SET)
-    seed = forms.IntegerField(initial=DEFAULT_SEED, help_text="Statistics and baselines.")
+    seed = forms.IntegerField(
+        initial=DEFAULT_SEED, min_value=0, max_value=MAX_SEED, help_text="Statistics and baselines."
+    )
 
     def __init__(self, *args, user=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)

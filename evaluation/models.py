@@ -17,6 +17,7 @@ from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
 DEFAULT_SEED = (
     20_240_601  # the statistics' default seed: runs are reproducible unless told otherwise
 )
+MAX_SEED = 2**63 - 1  # what EvaluationRun.seed, a signed 64-bit column, holds
 
 
 class RunStatus(models.TextChoices):

@@ -214,10 +214,8 @@ def _save_participants(
     for record in batch:
         key = _participant_key(record)
         profile = record.participant_profile
-        participant = by_key.get(key)
-        if participant is None:
-            pseudonym = participant_pseudonym(study, key)
-            participant = Participant.objects.filter(pseudonym=pseudonym).first()
+        pseudonym = participant_pseudonym(study, key)
+        participant = by_key.get(key) or Participant.objects.filter(pseudonym=pseudonym).first()
         if participant is not None:
             # One participant, one profile: a second, different one would be dropped and the
             # first exported for both, silently moving the second into the first's subgroups.
@@ -226,7 +224,7 @@ def _save_participants(
             continue
         by_key[key] = Participant(
             study=study,
-            pseudonym=participant_pseudonym(study, key),
+            pseudonym=pseudonym,
             external_id=(profile.participant_id or "") if profile else "",
             profile_submitted_at=now if profile else None,
             is_synthetic=options.is_synthetic,

@@ -480,14 +480,11 @@ def withdraw(participant: Participant) -> None:
     participant.withdrawn_at = timezone.now()
     participant.save(update_fields=["withdrawn", "withdrawn_at"])
     actor = actor_for(participant)
-    # Locked, then read again: a step that was finishing a conversation meanwhile (the post
-    # survey completing it) commits first, and a completed conversation is not abandoned.
-    open_conversations = _open_conversations_locked(participant)
-    in_flight = lock_replies_in_flight(open_conversations)
-    for conversation in open_conversations:
-        move(conversation, ConversationState.ABANDONED, actor_label=actor)
-    # That step may have opened the participant's next conversation as it committed; the
-    # first look's statement began before, a second one sees it.
+    # Locked first: a step that was finishing a conversation meanwhile (the post survey
+    # completing it) commits before, and a completed conversation is not abandoned. That step
+    # may have opened the participant's next conversation as it committed: the first look's
+    # statement began before, so the conversations are read again (a new statement) to move.
+    in_flight = lock_replies_in_flight(_open_conversations_locked(participant))
     for conversation in _open_conversations_locked(participant):
         move(conversation, ConversationState.ABANDONED, actor_label=actor)
     applied = apply_withdrawal_policy(participant)

@@ -52,15 +52,13 @@ def lock_replies_in_flight(conversations: Iterable[Conversation]) -> list[int]:
 def stop_replies_in_flight(turn_ids: list[int]) -> int:
     """Mark the locked streaming turns failed for good (no retry: the participant is withdrawn).
     Runs after the policy, which clears every turn's error."""
-    return (
-        Turn.objects.filter(pk__in=turn_ids, status=TurnStatus.STREAMING).update(
-            status=TurnStatus.FAILED,
-            error=WITHDREW_MID_REPLY,
-            finished_at=timezone.now(),
-            lease_expires_at=None,
-        )
-        if turn_ids
-        else 0
+    if not turn_ids:
+        return 0
+    return Turn.objects.filter(pk__in=turn_ids, status=TurnStatus.STREAMING).update(
+        status=TurnStatus.FAILED,
+        error=WITHDREW_MID_REPLY,
+        finished_at=timezone.now(),
+        lease_expires_at=None,
     )
 
 

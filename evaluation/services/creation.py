@@ -127,9 +127,9 @@ def start_runs_left_queued(now: datetime | None = None) -> list[int]:
     bound = timedelta(seconds=conf.unclaimed_requeue_s())
     left = EvaluationRun.objects.filter(
         status=RunStatus.QUEUED, inline=False, created_at__lt=now - bound
-    ).values_list("pk", flat=True)
+    ).order_by("created_at")[:RESEND_BATCH]
     started = []
-    for run in EvaluationRun.objects.filter(pk__in=list(left[:RESEND_BATCH])):
+    for run in left:
         if _mark_started(run.pk):
             record_audit(
                 "evaluation.run.start",

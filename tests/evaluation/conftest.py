@@ -156,3 +156,21 @@ def evaluate_demo(out: str | Path, *options: str) -> str:
     command = ["--release", "attunebench@1.0.0", "--model", "demo-listener", "--inline"]
     call_command("evaluate", *command, "--out", str(out), *options, stdout=printed)
     return printed.getvalue()
+
+
+# The admin's "start an evaluation run" page, and a valid form for it.
+ADD = "admin:evaluation_evaluationrun_add"
+
+
+def start_form(release, models, subsample: str) -> dict:
+    """The start page's fields for one mode of ``models`` on ``release`` (``_plan``: plan it)."""
+    return {
+        "release": release.pk,
+        "models": [m.pk for m in models],
+        "modes": ["default"],
+        "panas_strategy": "absolute",
+        "subsample": subsample,
+        "prompt_set": "v1",
+        "seed": "7",
+        "_plan": "1",
+    }

@@ -4,9 +4,10 @@ after the run (an --out that is a file: the finished report could not be copied)
 
 import pytest
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from evaluation.models import EvaluationRun
-from tests.evaluation.conftest import evaluate_demo
+from tests.evaluation.conftest import ADD, evaluate_demo, start_form
 
 pytestmark = pytest.mark.django_db
 
@@ -35,3 +36,12 @@ def test_an_out_that_is_a_file_is_refused_before_a_run(demo_release, demo_models
         evaluate_demo(report)
     assert not EvaluationRun.objects.exists()
     assert report.read_text() == "an earlier report"
+
+
+def test_the_admin_form_refuses_a_seed_its_column_cannot_hold(
+    researcher_client, demo_release, demo_models
+):
+    form = {**start_form(demo_release, demo_models, ""), "seed": str(10**23)}
+    page = researcher_client.post(reverse(ADD), form)
+    assert page.status_code == 200 and "less than or equal to" in page.text
+    assert not EvaluationRun.objects.exists()

@@ -15,10 +15,9 @@ from evaluation.benchmark.release import DataFolderError, load_conversations
 from evaluation.models import EvaluationRun
 from evaluation.services.errors import EvaluationError
 from evaluation.services.planning import plan_run
-from tests.evaluation.conftest import evaluate_demo
+from tests.evaluation.conftest import ADD, evaluate_demo, start_form
 
 pytestmark = pytest.mark.django_db
-ADD = "admin:evaluation_evaluationrun_add"
 SECRET = "root:x:0:0:secret-line"
 
 
@@ -31,19 +30,6 @@ def secret(tmp_path: Path) -> Path:
 
 def evaluate(*extra: str) -> str:
     return evaluate_demo("/nonexistent-out", *extra)
-
-
-def start_form(release, models, subsample: str) -> dict:
-    return {
-        "release": release.pk,
-        "models": [m.pk for m in models],
-        "modes": ["default"],
-        "panas_strategy": "absolute",
-        "subsample": subsample,
-        "prompt_set": "v1",
-        "seed": "7",
-        "_plan": "1",
-    }
 
 
 def test_the_command_refuses_a_path(demo_release, demo_models, secret):

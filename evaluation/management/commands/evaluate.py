@@ -21,7 +21,7 @@ from attune_collect.stall import StallWatch
 from evaluation import conf
 from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET
 from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
-from evaluation.models import DEFAULT_SEED, EvaluationRun, RunStatus, UnitStatus
+from evaluation.models import DEFAULT_SEED, MAX_SEED, EvaluationRun, RunStatus, UnitStatus
 from evaluation.progress import progress_line
 from evaluation.services.control import cancel_run
 from evaluation.services.creation import create_run
@@ -146,10 +146,6 @@ class Command(BaseCommand):
                 last = line
             sweep_run(run.pk)
             time.sleep(1.0)
-
-
-# The run's seed is stored in a signed 64-bit column (EvaluationRun.seed).
-MAX_SEED = 2**63 - 1
 
 
 def _check_options(options: dict) -> None:
