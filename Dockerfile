@@ -39,4 +39,7 @@ RUN DJANGO_DEBUG=false DJANGO_SECRET_KEY=collectstatic-placeholder DJANGO_ALLOWE
 RUN useradd --create-home attune && mkdir -p /data && chown attune /data
 USER attune
 EXPOSE 8000
-CMD ["uvicorn", "attune_collect.asgi:application", "--host", "0.0.0.0", "--port", "8000"]
+# --timeout-keep-alive: an idle connection between requests closes after 5 s. uvicorn has no
+# timeout on reading a request's headers (slowloris): serve it behind a proxy that has one
+# (README.md, "Behind a proxy").
+CMD ["uvicorn", "attune_collect.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--timeout-keep-alive", "5"]

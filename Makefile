@@ -108,7 +108,7 @@ demo: migrate frontend
 	@echo ""
 	@trap 'kill 0' EXIT; \
 	$(BIN)/celery -A attune_collect worker --concurrency=2 --loglevel=warning & \
-	$(BIN)/uvicorn attune_collect.asgi:application --host $(HOST) --port $(PORT)
+	$(BIN)/uvicorn attune_collect.asgi:application --host $(HOST) --port $(PORT) --timeout-keep-alive 5
 
 lint: install
 	$(BIN)/ruff check .

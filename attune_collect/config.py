@@ -60,6 +60,10 @@ class AttuneConfig:
     )
     # Celery queue of evaluation tasks (None: the default queue), e.g. for workers of their own.
     evaluation_queue: str | None = _setting(None, "ATTUNE_EVALUATION_QUEUE", positive=False)
+    # A participant's drafts (services/drafts.py): how many keys, and how much JSON in all. The
+    # app keeps at most a handful of a few KiB each; the bound keeps a client from piling up more.
+    draft_max_count: int = _setting(20, "ATTUNE_DRAFT_MAX_COUNT")
+    draft_max_total_kib: int = _setting(256, "ATTUNE_DRAFT_MAX_TOTAL_KIB")
     # The platform's address for links in emails (no trailing slash).
     site_url: str = _setting("http://localhost:8000", "ATTUNE_SITE_URL", positive=False)
 
@@ -114,6 +118,10 @@ def read_environment(data_dir: Path) -> AttuneConfig:
             "ATTUNE_EVALUATION_REDIS_PREFIX", default.evaluation_redis_prefix
         ),
         evaluation_queue=env_str("ATTUNE_EVALUATION_QUEUE"),
+        draft_max_count=env_int("ATTUNE_DRAFT_MAX_COUNT", default.draft_max_count, minimum=1),
+        draft_max_total_kib=env_int(
+            "ATTUNE_DRAFT_MAX_TOTAL_KIB", default.draft_max_total_kib, minimum=1
+        ),
         site_url=env_str("ATTUNE_SITE_URL", default.site_url).rstrip("/"),
     )
 

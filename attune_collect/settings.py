@@ -39,6 +39,8 @@ no Redis). Production is configured with these variables:
                                by default (``attune_collect/web_process.py``).
 ``ATTUNE_GIL_SWITCH_INTERVAL_MS`` web process only: Python's thread switch interval in whole
                                milliseconds, 1 by default (``attune_collect/web_process.py``).
+``ATTUNE_DRAFT_MAX_COUNT``     drafts a participant may keep at once (20).
+``ATTUNE_DRAFT_MAX_TOTAL_KIB`` KiB of JSON a participant's drafts may hold in all (256).
 ``ATTUNE_SITE_URL``            the platform's address for links in emails
                                (``http://localhost:8000``).
 ``DJANGO_EMAIL_BACKEND``       Django's email backend: the console backend when DEBUG is true (the

@@ -8,7 +8,8 @@ against the study's instrument first (a bad record changes nothing), then writte
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -101,13 +102,51 @@ def _column_values(record: records.Conversation):
             )
 
 
+# Bidirectional formatting characters: invisible, they make an id show as another (a
+# right-to-left override reverses what follows it) on every page, report and terminal.
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+
+
+def _ids(record: records.Conversation) -> Iterator[tuple[str, str | None]]:
+    """(where, text) of the record's strings that identify something: a conversation, a
+    participant, a model (question ids must be the instrument's, checked below)."""
+    yield "conversationId", record.conversation_id
+    yield "metadata.model", record.metadata.model
+    yield "metadata.provider", record.metadata.provider
+    if record.participant_profile is not None:
+        yield "participant_profile.participant_id", record.participant_profile.participant_id
+
+
+def _hidden_character(text: str) -> str | None:
+    """The first control (C0, DEL, C1) or bidirectional formatting character of ``text``."""
+    return next((c for c in text if c in _BIDI_CONTROLS or unicodedata.category(c) == "Cc"), None)
+
+
 def validate_record(record: records.Conversation, instrument: InstrumentDefinition) -> None:
     """Checks the reader cannot do alone: every string fits its column (SQLite would store a
-    longer one, PostgreSQL refuses it), and question ids exist in the study's instrument."""
+    longer one, PostgreSQL refuses it), ids hold no control or bidirectional formatting
+    character, the conversation has a message, and question ids exist in the study's
+    instrument."""
     for where, text, model, column in _column_values(record):
         limit = _max_length(model, column)
         if text is not None and len(text) > limit:
             raise RecordRejected(f"{where}: {len(text)} characters; at most {limit}")
+    for where, text in _ids(record):
+        hidden = _hidden_character(text or "")
+        if hidden is not None:
+            # The code point, not the character: printed raw it would spoof the report too.
+            raise RecordRejected(
+                f"{where}: contains U+{ord(hidden):04X} ({unicodedata.name(hidden, 'a control')}); "
+                "an id may hold no control or bidirectional formatting character"
+            )
+    if not record.turns:
+        raise RecordRejected("turns: no turn; a conversation without messages is not imported")
+    if not any(turn.user_message.strip() for turn in record.turns):
+        raise RecordRejected(
+            "turns: no turn has a userMessage; a conversation without messages is not imported"
+        )
     behaviour_ids = set(instrument.behaviour_ids)
     for turn in record.turns:
         where = f"turns[turnNumber={turn.turn_number}].annotations"

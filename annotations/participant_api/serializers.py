@@ -52,6 +52,17 @@ def other_text_field(keys: str = "question id", option: str = "an option with ot
     )
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """JSON true or false, nothing else. DRF's BooleanField also reads 0, 1, "yes", "off"...
+    as booleans, so ``"agree": 0`` was taken as a refusal nobody sent as one; every boolean
+    a participant sends goes through this field (tests/participant/test_strict_booleans.py)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if data is True or data is False:
+            return data
+        self.fail("invalid", input=data)
+
+
 class StartInput(serializers.Serializer):
     # The patterns the service enforces (participants.start_participant), stated in the schema.
     prolific_pid = serializers.RegexField(
@@ -79,12 +90,12 @@ class ConsentInput(serializers.Serializer):
     consent_version = serializers.CharField(
         max_length=40, min_length=1, help_text="The version shown."
     )
-    agree = serializers.BooleanField(help_text="false screens the participant out.")
+    agree = StrictBooleanField(help_text="false screens the participant out.")
 
 
 class ProfileInput(serializers.Serializer):
     age = serializers.IntegerField(min_value=0, max_value=MAXIMUM_AGE)
-    age_confirmed = serializers.BooleanField(
+    age_confirmed = StrictBooleanField(
         default=True,
         help_text="false: an age under the "
         "minimum is refused with needs_confirmation instead "
@@ -229,7 +240,7 @@ class DraftInput(serializers.Serializer):
 
 
 @extend_schema_field({"type": "boolean", "enum": [True]})
-class TrueField(serializers.BooleanField):
+class TrueField(StrictBooleanField):
     """A confirmation: only true is accepted (the schema says so)."""
 
 

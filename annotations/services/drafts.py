@@ -16,23 +16,37 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from annotations.models import Participant, ParticipantDraft
 from annotations.services.errors import invalid
 from attune_collect.commit_tail import write_at_commit
+from attune_collect.config import attune_config
 from attune_collect.kept_cursor import statement_cursor
 
 DRAFT_KEY = re.compile(r"^[a-z0-9][a-z0-9:_-]{0,63}$")
 MAX_DRAFT_BYTES = 64 * 1024
-MAX_DRAFTS = 50
 
 
 def save_draft(participant: Participant, key: str, data: Any) -> ParticipantDraft:
     """Store (or replace) the draft under ``key`` (the API refuses it after withdrawal: the
-    withdrawal deletes the participant's drafts)."""
+    withdrawal deletes the participant's drafts).
+
+    A participant keeps at most ``draft_max_count`` drafts holding at most
+    ``draft_max_total_kib`` of JSON in all (attune_collect/config.py): the app keeps a handful
+    of a few KiB, and a client piling up more is refused, its drafts left as they were. The
+    check reads the participant's drafts without a lock, so saves of new keys at the very same
+    moment could pass it together: by a few drafts at most (the participant's rate limit).
+    """
     _check_key(key)
-    if len(json.dumps(data, ensure_ascii=False).encode()) > MAX_DRAFT_BYTES:
+    size = _json_size(data)
+    if size > MAX_DRAFT_BYTES:
         raise invalid("data", f"a draft holds at most {MAX_DRAFT_BYTES // 1024} KiB")
-    existing = ParticipantDraft.objects.filter(participant=participant, key=key).first()
+    # One read serves the count, the total and the replacement (it was one read before).
+    saved = list(ParticipantDraft.objects.filter(participant=participant))
+    existing = next((draft for draft in saved if draft.key == key), None)
+    others = [draft for draft in saved if draft is not existing]
+    config = attune_config()
+    if existing is None and len(others) >= config.draft_max_count:
+        raise invalid("key", f"at most {config.draft_max_count} drafts; delete one first")
+    if size + sum(_json_size(draft.data) for draft in others) > config.draft_max_total_kib * 1024:
+        raise invalid("data", f"drafts hold at most {config.draft_max_total_kib} KiB in all")
     if existing is None:
-        if ParticipantDraft.objects.filter(participant=participant).count() >= MAX_DRAFTS:
-            raise invalid("key", f"at most {MAX_DRAFTS} drafts; delete one first")
         draft, _ = ParticipantDraft.objects.update_or_create(
             participant=participant, key=key, defaults={"data": data}
         )
@@ -40,6 +54,10 @@ def save_draft(participant: Participant, key: str, data: Any) -> ParticipantDraf
     existing.data = data
     existing.save(update_fields=["data", "updated_at"])
     return existing
+
+
+def _json_size(data: Any) -> int:
+    return len(json.dumps(data, ensure_ascii=False).encode())
 
 
 def drafts_of(participant: Participant) -> list[ParticipantDraft]:

@@ -3,6 +3,7 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { isFinal } from "../StepScreen";
 import { useOptionalStudy } from "../StudyContext";
+import { DraftsNotSavedNotice } from "./DraftsNotSavedNotice";
 import { SupportNotice } from "./SupportNotice";
 
 interface ScreenProps {
@@ -32,6 +33,7 @@ export function Screen({ title, lead, children, ownSupportNotice = false }: Scre
       {support && !ownSupportNotice ? (
         <SupportNotice resources={support.resources} canWithdraw={session ? !isFinal(session) : true} />
       ) : null}
+      <DraftsNotSavedNotice />
       {children}
     </section>
   );

@@ -5,6 +5,9 @@
 // next flush (the app flushes when the connection comes back and when the page is hidden).
 // The server hears about each key in order, one request at a time: a save still in flight is
 // never overtaken by an older one, and a clear deletes the server's copy after it.
+// A save the server refuses (400/413: past its limits on drafts) is kept here like an offline
+// one, and the store says so (`refused`), so the page can tell the participant where it is.
+import { ApiError } from "../api/client";
 import type { ServerDraft } from "../api/types";
 
 export interface KeyValueStorage {
@@ -38,6 +41,9 @@ export class DraftStore {
   private readonly unremoved = new Set<string>();
   /** Per key, the server request running now (the next one waits for it). */
   private readonly queues = new Map<string, Promise<void>>();
+  /** Keys whose latest save the server refused (not offline: it answered no). */
+  private readonly refusedKeys = new Set<string>();
+  private readonly listeners = new Set<() => void>();
   private readonly prefix: string;
 
   constructor(
@@ -64,6 +70,7 @@ export class DraftStore {
 
   /** Forget a draft, here and (after any save of it still in flight) on the server. */
   clear(key: string): void {
+    this.markRefused(key, false);
     this.memory.delete(key);
     this.unsent.delete(key);
     this.cancelTimer(key);
@@ -86,6 +93,17 @@ export class DraftStore {
   /** Keys whose latest value (or clear) the server has not confirmed yet. */
   get pendingKeys(): string[] {
     return [...new Set([...this.unsent.keys(), ...this.unremoved])];
+  }
+
+  /** Whether the server refused a draft it still has not taken: it is kept in this browser only. */
+  get refused(): boolean {
+    return this.refusedKeys.size > 0;
+  }
+
+  /** Be told when `refused` changes (React's useSyncExternalStore); returns the unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 
   /** Take the server's copies where they are newer than this browser's. */
@@ -156,10 +174,19 @@ export class DraftStore {
         await this.remote.save(key, envelope, keepalive);
         // Typing may have gone on meanwhile: only a copy that is still the latest counts as sent.
         if (this.unsent.get(key) === envelope) this.unsent.delete(key);
-      } catch {
-        // Offline or refused: it stays unsent; the next flush tries again.
+        this.markRefused(key, false);
+      } catch (error) {
+        // Offline or refused: it stays unsent; the next flush tries again. A refusal is said.
+        if (error instanceof ApiError && (error.status === 400 || error.status === 413)) this.markRefused(key, true);
       }
     });
+  }
+
+  private markRefused(key: string, refused: boolean): void {
+    const was = this.refused;
+    if (refused) this.refusedKeys.add(key);
+    else this.refusedKeys.delete(key);
+    if (this.refused !== was) for (const listener of this.listeners) listener();
   }
 
   private async removeRemote(key: string): Promise<void> {
