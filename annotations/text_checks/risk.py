@@ -103,8 +103,10 @@ _lock = threading.Lock()
 _models: dict[Path, RiskModel] = {}
 
 
-def load_model(path: Path = ARTEFACT) -> RiskModel:
-    """The artefact's model, loaded once per process (thread-safe)."""
+def load_model(path: Path | None = None) -> RiskModel:
+    """The artefact's model (``ARTEFACT`` unless another is named), loaded once per process
+    (thread-safe)."""
+    path = path or ARTEFACT
     model = _models.get(path)
     if model is None:
         with _lock:
