@@ -18,6 +18,8 @@ process; docs/benchmarks.md), three things stalled every stream of the process a
   default), so a step of a few statements took tens of milliseconds and held its row locks
   that long. A 1 ms interval (``ATTUNE_GIL_SWITCH_INTERVAL_MS``) halved the p95 time to the
   first token at 150 streams on PostgreSQL (+1,184 to +598 ms over the upstream, same CPU).
+* Loading the learned risk check's model (``annotations/text_checks/risk.py``: WordLlama's
+  embedding, about 0.1 s) on the first participant message; it is loaded here too.
 * litellm's own per-stream success logging, which rebuilds the whole response from its chunks
   in a thread after every stream. The gateway does its own accounting, and no litellm callback
   is configured, so it is switched off (``load_litellm``).
@@ -33,6 +35,7 @@ import sys
 
 from django.core.exceptions import ImproperlyConfigured
 
+from annotations.text_checks import risk
 from attune_collect.env import env_int, env_str
 from attune_collect.llm._litellm import load_litellm
 from attune_collect.llm.transport_direct import prepare_direct_transport
@@ -64,6 +67,7 @@ def prepare_web_process() -> None:
     switch_ms = env_int("ATTUNE_GIL_SWITCH_INTERVAL_MS", DEFAULT_GIL_SWITCH_INTERVAL_MS, minimum=1)
     load_litellm()
     prepare_direct_transport()
+    risk.warm()  # the learned risk check's model: the first chat message must not wait for it
     gc.collect()
     gc.freeze()
     gc.set_threshold(*threshold)

@@ -303,7 +303,12 @@ def _signal(signal: TurnSignal) -> SignalView:
     if signal.kind != SignalKind.MODERATION:
         where = signal.get_source_display().lower()
         phrases = ", ".join(f"“{p}”" for p in evidence.get("phrases", ()))
-        return SignalView(_WORD_CHECKS.get(signal.kind, signal.kind), True, f"{where}: {phrases}")
+        if evidence.get("signal") == "model":  # the learned risk check fired alone
+            return SignalView("Risk model", True, f"{where}: {_model_seen(evidence)}")
+        seen = f"{where}: {phrases}"
+        if evidence.get("score") is not None:
+            seen += f" (model: {_model_seen(evidence)})"
+        return SignalView(_WORD_CHECKS.get(signal.kind, signal.kind), True, seen)
     model = evidence.get("model") or evidence.get("endpoint") or "?"
     if evidence.get("error"):
         return SignalView("Moderation", False, f"no verdict ({model}): {evidence['error']}")
@@ -313,6 +318,16 @@ def _signal(signal: TurnSignal) -> SignalView:
     if "flagged" not in evidence:  # emptied when a withdrawn participant's data was erased
         return SignalView("Moderation", False, "erased")
     return SignalView("Moderation", False, f"not flagged by {model}")
+
+
+def _model_seen(evidence: dict[str, Any]) -> str:
+    """The learned risk check's score, whether it was borderline, and its nearest message."""
+    seen = f"score {evidence.get('score')}"
+    if evidence.get("borderline"):
+        seen += ", borderline"
+    if evidence.get("neighbour"):
+        seen += f", nearest “{evidence['neighbour']}” ({evidence.get('category') or '?'})"
+    return seen
 
 
 def _panas_rows(

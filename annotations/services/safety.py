@@ -1,11 +1,13 @@
 """Live safety checks on a turn: risk phrases in the participant's message, and replies that
 name a vendor or a model (an identity leak breaks the study's blinding).
 
-Detections become ``TurnSignal`` rows (kind, which text, matched phrases) plus an audit entry;
-QA reads the signals (``annotations.qa`` turns them into review flags). The word lists are shared
-with QA (``annotations.text_checks.lexicons``, pure by design), so the live check and the
-later QA scan always agree. A risk signal never stops the chat: the participant is shown the
-study's support resources and carries on.
+Detections become ``TurnSignal`` rows (kind, which text, what fired) plus an audit entry; QA
+reads the signals (``annotations.qa`` turns them into review flags). The risk check is the
+platform's one (``annotations.text_checks.risk``: the lexicon and the learned model, pure by
+design) and the vendor names a shared word list, so the live check and the later QA scan always
+agree. A risk signal's evidence keeps the lexicon's phrases and adds the model's score, whether
+it was borderline, and the nearest training message. A risk signal never stops the chat: the
+participant is shown the study's support resources and carries on.
 
 A study may add a second signal, a moderation model's verdict on each message
 (``services/moderation.py``): asked in the background after the message is stored, it never
@@ -15,8 +17,8 @@ message the word match missed still gets its notice, the next time the app reads
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+from typing import Any
 
 from django.utils import timezone
 
@@ -24,13 +26,9 @@ from annotations import dispatch
 from annotations.models import SignalKind, SignalSource, Study, Turn, TurnSignal
 from annotations.services.audit import record_audit
 from annotations.services.study_instrument import instrument_of
-from annotations.text_checks.lexicons import IDENTITY_PATTERN, RISK_PATTERN, matches
+from annotations.text_checks import risk
+from annotations.text_checks.lexicons import IDENTITY_PATTERN, matches
 from attune_collect.dispatch import resend_bound
-
-_PATTERNS: dict[str, re.Pattern[str]] = {
-    SignalKind.RISK: RISK_PATTERN,
-    SignalKind.IDENTITY_LEAK: IDENTITY_PATTERN,
-}
 
 
 @dataclass(frozen=True)
@@ -47,20 +45,30 @@ def support_resources(study: Study) -> str:
     return study.support_resources.strip() or instrument_of(study).support_resources
 
 
+def _evidence(kind: str, text: str) -> dict[str, Any] | None:
+    """What the check saw in ``text``, or None when it did not fire."""
+    if kind == SignalKind.RISK:
+        assessment = risk.assess(text)
+        return assessment.evidence() if assessment.risk else None
+    phrases = matches(IDENTITY_PATTERN, text)
+    return {"phrases": phrases} if phrases else None
+
+
 def detect(turn: Turn, kind: str, source: str, text: str, *, actor_label: str) -> bool:
-    """Record a signal when ``text`` matches; True if it did. Idempotent per (turn, kind, source)."""
-    phrases = matches(_PATTERNS[kind], text)
-    if not phrases:
+    """Record a signal when the check fires on ``text``; True if it did. Idempotent per
+    (turn, kind, source)."""
+    evidence = _evidence(kind, text)
+    if evidence is None:
         return False
     _, created = TurnSignal.objects.get_or_create(
-        turn=turn, kind=kind, source=source, defaults={"evidence": {"phrases": phrases}}
+        turn=turn, kind=kind, source=source, defaults={"evidence": evidence}
     )
     if created:
         record_audit(
             f"annotations.safety.{kind}",
             target=turn,
             actor_label=actor_label,
-            data={"source": source, "phrases": phrases},
+            data={"source": source, **evidence},
         )
     return True
 

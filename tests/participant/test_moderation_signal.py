@@ -107,7 +107,7 @@ class TestTheVerdictIsStoredBesideTheWordMatch:
         assert sent_tasks[TASK] == [turn.pk]  # queued with the message, run by a worker
         assert moderate(turn.pk) == "flagged"
         word = TurnSignal.objects.get(turn=turn, kind=SignalKind.RISK)
-        assert word.evidence == {"phrases": ["end it all", "can't go on"]}
+        assert word.evidence["phrases"] == ["end it all", "can't go on"]
         verdict = moderation_signal(turn).evidence
         assert verdict["flagged"] is True and verdict["categories"] == ["suicide"]
         assert verdict["model"] == "openai/test-model" and verdict["latency_ms"] >= 0

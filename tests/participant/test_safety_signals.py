@@ -19,7 +19,8 @@ def test_a_risk_phrase_shows_support_and_the_chat_goes_on(chat_study, live_parti
     assert result.names[-1] == "done"  # the model still answers
     signal = TurnSignal.objects.get()
     assert (signal.kind, signal.source) == (SignalKind.RISK, "user_message")
-    assert signal.evidence == {"phrases": ["end it all", "can't go on"]}
+    assert signal.evidence["phrases"] == ["end it all", "can't go on"]
+    assert signal.evidence["signal"] == "lexicon"
     assert AuditEntry.objects.filter(action="annotations.safety.risk").exists()
     assert client.session()["support"] == {"resources": chat_study.support_resources, "turn": 1}
     assert sent_tasks["qa.risk_alert"] == [signal.turn_id]  # flag and email, in the background

@@ -1,45 +1,81 @@
 """A participant message that signals risk (self-harm, crisis): a human must look.
 
-Two signals raise it: the word match (the shared lexicon, over the text now and what the chat
-saw live) and, where the study has one, the moderation model's flagged verdicts
-(``services/moderation.py``). The evidence keeps them apart, so the reviewer reads which one
-fired on which message: ``turns`` (matched phrases) and ``moderation`` (flagged categories).
+Three signals raise it: the platform's risk check (``text_checks.risk``: the lexicon and the
+learned model, over the text now, plus what the chat signalled live) and, where the study has
+one, the moderation model's flagged verdicts (``services/moderation.py``). The evidence keeps them
+apart, so the reviewer reads which one fired on which message: ``turns`` (the lexicon's matched
+phrases; empty where the learned model fired alone), ``model`` (its score, whether it was
+borderline, the nearest training message and its category) and ``moderation`` (flagged
+categories). A borderline score still raises the flag: the reviewer looks, the evidence says so.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from annotations.qa.flags import base
 from annotations.qa.flags.base import ConversationSnapshot, Detection, Thresholds, register
-from annotations.text_checks.lexicons import RISK_PATTERN
+from annotations.text_checks import risk
 
-MODERATION = "moderation"  # SignalKind.MODERATION (this module stays free of the models)
+RISK = "risk"  # SignalKind.RISK (this module stays free of the models)
+MODERATION = "moderation"  # SignalKind.MODERATION
 
 
 @register(
     "risk_signal",
     "Risk signal",
-    "A participant message contains a crisis or self-harm phrase, or the study's moderation "
-    "model flagged it.",
+    "A participant message contains a crisis or self-harm phrase, the learned risk check scored "
+    "it as risk, or the study's moderation model flagged it.",
 )
 def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection | None:
-    found = base.phrases_by_turn(snapshot, RISK_PATTERN, lambda t: t.user_message, "risk")
-    summary = f"risk phrases in {len(found)} message(s)"
+    found: dict[int, list[str]] = {}
+    model: dict[int, dict[str, Any]] = {}
+    for turn in snapshot.turns:
+        assessment = risk.assess(turn.user_message)
+        signalled_live = any(signal.kind == RISK for signal in turn.signals)
+        if not (assessment.risk or signalled_live):
+            continue
+        found[turn.number] = list(dict.fromkeys([*assessment.phrases, *turn.signalled(RISK)]))
+        if assessment.risk and assessment.score is not None:
+            model[turn.number] = _model_evidence(assessment)
     moderated = {
         turn.number: list(signal.categories)
         for turn in snapshot.turns
         for signal in turn.signals
         if signal.kind == MODERATION and signal.flagged
     }
-    if not moderated:
-        return base.phrase_detection(found, base.CRITICAL, summary)
-    parts = [summary] if found else []
-    parts.append(f"flagged by the moderation model in {len(moderated)} message(s)")
+    if not (found or moderated):
+        return None
+    evidence: dict[str, Any] = {"turns": {str(n): phrases for n, phrases in found.items()}}
+    if model:
+        evidence["model"] = {str(n): seen for n, seen in model.items()}
+    if moderated:
+        evidence["moderation"] = {str(n): categories for n, categories in moderated.items()}
     return Detection(
         severity=base.CRITICAL,
-        summary="; ".join(parts),
-        evidence={
-            "turns": {str(n): phrases for n, phrases in found.items()},
-            "moderation": {str(n): categories for n, categories in moderated.items()},
-        },
+        summary=_summary(found, model, moderated),
+        evidence=evidence,
         turn_numbers=tuple(sorted(found.keys() | moderated.keys())),
     )
+
+
+def _model_evidence(assessment: risk.RiskAssessment) -> dict[str, Any]:
+    evidence = assessment.evidence()
+    return {key: evidence[key] for key in ("score", "borderline", "neighbour", "category")}
+
+
+def _summary(
+    found: dict[int, list[str]], model: dict[int, dict[str, Any]], moderated: dict[int, list[str]]
+) -> str:
+    parts = []
+    with_phrases = sum(1 for phrases in found.values() if phrases)
+    if with_phrases:
+        parts.append(f"risk phrases in {with_phrases} message(s)")
+    model_alone = [n for n, phrases in found.items() if not phrases]
+    if model_alone:
+        borderline = sum(1 for n in model_alone if model.get(n, {}).get("borderline"))
+        note = f", {borderline} borderline" if borderline else ""
+        parts.append(f"the risk model fired alone in {len(model_alone)} message(s){note}")
+    if moderated:
+        parts.append(f"flagged by the moderation model in {len(moderated)} message(s)")
+    return "; ".join(parts)

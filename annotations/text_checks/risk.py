@@ -1,0 +1,152 @@
+"""The platform's one risk check on a participant's message: the live chat
+(``services/safety.py``), the QA scan (``qa/flags/risk_signal.py``, which also scans imported
+conversations) and the benchmark call it and nothing else, so they always agree.
+
+Two signals, either fires:
+* the lexicon (``lexicons.RISK_PATTERN``): precise and explainable, any hit is risk;
+* a learned model: the message's WordLlama embedding (``risk_embedding.py``) scored by a logistic
+  regression trained on ``risk_corpus/`` (``manage.py train_risk_model``). It reaches what no
+  pattern lists: passive wishes, preparatory acts, indirect statements, self-harm in other words.
+
+The model's artefact (``risk_model.json``) holds the coefficients, the intercept and two
+thresholds. At or above ``flag`` the model fires; between ``check_in`` and ``flag`` it still
+fires (QA gets the flag, the reviewer looks) but the assessment is ``borderline``: unsure
+enough that a gentler check-in would suit the participant better than crisis resources.
+Inference is numpy alone (no scikit-learn). The model loads once per process, on first use or
+at start (``warm``), behind a lock. A language without a model keeps the lexicon alone.
+
+Pure: no Django.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from annotations.text_checks.lexicons import RISK_PATTERN, matches
+from annotations.text_checks.risk_embedding import Embedder, load_embedder
+
+ARTEFACT = Path(__file__).resolve().parent / "risk_model.json"
+LEXICON, MODEL = "lexicon", "model"
+
+
+@dataclass(frozen=True)
+class RiskAssessment:
+    risk: bool
+    signal: str | None  # LEXICON (a phrase matched), MODEL (only the model fired) or None
+    phrases: tuple[str, ...]  # the lexicon's matched phrases
+    score: float | None  # the model's probability; None where no model reads the language
+    borderline: bool  # fired by the model alone, below the flag threshold
+    neighbour: str | None = None  # the nearest training risk message (when risk)
+    category: str | None = None  # its category: a cheap guess at the kind of risk
+
+    def evidence(self) -> dict[str, Any]:
+        """What a signal or a QA flag records: the phrases, and what the model saw."""
+        evidence: dict[str, Any] = {"phrases": list(self.phrases), "signal": self.signal}
+        if self.score is not None:
+            evidence.update(
+                score=round(self.score, 3),
+                borderline=self.borderline,
+                neighbour=self.neighbour,
+                category=self.category,
+            )
+        return evidence
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    flag: float
+    check_in: float
+
+
+class RiskModel:
+    """The artefact's logistic regression over the embedding, and the training risk messages
+    (embedded at load) for the nearest-neighbour explanation."""
+
+    def __init__(self, artefact: dict[str, Any], embedder: Embedder) -> None:
+        self.language: str = artefact["language"]
+        self.coefficients = np.asarray(artefact["coefficients"], dtype=np.float32)
+        self.intercept = float(artefact["intercept"])
+        self.thresholds = Thresholds(
+            flag=float(artefact["thresholds"]["flag"]),
+            check_in=float(artefact["thresholds"]["check_in"]),
+        )
+        self._embedder = embedder
+        neighbours = artefact.get("neighbours", [])
+        self._neighbour_texts = [n["text"] for n in neighbours]
+        self._neighbour_categories = [n["category"] for n in neighbours]
+        self._neighbour_vectors = embedder.embed(self._neighbour_texts)
+
+    def score(self, vector: np.ndarray) -> float:
+        if not vector.any():  # nothing to read (an empty message)
+            return 0.0
+        logit = float(vector @ self.coefficients) + self.intercept
+        return float(1.0 / (1.0 + np.exp(-logit)))
+
+    def embed(self, text: str) -> np.ndarray:
+        vector: np.ndarray = self._embedder.embed([text])[0]
+        return vector
+
+    def nearest(self, vector: np.ndarray) -> tuple[str | None, str | None]:
+        if not self._neighbour_texts or not vector.any():
+            return None, None
+        best = int(np.argmax(self._neighbour_vectors @ vector))
+        return self._neighbour_texts[best], self._neighbour_categories[best]
+
+
+_lock = threading.Lock()
+_models: dict[Path, RiskModel] = {}
+
+
+def load_model(path: Path | None = None) -> RiskModel:
+    """The artefact's model (``ARTEFACT`` unless another is named), loaded once per process
+    (thread-safe)."""
+    path = path or ARTEFACT
+    model = _models.get(path)
+    if model is None:
+        with _lock:
+            model = _models.get(path)
+            if model is None:
+                artefact = json.loads(path.read_text(encoding="utf-8"))
+                model = _models[path] = RiskModel(artefact, load_embedder())
+    return model
+
+
+def warm() -> None:
+    """Load the model now (process start), so the first participant's message does not wait."""
+    load_model()
+
+
+def model_for(language: str) -> RiskModel | None:
+    """The model reading ``language`` ("en", "en-GB"), or None (the lexicon alone)."""
+    primary = language.replace("_", "-").split("-")[0].lower()
+    model = load_model()
+    return model if model.language == primary else None
+
+
+def assess(text: str, language: str = "en") -> RiskAssessment:
+    phrases = tuple(matches(RISK_PATTERN, text))
+    model = model_for(language)
+    if model is None:
+        signal = LEXICON if phrases else None
+        return RiskAssessment(bool(phrases), signal, phrases, score=None, borderline=False)
+    vector = model.embed(text)
+    score = model.score(vector)
+    fired = score >= model.thresholds.check_in
+    borderline = not phrases and fired and score < model.thresholds.flag
+    risk = bool(phrases) or fired
+    signal = LEXICON if phrases else MODEL if fired else None
+    neighbour, category = model.nearest(vector) if risk else (None, None)
+    return RiskAssessment(risk, signal, phrases, score, borderline, neighbour, category)
+
+
+def is_risk(text: str, language: str = "en") -> bool:
+    if matches(RISK_PATTERN, text):
+        return True  # the lexicon decides alone: no need for the model
+    model = model_for(language)
+    return model is not None and model.score(model.embed(text)) >= model.thresholds.check_in

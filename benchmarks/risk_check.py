@@ -1,0 +1,133 @@
+"""The risk check (annotations/text_checks/risk.py): its cost, and its figures on held-out text.
+
+    python benchmarks/risk_check.py [--rounds N] [--show-false-alarms] [--heldout FILE ...]
+
+Prints the model's load time and memory (the process's resident set before and after), then the
+latency of ``assess`` and ``is_risk`` over every training corpus message (p50, p99, max, in wall
+and CPU time; the goal is p99 under 5 ms), then, for each ``heldout_*.jsonl`` of the corpus folder, recall per risk
+category and the share of everyday messages flagged per category, for the lexicon alone and for
+the combined check, and which signal caught what. Held-out texts are never printed except the
+risk messages missed (recorded, not patched; the check is never tuned on them), and the everyday
+ones flagged with --show-false-alarms.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import _setup
+
+from annotations.text_checks import risk
+from annotations.text_checks.risk_corpus import (
+    CORPUS_DIR,
+    HELDOUT_GLOB,
+    Example,
+    read_examples,
+    training_files,
+)
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def latency(texts: list[str], rounds: int) -> None:
+    """Wall time per call, and the thread's CPU time per call: on a shared, loaded machine the
+    wall-clock tail is mostly the scheduler's (a preempted call waits a time slice)."""
+    for name, check in (("assess", risk.assess), ("is_risk", risk.is_risk)):
+        wall, cpu = [], []
+        for _ in range(rounds):
+            for text in texts:
+                started, started_cpu = time.perf_counter(), time.thread_time()
+                check(text)
+                cpu.append((time.thread_time() - started_cpu) * 1000)
+                wall.append((time.perf_counter() - started) * 1000)
+        for kind, times in (("wall", wall), ("cpu", cpu)):
+            print(
+                f"{name:8} {kind:4} over {len(texts)} messages x {rounds}: p50 "
+                f"{statistics.median(times):.3f} ms, p99 {percentile(times, 0.99):.3f} ms, "
+                f"max {max(times):.3f} ms"
+            )
+
+
+def held_out(path: Path, show_false_alarms: bool) -> None:
+    examples = read_examples([path])
+    print(
+        f"\n{path.name}: {sum(e.risk for e in examples)} risk, "
+        f"{sum(not e.risk for e in examples)} everyday messages"
+    )
+    # category -> [combined hits, lexicon hits, model-only hits, borderline hits, total]
+    table: dict[tuple[bool, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    missed: list[Example] = []
+    alarms: list[Example] = []
+    for example in examples:
+        assessment = risk.assess(example.text)
+        row = table[example.risk, example.category]
+        row[0] += assessment.risk
+        row[1] += bool(assessment.phrases)
+        row[2] += assessment.signal == risk.MODEL
+        row[3] += assessment.borderline
+        row[4] += 1
+        if example.risk and not assessment.risk:
+            missed.append(example)
+        if not example.risk and assessment.risk:
+            alarms.append(example)
+    for is_risk, label in ((True, "recall"), (False, "flagged")):
+        rows = {c: r for (k, c), r in sorted(table.items()) if k == is_risk}
+        total = [sum(r[i] for r in rows.values()) for i in range(5)]
+        print(
+            f"  {'risk' if is_risk else 'everyday'} ({label}: combined | lexicon alone; "
+            "caught by the model alone, of which borderline)"
+        )
+        for category, r in [*rows.items(), ("all", total)]:
+            if r[4]:
+                print(
+                    f"    {category:24} {r[0]:4}/{r[4]:<4} {r[0] / r[4]:6.1%} | "
+                    f"{r[1] / r[4]:6.1%}   model alone {r[2]}, borderline {r[3]}"
+                )
+    for example in missed:
+        print(f"  MISSED ({example.category}): {example.text}")
+    if show_false_alarms:
+        for example in alarms:
+            print(f"  FLAGGED ({example.category}): {example.text}")
+
+
+def main() -> None:
+    parser = _setup.argument_parser(__doc__)
+    parser.add_argument("--rounds", type=int, default=3, help="Passes over the corpus (3)")
+    parser.add_argument("--show-false-alarms", action="store_true")
+    parser.add_argument(
+        "--heldout", type=Path, nargs="*", help="Held-out files (default: the corpus folder's)"
+    )
+    options = parser.parse_args()
+    before = rss_mb()
+    started = time.perf_counter()
+    model = risk.load_model()
+    loaded = time.perf_counter() - started
+    print(
+        f"model load: {loaded * 1000:.0f} ms, resident memory +{rss_mb() - before:.0f} MB "
+        f"(thresholds: check-in {model.thresholds.check_in}, flag {model.thresholds.flag})"
+    )
+    texts = [e.text for e in read_examples(training_files())]
+    latency(texts, options.rounds)
+    heldout = options.heldout or sorted(CORPUS_DIR.glob(HELDOUT_GLOB))
+    if not heldout:
+        print(f"\nno {HELDOUT_GLOB} in {CORPUS_DIR}: no held-out figures")
+    for path in heldout:
+        held_out(path, options.show_false_alarms)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

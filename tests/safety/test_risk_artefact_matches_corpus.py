@@ -1,0 +1,31 @@
+"""The shipped risk model was trained on the corpus as it is: the artefact's corpus hash is the
+hash of today's ``train_*.jsonl`` files, and its embedding is the installed one. After changing
+the corpus, run ``manage.py train_risk_model``."""
+
+from __future__ import annotations
+
+import json
+
+from annotations.text_checks.risk import ARTEFACT
+from annotations.text_checks.risk_corpus import corpus_hash, file_hashes, training_files
+from annotations.text_checks.risk_embedding import DIMENSIONS, MODEL_NAME, wordllama_version
+
+
+def test_the_artefact_was_trained_on_the_corpus_as_it_is():
+    artefact = json.loads(ARTEFACT.read_text(encoding="utf-8"))
+    files = training_files()
+    assert artefact["corpus"]["files"] == file_hashes(files), (
+        "the corpus changed since the risk model was trained: run manage.py train_risk_model"
+    )
+    assert artefact["corpus"]["sha256"] == corpus_hash(files)
+
+
+def test_the_artefact_names_the_installed_embedding():
+    artefact = json.loads(ARTEFACT.read_text(encoding="utf-8"))
+    assert artefact["embedding"] == {
+        "model": MODEL_NAME,
+        "dimensions": DIMENSIONS,
+        "wordllama": wordllama_version(),
+    }
+    assert len(artefact["coefficients"]) == DIMENSIONS
+    assert 0 <= artefact["thresholds"]["check_in"] <= artefact["thresholds"]["flag"] <= 1

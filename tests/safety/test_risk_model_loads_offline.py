@@ -1,0 +1,49 @@
+"""The learned risk check loads from the installed ``wordllama`` package alone: in a fresh process
+with no home cache and every network connection refused, the embedding loads and the shipped
+model scores a message (``make test`` and the demo on a fresh clone download nothing)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json, socket
+
+def refuse(*args, **kwargs):
+    raise AssertionError(f"network use while loading the risk model: {args!r}")
+
+socket.socket.connect = refuse
+socket.socket.connect_ex = refuse
+socket.create_connection = refuse
+socket.getaddrinfo = refuse
+
+from annotations.text_checks import risk
+
+assessment = risk.assess("I'm so tired of existing")
+print(json.dumps({"score": assessment.score}))
+"""
+
+
+def test_the_model_loads_with_no_network_and_no_cache(tmp_path):
+    environment = {
+        key: value for key, value in os.environ.items() if not key.startswith(("HF_", "XDG_"))
+    }
+    environment.update(HOME=str(tmp_path), PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(tmp_path))
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    score = json.loads(result.stdout.strip().splitlines()[-1])["score"]
+    assert 0.0 <= score <= 1.0
+    assert not any(tmp_path.iterdir())  # nothing cached in the home folder either
