@@ -24,10 +24,12 @@ class SignalSource(models.TextChoices):
 
 class TurnSignalQuerySet(models.QuerySet):
     def risk(self) -> TurnSignalQuerySet:
-        """Signals that say a participant may be at risk: a word match on their message, or a
-        moderation verdict that flagged it (a clear or failed verdict is no risk signal)."""
+        """Signals that say a participant may be at risk: the risk check on their message
+        (not a borderline score of its learned model alone: that one only asks QA to look), or
+        a moderation verdict that flagged it (a clear or failed verdict is no risk signal).
+        These bring the participant the support notice and the study's contacts an e-mail."""
         return self.filter(
-            models.Q(kind=SignalKind.RISK)
+            (models.Q(kind=SignalKind.RISK) & ~models.Q(evidence__borderline=True))
             | models.Q(kind=SignalKind.MODERATION, evidence__flagged=True)
         )
 

@@ -55,7 +55,8 @@ def _evidence(kind: str, text: str) -> dict[str, Any] | None:
 
 
 def detect(turn: Turn, kind: str, source: str, text: str, *, actor_label: str) -> bool:
-    """Record a signal when the check fires on ``text``; True if it did. Idempotent per
+    """Record a signal when the check fires on ``text``; True if it did and is sure (a
+    borderline risk score is recorded for QA, but brings no notice or alert). Idempotent per
     (turn, kind, source)."""
     evidence = _evidence(kind, text)
     if evidence is None:
@@ -70,7 +71,7 @@ def detect(turn: Turn, kind: str, source: str, text: str, *, actor_label: str) -
             actor_label=actor_label,
             data={"source": source, **evidence},
         )
-    return True
+    return not evidence.get("borderline", False)
 
 
 def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotice | None:

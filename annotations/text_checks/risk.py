@@ -9,9 +9,11 @@ Two signals, either fires:
   pattern lists: passive wishes, preparatory acts, indirect statements, self-harm in other words.
 
 The model's artefact (``risk_model.json``) holds the coefficients, the intercept and two
-thresholds. At or above ``flag`` the model fires; between ``check_in`` and ``flag`` it still
-fires (QA gets the flag, the reviewer looks) but the assessment is ``borderline``: unsure
-enough that a gentler check-in would suit the participant better than crisis resources.
+thresholds (``risk_training.py`` says how they are chosen). At or above ``flag``, or when the
+message is a near copy of a training risk message, the model is sure; between ``check_in`` and
+``flag`` it still fires (QA gets a flag, the reviewer looks) but the assessment is
+``borderline``: the participant is not shown crisis resources on a guess, and the study's
+contacts are not e-mailed (``TurnSignal.objects.risk()`` leaves borderline signals out).
 Inference is numpy alone (no scikit-learn). The model loads once per process, on first use or
 at start (``warm``), behind a lock. A language without a model keeps the lexicon alone.
 
@@ -62,6 +64,7 @@ class RiskAssessment:
 class Thresholds:
     flag: float
     check_in: float
+    neighbour_similarity: float = 1.0  # a near copy of a training risk message is risk
 
 
 class RiskModel:
@@ -75,6 +78,7 @@ class RiskModel:
         self.thresholds = Thresholds(
             flag=float(artefact["thresholds"]["flag"]),
             check_in=float(artefact["thresholds"]["check_in"]),
+            neighbour_similarity=float(artefact["thresholds"].get("neighbour_similarity", 1.0)),
         )
         self._embedder = embedder
         neighbours = artefact.get("neighbours", [])
@@ -92,11 +96,26 @@ class RiskModel:
         vector: np.ndarray = self._embedder.embed([text])[0]
         return vector
 
-    def nearest(self, vector: np.ndarray) -> tuple[str | None, str | None]:
+    def nearest(self, vector: np.ndarray) -> tuple[float, str | None, str | None]:
+        """The cosine similarity, text and category of the nearest training risk message
+        (the embeddings are unit vectors)."""
         if not self._neighbour_texts or not vector.any():
-            return None, None
-        best = int(np.argmax(self._neighbour_vectors @ vector))
-        return self._neighbour_texts[best], self._neighbour_categories[best]
+            return 0.0, None, None
+        similarities = self._neighbour_vectors @ vector
+        best = int(np.argmax(similarities))
+        return (
+            float(similarities[best]),
+            self._neighbour_texts[best],
+            self._neighbour_categories[best],
+        )
+
+    def fires(self, vector: np.ndarray) -> tuple[float, bool, bool]:
+        """The score, whether the model fires (at the check-in threshold, or as a near copy of
+        a training risk message), and whether it is sure (at the flag threshold, or a copy)."""
+        score = self.score(vector)
+        near_copy = self.nearest(vector)[0] >= self.thresholds.neighbour_similarity
+        sure = near_copy or score >= self.thresholds.flag
+        return score, sure or score >= self.thresholds.check_in, sure
 
 
 _lock = threading.Lock()
@@ -136,12 +155,11 @@ def assess(text: str, language: str = "en") -> RiskAssessment:
         signal = LEXICON if phrases else None
         return RiskAssessment(bool(phrases), signal, phrases, score=None, borderline=False)
     vector = model.embed(text)
-    score = model.score(vector)
-    fired = score >= model.thresholds.check_in
-    borderline = not phrases and fired and score < model.thresholds.flag
+    score, fired, sure = model.fires(vector)
+    borderline = not phrases and fired and not sure
     risk = bool(phrases) or fired
     signal = LEXICON if phrases else MODEL if fired else None
-    neighbour, category = model.nearest(vector) if risk else (None, None)
+    _, neighbour, category = model.nearest(vector) if risk else (0.0, None, None)
     return RiskAssessment(risk, signal, phrases, score, borderline, neighbour, category)
 
 
@@ -149,4 +167,4 @@ def is_risk(text: str, language: str = "en") -> bool:
     if matches(RISK_PATTERN, text):
         return True  # the lexicon decides alone: no need for the model
     model = model_for(language)
-    return model is not None and model.score(model.embed(text)) >= model.thresholds.check_in
+    return model is not None and model.fires(model.embed(text))[1]

@@ -51,8 +51,13 @@ def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection 
         evidence["model"] = {str(n): seen for n, seen in model.items()}
     if moderated:
         evidence["moderation"] = {str(n): categories for n, categories in moderated.items()}
+    # Only borderline scores of the learned model (no phrase, no sure score, no moderation
+    # verdict): a warning the reviewer sees, not a block on approval in half the conversations.
+    sure = moderated or any(
+        phrases or not model.get(n, {}).get("borderline") for n, phrases in found.items()
+    )
     return Detection(
-        severity=base.CRITICAL,
+        severity=base.CRITICAL if sure else base.WARNING,
         summary=_summary(found, model, moderated),
         evidence=evidence,
         turn_numbers=tuple(sorted(found.keys() | moderated.keys())),
