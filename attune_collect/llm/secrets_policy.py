@@ -93,11 +93,14 @@ DEFAULT_KEY_ENV_POLICY = KeyEnvPolicy()
 _policy_source: Callable[[], KeyEnvPolicy] | None = None
 
 
-def use_key_env_policy(source: Callable[[], KeyEnvPolicy] | None) -> None:
+def use_key_env_policy(
+    source: Callable[[], KeyEnvPolicy] | None,
+) -> Callable[[], KeyEnvPolicy] | None:
     """Install where the process's key policy comes from (read at every check, so a changed
-    setting applies at once); None restores the default policy."""
+    setting applies at once); None means the default policy. Returns the previous source."""
     global _policy_source
-    _policy_source = source
+    previous, _policy_source = _policy_source, source
+    return previous
 
 
 def key_env_policy() -> KeyEnvPolicy:

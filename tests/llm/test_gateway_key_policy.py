@@ -48,11 +48,11 @@ async def test_a_name_outside_the_pattern_is_refused(gateway, make_endpoint, ope
 
 async def test_the_installed_policy_decides(gateway, make_endpoint, openai_server, monkeypatch):
     monkeypatch.setenv("LAB_KEY", "sk-lab-key-value")
-    use_key_env_policy(lambda: KeyEnvPolicy(allowed=frozenset({"LAB_KEY"})))
+    previous = use_key_env_policy(lambda: KeyEnvPolicy(allowed=frozenset({"LAB_KEY"})))
     try:
         completion = await gateway.complete(make_endpoint(api_key_env="LAB_KEY"), MESSAGES)
     finally:
-        use_key_env_policy(None)
+        use_key_env_policy(previous)
 
     assert completion.text
     assert openai_server.request_count == 1

@@ -65,14 +65,22 @@ class TestKeyVariables:
 
     def test_the_installed_source_is_read_at_every_check(self):
         current = {"policy": KeyEnvPolicy(allowed=frozenset({"ONE"}))}
-        use_key_env_policy(lambda: current["policy"])
+        before = key_env_policy()
+        previous = use_key_env_policy(lambda: current["policy"])
         try:
             assert key_env_policy().problem("ONE") is None
             current["policy"] = KeyEnvPolicy()
             assert key_env_policy().problem("ONE") is not None
         finally:
-            use_key_env_policy(None)
-        assert key_env_policy() == KeyEnvPolicy()
+            use_key_env_policy(previous)
+        assert key_env_policy() == before
+
+    def test_without_a_source_the_default_applies(self):
+        previous = use_key_env_policy(None)
+        try:
+            assert key_env_policy() == KeyEnvPolicy()
+        finally:
+            use_key_env_policy(previous)
 
 
 class TestParams:
