@@ -19,7 +19,12 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from attune_collect.env import env_int, env_str
+from attune_collect.env import env_int, env_list, env_str
+from attune_collect.llm.secrets_policy import (
+    DEFAULT_KEY_ENV_PATTERN,
+    KeyEnvPolicy,
+    use_key_env_policy,
+)
 
 
 def _setting(default: float | str | None, env: str, *, positive: bool = True) -> Any:
@@ -66,8 +71,27 @@ class AttuneConfig:
     draft_max_total_kib: int = _setting(256, "ATTUNE_DRAFT_MAX_TOTAL_KIB")
     # The platform's address for links in emails (no trailing slash).
     site_url: str = _setting("http://localhost:8000", "ATTUNE_SITE_URL", positive=False)
+    # Which environment variables a model endpoint may name as its key's (the gateway sends
+    # the value to the endpoint's API base): names matching the pattern, never the platform's
+    # own (DJANGO_*, ATTUNE_*, CELERY_*, AWS_*, DATABASE_URL, REDIS_URL), plus the names listed
+    # explicitly (attune_collect/llm/secrets_policy.py).
+    api_key_env_pattern: str = _setting(
+        DEFAULT_KEY_ENV_PATTERN, "ATTUNE_API_KEY_ENV_PATTERN", positive=False
+    )
+    api_key_env_allowed: tuple[str, ...] = field(
+        default=(), metadata={"env": "ATTUNE_API_KEY_ENV_ALLOWED"}
+    )
+
+    def key_env_policy(self) -> KeyEnvPolicy:
+        return KeyEnvPolicy(self.api_key_env_pattern, frozenset(self.api_key_env_allowed))
 
     def __post_init__(self) -> None:
+        try:
+            self.key_env_policy()
+        except ValueError as exc:
+            raise ImproperlyConfigured(
+                f"ATTUNE_API_KEY_ENV_PATTERN / ATTUNE_API_KEY_ENV_ALLOWED: {exc}"
+            ) from None
         # Checked here rather than where a value is used, so a test's replace() is held to the
         # same rule as the environment (env_int's minimum), and a bad value fails at once.
         for spec in fields(self):
@@ -123,6 +147,8 @@ def read_environment(data_dir: Path) -> AttuneConfig:
             "ATTUNE_DRAFT_MAX_TOTAL_KIB", default.draft_max_total_kib, minimum=1
         ),
         site_url=env_str("ATTUNE_SITE_URL", default.site_url).rstrip("/"),
+        api_key_env_pattern=env_str("ATTUNE_API_KEY_ENV_PATTERN", default.api_key_env_pattern),
+        api_key_env_allowed=tuple(env_list("ATTUNE_API_KEY_ENV_ALLOWED")),
     )
 
 
@@ -130,3 +156,14 @@ def attune_config() -> AttuneConfig:
     """The running configuration (read at call time, so a test's override applies)."""
     config: AttuneConfig = settings.ATTUNE
     return config
+
+
+def key_env_policy() -> KeyEnvPolicy:
+    """The running key policy: which variables a model endpoint may name as its key's."""
+    return attune_config().key_env_policy()
+
+
+def install_key_env_policy() -> None:
+    """Have the gateway (which imports no Django) check key variables against the running
+    configuration; settings.py calls this in every process that loads the settings."""
+    use_key_env_policy(key_env_policy)

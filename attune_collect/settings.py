@@ -43,6 +43,12 @@ no Redis). Production is configured with these variables:
 ``ATTUNE_DRAFT_MAX_TOTAL_KIB`` KiB of JSON a participant's drafts may hold in all (256).
 ``ATTUNE_SITE_URL``            the platform's address for links in emails
                                (``http://localhost:8000``).
+``ATTUNE_API_KEY_ENV_PATTERN`` the regex a model endpoint's key variable must match whole
+                               (``[A-Z][A-Z0-9_]*_(API_KEY|TOKEN)``); the platform's own variables
+                               (``DJANGO_*``, ``ATTUNE_*``, ``CELERY_*``, ``AWS_*``, ``DATABASE_URL``,
+                               ``REDIS_URL``) are refused whatever it says.
+``ATTUNE_API_KEY_ENV_ALLOWED`` comma-separated key variable names allowed besides the pattern,
+                               even one of the platform's own (none).
 ``DJANGO_EMAIL_BACKEND``       Django's email backend: the console backend when DEBUG is true (the
                                demo prints the risk alerts), SMTP in production.
 ``EMAIL_HOST`` / ``EMAIL_PORT`` / ``EMAIL_HOST_USER`` / ``EMAIL_HOST_PASSWORD`` (or ``_FILE``) /
@@ -55,7 +61,8 @@ The ``ATTUNE_*`` settings of the platform itself are read once into one typed re
 with ``attune_config()``.
 
 Model provider keys are never settings: a model endpoint names the environment variable that
-holds its key, and only the LLM gateway reads it at call time.
+holds its key, and only the LLM gateway reads it at call time, if the name is allowed
+(``ATTUNE_API_KEY_ENV_PATTERN``, ``ATTUNE_API_KEY_ENV_ALLOWED``).
 """
 
 from __future__ import annotations
@@ -65,7 +72,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from attune_collect.config import AttuneConfig, read_environment
+from attune_collect.config import AttuneConfig, install_key_env_policy, read_environment
 from attune_collect.env import (
     EnvironmentConfigError,
     env_bool,
@@ -102,6 +109,8 @@ try:
     ATTUNE: AttuneConfig = read_environment(DATA_DIR)
 except EnvironmentConfigError as exc:
     raise ImproperlyConfigured(str(exc)) from None
+# The gateway reads the key policy from settings.ATTUNE at every call (a test's override too).
+install_key_env_policy()
 
 DATA_DIR.mkdir(parents=True, exist_ok=True)
 

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-KEY_ENV = "ATTUNE_BENCH_LLM_KEY"
+KEY_ENV = "BENCH_LLM_API_KEY"
 REQUEST_TIMEOUT_S = 60.0  # one stream; a request that takes longer counts as an error
 STARTUP_TIMEOUT_S = 180.0  # a busy 2-core machine needs it (litellm import)
 UPSTREAM_LIFETIME_S = 3600.0  # the upstream server stops by itself if this script dies

@@ -48,7 +48,7 @@ from pathlib import Path
 
 from _setup import ROOT, argument_parser
 
-KEY_ENV = "ATTUNE_BENCH_KEY"
+KEY_ENV = "BENCH_API_KEY"
 PROBE_PROMPT_CHARS = 6000  # about the median request of a run (system + thread + template)
 
 

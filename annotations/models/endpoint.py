@@ -2,25 +2,39 @@
 
 from __future__ import annotations
 
-import re
-
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 
+from attune_collect.config import key_env_policy
 from attune_collect.env import ENV_VAR_NAME
 from attune_collect.llm import EndpointConfig
+from attune_collect.llm.secrets_policy import params_problem
 from attune_collect.llm.types import DEFAULT_TIMEOUT_S
 
 env_var_name_validator = RegexValidator(
     ENV_VAR_NAME, "Give the NAME of an environment variable (A-Z, 0-9, _), never the key itself."
 )
 
-# Parameters are recorded in configuration snapshots, audit entries and releases: a key, token
-# or header put there by mistake would leak, so such names are refused.
-SECRET_PARAM = re.compile(
-    r"^(api_key|.*secret.*|.*password.*|authorization|token|.*_token|.*headers)$", re.IGNORECASE
-)
+
+def endpoint_secret_problems(endpoint: ModelEndpoint) -> dict[str, str]:
+    """Field -> why the endpoint's key variable or parameters are refused (empty: neither).
+
+    The key variable must be allowed by the deployment's policy: the gateway sends its value
+    to the endpoint's API base, so naming DJANGO_SECRET_KEY would hand the platform's secret to
+    whoever set the base. Parameters are recorded in configuration snapshots, audit entries
+    and releases, so a key, token or header there (at any depth) would leak. The gateway
+    checks both again before a call (attune_collect/llm/secrets_policy.py)."""
+    problems: dict[str, str] = {}
+    # A name that is no variable name at all is the field validator's to report.
+    if endpoint.api_key_env and ENV_VAR_NAME.match(endpoint.api_key_env):
+        refused = key_env_policy().problem(endpoint.api_key_env)
+        if refused is not None:
+            problems["api_key_env"] = refused
+    leaked = params_problem(endpoint.params) if isinstance(endpoint.params, dict) else None
+    if leaked is not None:
+        problems["params"] = leaked
+    return problems
 
 
 class ModelEndpoint(models.Model):
@@ -105,15 +119,9 @@ class ModelEndpoint(models.Model):
     def clean(self) -> None:
         if not isinstance(self.params, dict):
             raise ValidationError({"params": "Give the parameters as a JSON object."})
-        secret = sorted(k for k in self.params if SECRET_PARAM.match(str(k)))
-        if secret:
-            raise ValidationError(
-                {
-                    "params": f"{', '.join(secret)}: a key or header never goes in "
-                    "the parameters; name its environment variable in "
-                    "the key field."
-                }
-            )
+        problems = endpoint_secret_problems(self)
+        if problems:
+            raise ValidationError(problems)
 
     def gateway_config(self) -> EndpointConfig:
         """What the LLM gateway needs to call this endpoint (the key stays in the environment)."""

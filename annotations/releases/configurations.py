@@ -16,6 +16,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from attune_collect.llm.secrets_policy import redact_params
 from evaluation.benchmark.canonical import canonical_json
 
 TABLE = "model_configs"
@@ -51,13 +52,16 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _json_or_none(value: Any) -> str | None:
-    return None if value is None else canonical_json(value)
+def _params_json(value: Any) -> str | None:
+    """Parameters as JSON, every credential-like entry redacted: the registry refuses them,
+    but a snapshot written before it did (or straight to the database) may hold one."""
+    return None if value is None else canonical_json(redact_params(value))
 
 
 def config_row(snapshot: ConfigSnapshot) -> dict[str, Any]:
     """The ``model_configs`` row of a snapshot. The prompt text only when it may be published;
-    never a key (a snapshot holds none: the API base is already reduced to its host)."""
+    never a key (a snapshot holds none: the API base is already reduced to its host, and
+    parameters pass the credential filter, secrets_policy.redact_params)."""
     definition = snapshot.definition
     endpoint = definition.get("endpoint") or {}
     improver = definition.get("improver") or {}
@@ -66,13 +70,13 @@ def config_row(snapshot: ConfigSnapshot) -> dict[str, Any]:
         "model_config_id": snapshot.config_id,
         "model": endpoint.get("model"),
         "api_base_host": endpoint.get("api_base_host") or None,
-        "params": _json_or_none(endpoint.get("params", {})),
+        "params": _params_json(endpoint.get("params", {})),
         "system_prompt_version": endpoint.get("system_prompt_version") or None,
         "system_prompt_sha256": snapshot.system_prompt_sha256,
         "system_prompt": endpoint.get("system_prompt") if snapshot.publish_prompt else None,
         "improver_model": improver.get("model"),
         "improver_api_base_host": improver.get("api_base_host") or None,
-        "improver_params": _json_or_none(improver.get("params")) if improver else None,
+        "improver_params": _params_json(improver.get("params")) if improver else None,
         "instrument_name": instrument.get("name"),
         "instrument_version": _text(instrument.get("version")),  # an integer in the platform
         "instrument_sha256": instrument.get("content_hash"),

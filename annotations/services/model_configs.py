@@ -7,8 +7,10 @@ with that content, creating it the first time. The chat then uses the snapshot's
 model and parameters, so the record is what the participant really talked to even if the
 endpoint is edited while the conversation runs.
 
-Never in a snapshot: the key (nor the name of its variable), and anything of the API base
-beyond its host (a path or query could carry a token).
+Never in a snapshot: the key (nor the name of its variable), anything of the API base beyond
+its host (a path or query could carry a token), and a credential in the parameters (redacted,
+for an endpoint row written before the registry refused them; the gateway refuses to call
+with such parameters anyway).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from django.db import IntegrityError, transaction
 from annotations.models import Conversation, ModelConfig, ModelEndpoint, Study
 from annotations.participant_web.bundle import app_build_id
 from attune_collect.llm import EndpointConfig
+from attune_collect.llm.secrets_policy import redact_params
 from evaluation.benchmark.canonical import canonical_sha256, text_sha256
 
 SNAPSHOT_SCHEMA = "attune-model-config-1"
@@ -43,7 +46,7 @@ def _endpoint_part(endpoint: ModelEndpoint, *, with_prompt: bool) -> dict[str, A
         "model_name": endpoint.model_name,
         "model": endpoint.litellm_model,
         "api_base_host": api_base_host(endpoint.api_base),
-        "params": dict(endpoint.params or {}),
+        "params": redact_params(dict(endpoint.params or {})),
     }
     if with_prompt:
         part["system_prompt"] = endpoint.system_prompt

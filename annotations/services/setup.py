@@ -15,6 +15,10 @@ What stays fixed once data depends on it:
 - an endpoint with conversations: alias, provider and model names (exports name the model a
   conversation had). Its prompt and parameters may change: conversations keep the
   configuration snapshot they opened with (services/model_configs.py).
+
+An endpoint whose key variable is not allowed (``DJANGO_SECRET_KEY``...) or whose parameters
+hold a credential is refused with a ``SetupError`` before anything else, whoever calls (the
+admin's form shows the same rule from the model's validation).
 """
 
 from __future__ import annotations
@@ -28,9 +32,17 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
 from annotations.models import AuditEntry, Instrument, ModelEndpoint, Study
+from annotations.models.endpoint import endpoint_secret_problems
 from annotations.services.audit import record_audit
+from attune_collect.errors import ServiceError
 
 SetupObject = Study | ModelEndpoint | Instrument
+
+
+class SetupError(ServiceError):
+    """A setup write refused by a security rule (nothing written)."""
+
+    default_code = "setup_refused"
 
 
 def frozen_fields(obj: SetupObject) -> tuple[str, ...]:
@@ -97,8 +109,15 @@ def save_setup[S: (Study, ModelEndpoint, Instrument)](
 ) -> S:
     """Validate, write and audit one setup object (and its many-to-many fields, if given).
 
-    Raises ValidationError naming the field, and then nothing is written.
+    Raises ValidationError naming the field, or SetupError for an endpoint's refused key
+    variable or credential in its parameters; then nothing is written.
     """
+    if isinstance(obj, ModelEndpoint):
+        problems = endpoint_secret_problems(obj)
+        if problems:
+            raise SetupError(
+                "; ".join(problems.values()), code="secret_refused", field=next(iter(problems))
+            )
     created = obj.pk is None
     stored = None if created else type(obj).objects.get(pk=obj.pk)
     before = {} if stored is None else setup_state(stored)

@@ -28,6 +28,7 @@ from .limits import Clock, ConcurrencyLimits, RateLimiterFactory, RateLimiterReg
 from .moderation import ModerationVerdict, moderation_messages, read_verdict
 from .prices import PriceBook, default_price_book
 from .retry import RetryPolicy
+from .secrets_policy import key_env_problem, params_problem
 from .transport import DEMO_MODEL_PREFIX, CallRequest, Piece, Transport, uses_litellm
 from .transport_direct import DirectTransport
 from .transport_litellm import LiteLLMTransport
@@ -302,6 +303,13 @@ class LLMGateway:
         stream: bool,
     ) -> CallRequest:
         merged = {**endpoint.params, **params}
+        # A credential in the parameters would be sent on and recorded with them; refused
+        # even for rows written before the registry checked (and for the engine's --param).
+        leaked = params_problem(merged)
+        if leaked is not None:
+            raise GatewayError(
+                "config", f"{_context(endpoint)}: {leaked}", retryable=False, attempts=0
+            )
         owned = sorted(_GATEWAY_OWNED_PARAMS & merged.keys())
         if owned:
             raise GatewayError(
@@ -361,9 +369,21 @@ class LLMGateway:
 
 
 def _api_key(endpoint: EndpointConfig) -> str | None:
-    """The endpoint's key, read now (keys rotate), or a config error naming the variable."""
+    """The endpoint's key, read now (keys rotate), or a config error naming the variable.
+
+    The variable's name is checked against the key policy first (secrets_policy.py): its
+    value is sent to the endpoint's API base, so a name like DJANGO_SECRET_KEY would hand the
+    platform's secret to whoever set the base. A refused variable is never read."""
     if endpoint.api_key_env is None:
         return None
+    refused = key_env_problem(endpoint.api_key_env)
+    if refused is not None:
+        raise GatewayError(
+            "config",
+            f"{_context(endpoint)}: refused to read its key variable: {refused}",
+            retryable=False,
+            attempts=0,
+        )
     value = os.environ.get(endpoint.api_key_env, "")
     if not value.strip():
         raise GatewayError(

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from attune_collect.llm import EndpointConfig
+from attune_collect.llm.secrets_policy import redact_params
 from evaluation.benchmark import calls
 from evaluation.benchmark.answer_log import AnswerLog
 from evaluation.benchmark.asking import DEFAULT_MAX_REASKS, Answer, FatalModelError, ask
@@ -74,12 +75,16 @@ class RunOptions:
         return load_prompt_set(self.prompt_set)
 
     def fingerprint(self, model: EndpointConfig) -> dict[str, Any]:
-        """What a finished output must match to be reused by a resumed run."""
+        """What a finished output must match to be reused by a resumed run. It is written into
+        every output, so parameters pass the credential filter (the gateway refuses to call
+        with a credential in them anyway)."""
         return {
             "prompt_version": self.prompts.version_id,
             "panas_strategy": self.panas_strategy,
-            "model_params": dict(model.params),
-            "judges": [{"model": j.model, "params": dict(j.params)} for j in self.judges],
+            "model_params": redact_params(dict(model.params)),
+            "judges": [
+                {"model": j.model, "params": redact_params(dict(j.params))} for j in self.judges
+            ],
             "instrument": f"{self.instrument.name}@{self.instrument.version}:"
             f"{self.instrument.canonical_hash()[:12]}",
             "max_reasks": self.max_reasks,

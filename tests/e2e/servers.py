@@ -17,7 +17,7 @@ from tests.processes import stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 # The chat model of the upstream study reads its (dummy) key from here, in the server process.
-KEY_ENV = "ATTUNE_TEST_LLM_KEY"
+KEY_ENV = "TEST_LLM_API_KEY"
 KEY_VALUE = "sk-attune-e2e-not-a-secret"
 
 

@@ -23,7 +23,7 @@ from evaluation.benchmark.instrument import default_instrument
 from evaluation.benchmark.records import Conversation
 from evaluation.benchmark.writer import write_conversation_file
 
-KEY_ENV = "ATTUNE_ENGINE_TEST_KEY"
+KEY_ENV = "ENGINE_TEST_API_KEY"
 Messages = Sequence[Mapping[str, Any]]
 
 

@@ -23,7 +23,7 @@ from tests.releases.test_killed_worker import wait_for
 from tests.worker_process import celery_worker
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-KEY_ENV = "ATTUNE_E2E_TEST_KEY"
+KEY_ENV = "E2E_TEST_API_KEY"
 ANSWERED_BEFORE_STALL = 25
 
 

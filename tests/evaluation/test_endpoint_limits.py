@@ -15,7 +15,7 @@ from tests.engine.conftest import server_json_reply
 from tests.factories import make_test_server_endpoint
 
 pytestmark = pytest.mark.django_db
-KEY_ENV = "ATTUNE_LIMITS_TEST_KEY"
+KEY_ENV = "LIMITS_TEST_API_KEY"
 
 
 def test_the_endpoint_settings_reach_the_engine_and_the_gateway():

@@ -12,7 +12,7 @@ from evaluation.services.units import execute_unit
 from tests.factories import make_test_server_endpoint
 
 pytestmark = pytest.mark.django_db
-KEY_ENV = "ATTUNE_UNIT_TEST_KEY"
+KEY_ENV = "UNIT_TEST_API_KEY"
 
 
 def demo_json(body):

@@ -16,6 +16,7 @@ from django.core.exceptions import ImproperlyConfigured
 from attune_collect.config import AttuneConfig, attune_config, read_environment
 from attune_collect.env import EnvironmentConfigError
 from attune_collect.llm._litellm import OFFLINE_ENVIRONMENT
+from attune_collect.llm.secrets_policy import key_env_policy as gateway_key_env_policy
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIABLES = {spec.name: spec.metadata["env"] for spec in fields(AttuneConfig)}
@@ -41,6 +42,12 @@ def test_each_field_is_read_from_the_variable_it_names(clean_environment, tmp_pa
     # Guards the reader against a field read from another variable (or not at all).
     for spec in fields(AttuneConfig):
         default = getattr(read_environment(tmp_path), spec.name)
+        if isinstance(default, tuple):  # a list of names
+            clean_environment.setenv(spec.metadata["env"], "SEVEN_API, EIGHT")
+            changed = getattr(read_environment(tmp_path), spec.name)
+            clean_environment.delenv(spec.metadata["env"])
+            assert changed == ("SEVEN_API", "EIGHT"), spec.name
+            continue
         value = "/somewhere/else" if isinstance(default, Path) else "7"
         clean_environment.setenv(spec.metadata["env"], value)
         changed = getattr(read_environment(tmp_path), spec.name)
@@ -59,6 +66,23 @@ def test_the_record_is_frozen_and_checks_a_replaced_value(settings):
         settings.ATTUNE.release_chunk_size = 1  # type: ignore[misc]
     with pytest.raises(ImproperlyConfigured, match="ATTUNE_CHAT_TURN_LEASE_S"):
         replace(settings.ATTUNE, chat_turn_lease_s=0)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [("ATTUNE_API_KEY_ENV_PATTERN", "("), ("ATTUNE_API_KEY_ENV_ALLOWED", "GOOD_KEY,bad-name")],
+)
+def test_a_bad_key_variable_policy_is_refused(clean_environment, tmp_path, variable, value):
+    clean_environment.setenv(variable, value)
+    with pytest.raises(ImproperlyConfigured, match=variable):
+        read_environment(tmp_path)
+
+
+def test_the_gateway_checks_key_variables_against_the_running_record(settings):
+    # settings.py installs the source; the gateway's policy follows a changed setting at once.
+    assert gateway_key_env_policy().problem("LAB_KEY") is not None
+    settings.ATTUNE = replace(settings.ATTUNE, api_key_env_allowed=("LAB_KEY",))
+    assert gateway_key_env_policy().problem("LAB_KEY") is None
 
 
 def test_services_read_the_running_record(settings):

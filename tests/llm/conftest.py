@@ -20,7 +20,7 @@ from attune_collect.llm.transport_direct import prepare_direct_transport
 # still comes first.
 apply_offline_environment()
 
-KEY_ENV = "ATTUNE_TEST_LLM_KEY"
+KEY_ENV = "TEST_LLM_API_KEY"
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -14,12 +14,12 @@ SCRIPT = textwrap.dedent(
     from attune_collect.llm.testing import run_test_server
     from evaluation.benchmark import cli, runner, batch  # what `run` imports
 
-    os.environ["PROBE_KEY"] = "sk-probe"
+    os.environ["PROBE_API_KEY"] = "sk-probe"
 
     async def main(base_url):
         gateway = LLMGateway()
         endpoint = EndpointConfig(
-            name="e", model="openai/gpt-4o-mini", api_base=base_url, api_key_env="PROBE_KEY"
+            name="e", model="openai/gpt-4o-mini", api_base=base_url, api_key_env="PROBE_API_KEY"
         )
         completion = await gateway.complete(endpoint, [{"role": "user", "content": "hi"}])
         events = [e async for e in gateway.stream(endpoint, [{"role": "user", "content": "hi"}])]

@@ -20,7 +20,7 @@ def endpoint(openai_server, api_key) -> EndpointConfig:
         name="connections",
         model="openai/test-model",
         api_base=openai_server.base_url,
-        api_key_env="ATTUNE_TEST_LLM_KEY",
+        api_key_env="TEST_LLM_API_KEY",
         max_concurrency=IN_FLIGHT,
     )
 

@@ -41,7 +41,7 @@ async def test_sends_the_key_read_from_the_environment_at_call_time(
     gateway: LLMGateway, make_endpoint, openai_server, monkeypatch
 ):
     endpoint = make_endpoint()
-    monkeypatch.setenv("ATTUNE_TEST_LLM_KEY", "sk-rotated-key")  # rotated after configuration
+    monkeypatch.setenv("TEST_LLM_API_KEY", "sk-rotated-key")  # rotated after configuration
 
     await gateway.complete(endpoint, MESSAGES)
 

@@ -13,14 +13,14 @@ MESSAGES = [{"role": "user", "content": "hi"}]
 async def test_a_missing_key_variable_is_a_config_error_naming_it(
     gateway: LLMGateway, make_endpoint, openai_server, monkeypatch
 ):
-    monkeypatch.delenv("ATTUNE_TEST_LLM_KEY")
+    monkeypatch.delenv("TEST_LLM_API_KEY")
 
     with pytest.raises(GatewayError) as raised:
         await gateway.complete(make_endpoint(), MESSAGES)
 
     error = raised.value
     assert (error.kind, error.retryable, error.attempts) == ("config", False, 0)
-    assert "ATTUNE_TEST_LLM_KEY" in error.message
+    assert "TEST_LLM_API_KEY" in error.message
     assert openai_server.request_count == 0
     assert gateway.ledger.usage("test-endpoint").failures == 1
 
@@ -28,7 +28,7 @@ async def test_a_missing_key_variable_is_a_config_error_naming_it(
 async def test_a_missing_key_variable_fails_a_stream_too(
     gateway: LLMGateway, make_endpoint, monkeypatch
 ):
-    monkeypatch.setenv("ATTUNE_TEST_LLM_KEY", "  ")  # blank counts as unset
+    monkeypatch.setenv("TEST_LLM_API_KEY", "  ")  # blank counts as unset
 
     with pytest.raises(GatewayError) as raised:
         [event async for event in gateway.stream(make_endpoint(), MESSAGES)]

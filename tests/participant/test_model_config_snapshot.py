@@ -82,14 +82,14 @@ def test_a_snapshot_never_holds_a_key_and_never_changes(make_chat_study, partici
 
     endpoint = make_endpoint(
         api_base="https://user:s3cret@llm.example.org:8443/v1?token=abc",
-        api_key_env="SECRET_KEY_VAR",
+        api_key_env="LAB_SECRET_API_KEY",
     )
     study = make_chat_study()
     study.model_pool.set([endpoint])
     config = _consented_conversation(participant_client, study).model_config
     text = str(config.definition)
     assert config.definition["endpoint"]["api_base_host"] == "llm.example.org:8443"
-    for secret in ("s3cret", "token=abc", "SECRET_KEY_VAR", "user"):
+    for secret in ("s3cret", "token=abc", "LAB_SECRET_API_KEY", "user"):
         assert secret not in text
     config.definition = {}
     with pytest.raises(ModelConfigImmutableError):
