@@ -1,6 +1,7 @@
 """A study's model pool, improver and moderation endpoint offer only endpoints the user may
 view; linking one of another study's (which would open its page to this study's researchers)
-is refused by the form and by the service."""
+is refused by the form and by the service. The conversation list's model filter offers only
+the endpoints of the conversations listed."""
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -53,3 +54,15 @@ def test_linking_another_studys_endpoint_is_refused(setup):
     study.improver_endpoint = setup.shared
     save_setup_as(study, actor=researcher, many_to_many={"model_pool": [setup.of_a]})
     assert list(setup.a.model_pool.all()) == [setup.of_a]
+
+
+def test_the_conversation_lists_model_filter_offers_only_their_studies(client, setup):
+    from annotations.models import Conversation
+    from tests.factories import make_conversation
+
+    for study, endpoint in ((setup.a, setup.of_a), (setup.b, setup.of_b)):
+        conversation = make_conversation(study)
+        Conversation.objects.filter(pk=conversation.pk).update(model_endpoint=endpoint)
+    client.force_login(make_staff("researcher", studies={setup.a: "researcher"}))
+    page = client.get(reverse("admin:annotations_conversation_changelist")).text
+    assert "only-a" in page and "only-b" not in page
