@@ -40,7 +40,7 @@ def _authorise_endpoint(endpoint: ModelEndpoint, actor: User) -> None:
             raise PermissionDenied("You may not add model endpoints for this study.")
         return
     stored = ModelEndpoint.objects.get(pk=endpoint.pk)
-    also = frozenset({made_for} - {None})
+    also = frozenset() if made_for is None else frozenset({made_for})
     if not endpoint_allows(actor, "change", stored, also=also):
         raise PermissionDenied(
             "This endpoint is used by a study you may not change: only someone allowed in "
