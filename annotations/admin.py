@@ -11,7 +11,7 @@ from typing import Protocol
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import (
     Http404,
     HttpRequest,
@@ -82,7 +82,12 @@ class ModelConfigAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     readonly_fields = ["config_hash", "system_prompt_sha256", "definition", "created_at"]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(n_conversations=Count("conversations"))
+        counted = Count("conversations", filter=self.counted_conversations(request))
+        return super().get_queryset(request).annotate(n_conversations=counted)
+
+    def counted_conversations(self, request: HttpRequest) -> Q | None:
+        """Which conversations the count shows (None: all; the study scope narrows it)."""
+        return None
 
     @admin.display(description="conversations", ordering="n_conversations")
     def conversation_count(self, obj: _ConversationCount) -> int:
@@ -249,7 +254,14 @@ class ConversationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "turn_count",
         "started_at",
     ]
-    list_filter = ["study", "state", "model_endpoint", "topic_category", "is_synthetic"]
+    # Only the endpoints of the conversations listed (the list is study-scoped), never all.
+    list_filter = [
+        "study",
+        "state",
+        ("model_endpoint", admin.RelatedOnlyFieldListFilter),
+        "topic_category",
+        "is_synthetic",
+    ]
     search_fields = ["external_id", "participant__pseudonym", "topic_subtopic"]
     list_select_related = ["study", "model_endpoint"]
     inlines = [PanasInline, TurnInline]

@@ -8,6 +8,7 @@ from django import forms
 
 from annotations.models import ModelEndpoint
 from annotations.qa.access import limit_to_all_studies
+from annotations.qa.endpoint_scope import viewable_endpoints
 from annotations.releases.models import Release, ReleaseState
 from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET
 from evaluation.benchmark.release import DataFolderError, check_subsample_name
@@ -57,6 +58,10 @@ class StartRunForm(forms.Form):
             field.queryset = limit_to_all_studies(
                 field.queryset, user, "evaluation.start_evaluation", "studies"
             )
+        for name in ("models", "judges"):  # only endpoints of the user's studies
+            choice = cast(forms.ModelMultipleChoiceField, self.fields[name])
+            if user is not None and choice.queryset is not None:
+                choice.queryset = viewable_endpoints(choice.queryset, user)
 
     def clean_subsample(self) -> str:
         """A name in the release's ``subsamples/``, never a path (any file of the server)."""

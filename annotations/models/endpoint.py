@@ -92,6 +92,19 @@ class ModelEndpoint(models.Model):
         help_text="Call through litellm even if the endpoint speaks OpenAI's protocol (which "
         "is otherwise called directly).",
     )
+    # An endpoint belongs to the studies that use it (annotations/services/endpoint_studies.py):
+    # before any study does, to the one it was made for, so the researcher limited to that
+    # study who added it may still open and edit it. Empty: a lab-wide endpoint until a study
+    # takes it into its pool.
+    created_for = models.ForeignKey(
+        "annotations.Study",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="endpoints_made_for",
+        help_text="The study this endpoint was added for (required of a researcher limited to "
+        "some studies). It belongs to this study and to every study that uses it.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -6,7 +6,10 @@ edited here, and their save and delete go through ``services/configuration.py`` 
 
 Users limited to some studies (see ``access.py``) see only those studies' rows, here and in the
 annotation admin: ``scope_admins`` re-registers the annotation ModelAdmins with the same filter,
-and hides the cross-study audit log from them.
+and hides the cross-study audit log from them. Model endpoints and configuration snapshots
+belong to the studies that use them (``endpoint_scope.py``): their pages, and every choice of
+an endpoint, are limited the same way, and studies and endpoints save and delete through the
+services that authorise the user in those studies (``services/scoped_setup.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from django.contrib import admin
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
 from annotations.admin import ReadOnlyAdminMixin
@@ -22,6 +25,8 @@ from annotations.models import (
     AuditEntry,
     Conversation,
     ConversationWideAnswers,
+    ModelConfig,
+    ModelEndpoint,
     Participant,
     Study,
     Turn,
@@ -29,6 +34,12 @@ from annotations.models import (
     TurnSignal,
 )
 from annotations.qa.access import limit_to_studies, study_id_of, study_scope
+from annotations.qa.endpoint_scope import (
+    VIEW_CONFIG,
+    endpoint_allows,
+    viewable_configs,
+    viewable_endpoints,
+)
 from annotations.qa.models import (
     AttentionCheck,
     ConversationReview,
@@ -40,6 +51,8 @@ from annotations.qa.models import (
     StudyQASettings,
 )
 from annotations.qa.services.configuration import delete_configuration, save_configuration
+from annotations.qa.services.scoped_setup import delete_setup_as, save_setup_as
+from annotations.staff import staff_user
 
 if TYPE_CHECKING:  # the mixins' methods call the ModelAdmin's they come before
     _ModelAdmin = admin.ModelAdmin
@@ -47,7 +60,18 @@ else:
     _ModelAdmin = object
 
 
-class StudyScopedAdminMixin(_ModelAdmin):
+class ScopedSetupWritesMixin(_ModelAdmin):
+    """Study setup (annotations/admin_setup.py) saved and deleted by the services that first
+    authorise the user in the studies concerned."""
+
+    def write_setup(self, request: HttpRequest, obj, many_to_many: dict) -> None:
+        save_setup_as(obj, actor=staff_user(request), many_to_many=many_to_many)
+
+    def remove_setup(self, request: HttpRequest, obj) -> None:
+        delete_setup_as(obj, actor=staff_user(request))
+
+
+class StudyScopedAdminMixin(ScopedSetupWritesMixin, _ModelAdmin):
     """Rows of the studies where the user may view this model; study choices likewise; and
     adding, changing or deleting a row only where the membership's role in its study allows it
     (a researcher who is a viewer of a study may open its rows, not edit them)."""
@@ -84,7 +108,69 @@ class StudyScopedAdminMixin(_ModelAdmin):
         if db_field.related_model is Study:
             perm = f"{self.opts.app_label}.change_{self.opts.model_name}"
             kwargs["queryset"] = limit_to_studies(Study.objects.all(), request.user, perm, "pk")
+        elif db_field.related_model is ModelEndpoint:  # a study's improver, moderation
+            kwargs["queryset"] = viewable_endpoints(ModelEndpoint.objects.all(), request.user)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.related_model is ModelEndpoint:  # a study's model pool
+            kwargs["queryset"] = viewable_endpoints(ModelEndpoint.objects.all(), request.user)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+class EndpointScopedAdminMixin(ScopedSetupWritesMixin, _ModelAdmin):
+    """Model endpoints within the user's studies (``endpoint_scope.py``): listed and opened
+    with the permission in one of their studies, changed and deleted only with it in all of
+    them, added by a limited user only for one of their studies."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return viewable_endpoints(super().get_queryset(request), request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj=None) -> bool:
+        return super().has_view_permission(request, obj) and self._allows(request, "view", obj)
+
+    def has_add_permission(self, request: HttpRequest, *args) -> bool:
+        return super().has_add_permission(request, *args) and self._allows(request, "add", None)
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return super().has_change_permission(request, obj) and self._allows(request, "change", obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return super().has_delete_permission(request, obj) and self._allows(request, "delete", obj)
+
+    @staticmethod
+    def _allows(request: HttpRequest, action: str, obj) -> bool:
+        """Without an object (the list, the add page): in some study of the user's."""
+        if obj is None:
+            perm = f"annotations.{action}_modelendpoint"
+            return study_scope(request.user).allows(perm, None)
+        return endpoint_allows(request.user, action, obj)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "created_for":  # the studies the user may add endpoints for
+            kwargs["queryset"] = limit_to_studies(
+                Study.objects.all(), request.user, "annotations.add_modelendpoint", "pk"
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def get_form(self, request: HttpRequest, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        field = form.base_fields.get("created_for")
+        if obj is None and field is not None and study_scope(request.user).limited:
+            field.required = True  # a limited user's new endpoint is for one of their studies
+        return form
+
+
+class ConfigScopedAdminMixin(_ModelAdmin):
+    """Configuration snapshots (system prompts, parameters) of the user's studies' conversations,
+    each counting only those conversations."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return viewable_configs(super().get_queryset(request), request.user)
+
+    def counted_conversations(self, request: HttpRequest) -> Q | None:
+        allowed = study_scope(request.user).studies_allowing(VIEW_CONFIG)
+        return None if allowed is None else Q(conversations__study__in=allowed)
 
 
 class AuditedConfigurationAdmin(StudyScopedAdminMixin, admin.ModelAdmin):
@@ -255,6 +341,8 @@ def scope_admins(site: admin.AdminSite) -> None:
     """Re-register the annotation ModelAdmins with the study scope (idempotent)."""
     for model, lookup in ANNOTATION_STUDY_LOOKUPS.items():
         _rewrap(site, model, StudyScopedAdminMixin, {"study_lookup": lookup})
+    _rewrap(site, ModelEndpoint, EndpointScopedAdminMixin, {})
+    _rewrap(site, ModelConfig, ConfigScopedAdminMixin, {})
     _rewrap(site, AuditEntry, HiddenFromLimitedUsersMixin, {})
 
 

@@ -2,8 +2,10 @@
 
 ``save_setup`` validates (``full_clean``, which runs each model's own rules), refuses changes to
 what data already depends on, writes, and records one audit entry with every changed field's
-value before and after. The admin calls it (StudyAdmin, ModelEndpointAdmin, InstrumentAdmin),
-and so do the services that create setup objects. No secret reaches the audit log: a model
+value before and after; ``delete_setup`` audits what a deleted object held. The admin calls
+them (StudyAdmin, ModelEndpointAdmin, InstrumentAdmin; for studies and endpoints through
+``annotations/qa/services/scoped_setup.py``, which first authorises the user in the studies
+concerned), and so do the services that create setup objects. No secret reaches the audit log: a model
 endpoint holds only the *name* of its key's variable, and an API base is recorded without
 user info or query.
 
@@ -150,6 +152,27 @@ def save_setup[S: (Study, ModelEndpoint, Instrument)](
             data={"changes": changes},
         )
     return obj
+
+
+@transaction.atomic
+def delete_setup(
+    obj: SetupObject, *, actor: User | None = None, actor_label: str | None = None
+) -> None:
+    """Delete one setup object, auditing what it held (its fields, as before/after).
+
+    Rows that data depends on are protected by their foreign keys: Django's ProtectedError
+    then leaves everything as it was, the audit entry included."""
+    changes = {name: {"before": value, "after": None} for name, value in setup_state(obj).items()}
+    # Recorded first, so the entry names its target (the endpoints' entries are hidden by
+    # target type); a refused delete rolls it back with the transaction.
+    record_audit(
+        f"annotations.{obj._meta.model_name}.delete",
+        target=obj,
+        actor=actor,
+        actor_label=actor_label,
+        data={"changes": changes},
+    )
+    obj.delete()
 
 
 def setup_history(obj: SetupObject) -> list[AuditEntry]:
