@@ -35,7 +35,7 @@ from attune_collect.config import attune_config
 
 logger = logging.getLogger(__name__)
 
-STREAM_OPEN = "Your reply is already on its way in another window or tab."
+STREAM_OPEN = "The reply to your message is still on its way (in this or another window)."
 TOO_MANY_STREAMS = (
     "Too many conversations are open from your network right now. Please try again in a moment."
 )
@@ -191,13 +191,14 @@ def stream_counts() -> StreamCounts:
 
 
 def open_stream(participant_id: int, address: str) -> StreamTicket:
-    """Take a stream's place, or raise FlowError: ``stream_open`` (409) when the participant
-    has a stream open, ``too_many_streams`` (429) when the address has its cap."""
+    """Take a stream's place, or raise FlowError: ``turn_in_progress`` (409, the code the app
+    already knows: a reply of this participant is streaming) when the participant has a
+    stream open, ``too_many_streams`` (429) when the address has its cap."""
     counts = stream_counts()
     ticket = StreamTicket(participant_id, address, _counts=counts)
     outcome = counts.take(ticket, attune_config().max_streams_per_address)
     if outcome == 1:
-        raise FlowError("stream_open", STREAM_OPEN)
+        raise FlowError("turn_in_progress", STREAM_OPEN)
     if outcome == 2:
         raise FlowError(
             "too_many_streams", TOO_MANY_STREAMS, data={"retry_after": TOO_MANY_RETRY_AFTER_S}

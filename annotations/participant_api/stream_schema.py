@@ -43,8 +43,8 @@ _STREAM: dict[Any, OpenApiResponse] = {
     **ERRORS,
     409: OpenApiResponse(
         io.ErrorOutput,
-        description="the step is not open now (error.code says why); stream_open: this "
-        "participant's reply is already streaming in another window or tab",
+        description="the step is not open now (error.code says why); turn_in_progress: a "
+        "reply of this participant is still streaming (here or in another window)",
     ),
     429: OpenApiResponse(
         io.ErrorOutput,

@@ -172,9 +172,15 @@ def _stream_refused(error: FlowError) -> HttpResponse:
     return response
 
 
-async def stream_reply(plan: chat.ChatPlan, ticket: StreamTicket) -> AsyncGenerator[bytes]:
+async def stream_reply(
+    plan: chat.ChatPlan, ticket: StreamTicket | None = None
+) -> AsyncGenerator[bytes]:
     """Phases 2 and 3: relay the model's stream, then store how it ended; the stream's place
-    goes back after its last event."""
+    (``ticket``, when it holds one) goes back after its last event."""
+    if ticket is None:
+        async for event in _reply_events(plan, None):
+            yield event
+        return
     keep_renewed(ticket)
     try:
         async for event in _reply_events(plan, ticket.address):
@@ -183,7 +189,7 @@ async def stream_reply(plan: chat.ChatPlan, ticket: StreamTicket) -> AsyncGenera
         await close_stream(ticket)
 
 
-async def _reply_events(plan: chat.ChatPlan, address: str) -> AsyncGenerator[bytes]:
+async def _reply_events(plan: chat.ChatPlan, address: str | None) -> AsyncGenerator[bytes]:
     yield TURN.encode(
         {
             "turn": {

@@ -2,7 +2,8 @@
 
 The turn's lease alone does not ensure it: when the lease lapses while its stream still runs
 (its renewal failed, say), a retry took the turn over and called the model a second time while
-the first call went on. The second stream is refused (409 ``stream_open``) and changes nothing;
+the first call went on. The second stream is refused (409 ``turn_in_progress``) and changes
+nothing;
 once the first ends, the participant streams again."""
 
 import datetime
@@ -30,7 +31,7 @@ def test_a_second_stream_of_the_same_participant_is_refused(
     second = client.retry(1)
 
     assert second.status == 409
-    assert second.body["error"]["code"] == "stream_open"
+    assert second.body["error"]["code"] == "turn_in_progress"
     assert openai_server.behaviour.request_count == 1  # no second model call
     openai_server.behaviour.release()
     assert first.join().names[-1] == "done"

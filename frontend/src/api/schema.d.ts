@@ -1429,7 +1429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOutput"];
                 };
             };
-            /** @description the step is not open now (error.code says why); stream_open: this participant's reply is already streaming in another window or tab */
+            /** @description the step is not open now (error.code says why); turn_in_progress: a reply of this participant is still streaming (here or in another window) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2086,7 +2086,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOutput"];
                 };
             };
-            /** @description the step is not open now (error.code says why); stream_open: this participant's reply is already streaming in another window or tab */
+            /** @description the step is not open now (error.code says why); turn_in_progress: a reply of this participant is still streaming (here or in another window) */
             409: {
                 headers: {
                     [name: string]: unknown;
