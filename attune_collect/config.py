@@ -46,6 +46,9 @@ class AttuneConfig:
     # The lease of the stream that owns a turn, renewed every third of it while the stream
     # lives (Retry-After waits included); a retry is refused until it lapses (services/chat.py).
     chat_turn_lease_s: float = _setting(30.0, "ATTUNE_CHAT_TURN_LEASE_S")
+    # Chat streams open at once from one client address (participant_api/stream_limits.py):
+    # sized for a university's shared address, small beside an endpoint's slots (64 each).
+    max_streams_per_address: int = _setting(20, "ATTUNE_MAX_STREAMS_PER_ADDRESS")
     # An open chat stream sends an SSE comment after this many seconds without a token, so a
     # proxy with a 60 s read timeout never cuts a slow first token (participant_api/keepalive.py).
     sse_keepalive_s: float = _setting(15.0, "ATTUNE_SSE_KEEPALIVE_S")
@@ -124,6 +127,9 @@ def read_environment(data_dir: Path) -> AttuneConfig:
         ),
         chat_turn_lease_s=env_int(
             "ATTUNE_CHAT_TURN_LEASE_S", int(default.chat_turn_lease_s), minimum=1
+        ),
+        max_streams_per_address=env_int(
+            "ATTUNE_MAX_STREAMS_PER_ADDRESS", default.max_streams_per_address, minimum=1
         ),
         sse_keepalive_s=env_int("ATTUNE_SSE_KEEPALIVE_S", int(default.sse_keepalive_s), minimum=1),
         unclaimed_requeue_s=env_int(

@@ -25,6 +25,7 @@ no Redis). Production is configured with these variables:
                                prepared (``true``); ``false`` behind PgBouncer in transaction mode.
 ``ATTUNE_IMPROVED_REPLY_TIMEOUT_S`` seconds an A/B comparison waits for the improved reply (90).
 ``ATTUNE_CHAT_TURN_LEASE_S``   seconds a streaming turn's lease lasts unless renewed (30).
+``ATTUNE_MAX_STREAMS_PER_ADDRESS`` chat streams open at once from one client address (20).
 ``ATTUNE_UNCLAIMED_REQUEUE_S`` seconds before queued work nobody claimed is sent again (120).
 ``ATTUNE_RELEASE_BUILD_LEASE_S`` seconds a release build's claim lasts unless renewed (300).
 ``ATTUNE_BROKER_VISIBILITY_TIMEOUT_S`` Redis broker: redelivery of unacknowledged messages (6 h).

@@ -33,6 +33,7 @@ STATUS_OF_CODE = {
     "not_found": status.HTTP_404_NOT_FOUND,
     "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
+    "too_many_streams": status.HTTP_429_TOO_MANY_REQUESTS,  # open streams of one address
     "study_unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
 }
 # Every other code (the FlowErrors' consent_changed, wrong_step, out_of_turn, turn_in_progress,

@@ -13,7 +13,7 @@ Django's per-chunk layers, and adds the keep-alive comments.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 import orjson
@@ -46,9 +46,20 @@ def delta_event(text: str) -> bytes:
 class SSEResponse(StreamingHttpResponse):
     """A chat stream: its events, and whether they are still the response's content."""
 
-    def __init__(self, events: AsyncGenerator[bytes]) -> None:
+    def __init__(
+        self, events: AsyncGenerator[bytes], on_close: Callable[[], object] | None = None
+    ) -> None:
         super().__init__(events, content_type="text/event-stream; charset=utf-8")
         self.events = events
+        self._on_close = on_close
+
+    def close(self) -> None:
+        """Django's close, then ``on_close`` (which also runs if the events never started)."""
+        try:
+            super().close()
+        finally:
+            if self._on_close is not None:
+                self._on_close()
 
     @property
     def events_unwrapped(self) -> bool:
@@ -56,8 +67,10 @@ class SSEResponse(StreamingHttpResponse):
         return getattr(self, "_iterator", None) is self.events
 
 
-def sse_response(events: AsyncGenerator[bytes]) -> SSEResponse:
-    response = SSEResponse(events)
+def sse_response(
+    events: AsyncGenerator[bytes], on_close: Callable[[], object] | None = None
+) -> SSEResponse:
+    response = SSEResponse(events, on_close)
     response["Cache-Control"] = "no-cache, no-transform"
     response["X-Accel-Buffering"] = "no"  # nginx and similar proxies: pass each event on at once
     return response

@@ -10,8 +10,8 @@ the shape OpenAPI gives a Server-Sent Event: ``event`` a constant, ``data`` a st
 them discriminated by ``event``. The keep-alive comment (``keepalive.py``) is no
 event: SSE readers skip comment lines, and the response's description says when it comes.
 
-The order: ``turn`` (the message is stored), ``delta`` (many; concatenate them), then ``done``
-or ``error``.
+The order: ``turn`` (the message is stored), ``queued`` (only when the model is busy),
+``delta`` (many; concatenate them), then ``done`` or ``error``.
 """
 
 from __future__ import annotations
@@ -52,6 +52,13 @@ class StreamTurnData(serializers.Serializer):
 
 class StreamDeltaData(serializers.Serializer):
     text = serializers.CharField(help_text="The next piece of the reply.")
+
+
+class StreamQueuedData(serializers.Serializer):
+    reason = serializers.ChoiceField(
+        ["model_busy"],
+        help_text="model_busy: every slot of the model is taken; the reply waits its turn.",
+    )
 
 
 class StreamDoneData(serializers.Serializer):
@@ -130,6 +137,12 @@ TURN = StreamEvent(
     StreamTurnData,
     "First: the message is stored (support resources come with it when it signalled risk).",
 )
+QUEUED = StreamEvent(
+    "queued",
+    StreamQueuedData,
+    "Only when the model is busy, before the reply's first piece: the reply waits for the "
+    "model (show that it is waiting, not a silent spinner).",
+)
 DELTA = StreamEvent("delta", StreamDeltaData, "A piece of the reply; many, to concatenate.")
 DONE = StreamEvent(
     "done", StreamDoneData, "Last, on success: the stored turn and its annotation step."
@@ -140,4 +153,4 @@ ERROR = StreamEvent(
     "Last, on failure: the reply could not be "
     "written; the message is kept and the turn can be retried.",
 )
-EVENTS = (TURN, DELTA, DONE, ERROR)
+EVENTS = (TURN, QUEUED, DELTA, DONE, ERROR)

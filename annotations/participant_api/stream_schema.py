@@ -23,8 +23,9 @@ from annotations.participant_api.views import ERRORS
 
 STREAM_DESCRIPTION = f"""Server-Sent Events (read with fetch(); EventSource cannot send the token).
 The schema describes each event (not the whole stream): its `event` line and its `data` line,
-one line of JSON whose `contentSchema` names its shape: `turn`, then `delta` (many; concatenate
-them), then `done` or `error`. While the model is silent the stream sends the comment
+one line of JSON whose `contentSchema` names its shape: `turn`, then `queued` (only when the
+model is busy: the reply waits for it), then `delta` (many; concatenate them), then `done` or
+`error`. While the model is silent the stream sends the comment
 `{KEEPALIVE_COMMENT.decode().strip()}` (no event; SSE readers skip it).
 
 Errors before the stream starts come as JSON with the usual error shape and status."""
@@ -40,6 +41,16 @@ STREAM_EVENT = PolymorphicProxySerializer(
 _STREAM: dict[Any, OpenApiResponse] = {
     (200, "text/event-stream"): OpenApiResponse(STREAM_EVENT, description=STREAM_DESCRIPTION),
     **ERRORS,
+    409: OpenApiResponse(
+        io.ErrorOutput,
+        description="the step is not open now (error.code says why); turn_in_progress: a "
+        "reply of this participant is still streaming (here or in another window)",
+    ),
+    429: OpenApiResponse(
+        io.ErrorOutput,
+        description="rate_limited, or too_many_streams: too many chat streams are open from "
+        "this client's address (Retry-After header)",
+    ),
 }
 
 

@@ -10,7 +10,9 @@ talks (200 open streams once held 200 PostgreSQL connections):
 3. on the pool again: store the reply (``chat.record_reply``) or the failure.
 
 Events, in order (``stream_events.py`` defines each one, for the stream and its schema alike):
-``turn`` (the stored message, and support resources if it signalled risk), ``delta``
+``turn`` (the stored message, and support resources if it signalled risk), ``queued`` (only
+when the model's endpoint is busy: the reply waits for a slot, in a queue fair across client
+addresses), ``delta``
 (``{"text": ...}``, many), then either ``done`` (the turn and its annotation step) or
 ``error`` (the turn failed; retry it with POST /api/study/turns/<n>/retry).
 
@@ -18,6 +20,9 @@ Every stream ends with one of the two, whatever fails after the ``turn`` event: 
 after the reply's commit (the improved reply's task is sent then; a broker error is only
 logged, ``attune_collect/dispatch.py``) still ends with ``done``, since the turn is stored;
 any other failure ends with ``error``, recorded on the turn when the database allows.
+
+A participant has at most one stream open, an address at most ``ATTUNE_MAX_STREAMS_PER_ADDRESS``
+(``stream_limits.py``): a stream takes its place before the message is stored.
 """
 
 from __future__ import annotations
@@ -55,11 +60,19 @@ from annotations.participant_api.throttling import MessageRateThrottle
 from annotations.services import chat
 from annotations.services.errors import FlowError
 from annotations.services.participant_sessions import participant_for_token
-from attune_collect.llm import GatewayError, StreamDone, TokenDelta, default_gateway
+from attune_collect.client_address import client_address
+from attune_collect.llm import GatewayError, Queued, StreamDone, TokenDelta, default_gateway
 from attune_collect.llm._litellm import load_litellm  # the gateway imports it lazily
 
 from .sse import delta_event, sse_response
-from .stream_events import DELTA, DONE, ERROR, TURN
+from .stream_events import DELTA, DONE, ERROR, QUEUED, TURN
+from .stream_limits import (
+    StreamPlace,
+    StreamTicket,
+    close_stream,
+    keep_renewed,
+    open_stream,
+)
 from .turn_lease import lease_kept
 
 logger = logging.getLogger(__name__)
@@ -71,8 +84,7 @@ async def send_message(request: HttpRequest) -> HttpResponse | StreamingHttpResp
     """POST /api/study/messages {"text", "idempotency_key"} -> an SSE stream."""
     if request.method != "POST":
         return _method_not_allowed()
-    outcome = await run_in_db_thread(_prepare, request, _accept)
-    return outcome if isinstance(outcome, HttpResponse) else sse_response(stream_reply(outcome))
+    return await _stream_for(request, _accept)
 
 
 @csrf_exempt
@@ -80,10 +92,27 @@ async def retry_turn(request: HttpRequest, number: int) -> HttpResponse | Stream
     """POST /api/study/turns/<number>/retry -> an SSE stream, like a new message."""
     if request.method != "POST":
         return _method_not_allowed()
-    outcome = await run_in_db_thread(
-        _prepare, request, lambda participant, _: write(chat.retry_turn, participant, number)
+    return await _stream_for(
+        request, lambda participant, _: write(chat.retry_turn, participant, number)
     )
-    return outcome if isinstance(outcome, HttpResponse) else sse_response(stream_reply(outcome))
+
+
+async def _stream_for(
+    request: HttpRequest, action: Callable[[Participant, HttpRequest], chat.ChatPlan]
+) -> HttpResponse | StreamingHttpResponse:
+    place = StreamPlace()
+    try:
+        outcome = await run_in_db_thread(_prepare, request, action, place)
+    except asyncio.CancelledError:  # the client left while the step ran: its place goes back
+        place.abandon()
+        raise
+    if isinstance(outcome, HttpResponse):
+        return outcome
+    ticket = place.ticket
+    assert ticket is not None  # _prepare holds one whenever it returns a plan
+    # The response's close gives the place back if the stream never ran (the client left
+    # between the view and the first event); after the stream it finds it given back.
+    return sse_response(stream_reply(outcome, ticket), on_close=ticket.close)
 
 
 def _accept(participant: Participant, request: HttpRequest) -> chat.ChatPlan:
@@ -98,9 +127,13 @@ def _accept(participant: Participant, request: HttpRequest) -> chat.ChatPlan:
 
 
 def _prepare(
-    request: HttpRequest, action: Callable[[Participant, HttpRequest], chat.ChatPlan]
+    request: HttpRequest,
+    action: Callable[[Participant, HttpRequest], chat.ChatPlan],
+    place: StreamPlace,
 ) -> chat.ChatPlan | HttpResponse:
-    """Phase 1 (sync, in a thread): everything that may refuse the request, and the write."""
+    """Phase 1 (sync, in a thread): everything that may refuse the request, and the write.
+    The stream's place (stream_limits.py) is taken before the write and given back if the
+    request is refused, so a refused request stores nothing."""
     token = token_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
     participant = participant_for_token(token) if token else None
     if participant is None:
@@ -114,15 +147,49 @@ def _prepare(
     if not throttle.allow_request(request, None):  # type: ignore[arg-type]
         return rate_limited_response(throttle.wait())
     try:
+        held = place.hold(open_stream(participant.pk, client_address(request)))
+    except FlowError as error:
+        return _stream_refused(error)
+    if not held:  # the client left meanwhile: store nothing (no one reads this answer)
+        return JsonResponse(error_body("disconnected", DISCONNECTED), status=499)
+    try:
         return action(participant, request)
     except FlowError as error:
+        place.abandon()
         return flow_error_response(error)
     except ValidationError as invalid:
+        place.abandon()
         return JsonResponse(validation_body(invalid.detail), status=400)
+    except BaseException:
+        place.abandon()
+        raise
 
 
-async def stream_reply(plan: chat.ChatPlan) -> AsyncGenerator[bytes]:
-    """Phases 2 and 3: relay the model's stream, then store how it ended."""
+def _stream_refused(error: FlowError) -> HttpResponse:
+    response = flow_error_response(error)
+    if "retry_after" in error.data:
+        response["Retry-After"] = str(error.data["retry_after"])
+    return response
+
+
+async def stream_reply(
+    plan: chat.ChatPlan, ticket: StreamTicket | None = None
+) -> AsyncGenerator[bytes]:
+    """Phases 2 and 3: relay the model's stream, then store how it ended; the stream's place
+    (``ticket``, when it holds one) goes back after its last event."""
+    if ticket is None:
+        async for event in _reply_events(plan, None):
+            yield event
+        return
+    keep_renewed(ticket)
+    try:
+        async for event in _reply_events(plan, ticket.address):
+            yield event
+    finally:
+        await close_stream(ticket)
+
+
+async def _reply_events(plan: chat.ChatPlan, address: str | None) -> AsyncGenerator[bytes]:
     yield TURN.encode(
         {
             "turn": {
@@ -145,7 +212,8 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncGenerator[bytes]:
         if gateway.needs_litellm(plan.endpoint):
             await _litellm_imported()
         async with (
-            aclosing(gateway.stream(plan.endpoint, plan.messages)) as events,
+            # Waiters for the endpoint's slots are served round-robin by address (FairSlots).
+            aclosing(gateway.stream(plan.endpoint, plan.messages, queue_key=address)) as events,
             lease_kept(plan),  # this stream owns the turn while it lives
         ):
             async for event in events:
@@ -153,6 +221,8 @@ async def stream_reply(plan: chat.ChatPlan) -> AsyncGenerator[bytes]:
                     yield delta_event(event.text)  # DELTA.encode's bytes, cheaper
                 elif isinstance(event, StreamDone):
                     completion = event.completion
+                elif isinstance(event, Queued):
+                    yield QUEUED.encode({"reason": "model_busy"})
     except GatewayError as error:
         yield await _failed(plan, error.message, attempts=error.attempts, reason=error.kind)
         return

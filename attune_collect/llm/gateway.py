@@ -32,7 +32,15 @@ from .secrets_policy import key_env_problem, params_problem
 from .transport import DEMO_MODEL_PREFIX, CallRequest, Piece, Transport, uses_litellm
 from .transport_direct import DirectTransport
 from .transport_litellm import LiteLLMTransport
-from .types import Completion, EndpointConfig, GatewayError, StreamDone, StreamEvent, TokenDelta
+from .types import (
+    Completion,
+    EndpointConfig,
+    GatewayError,
+    Queued,
+    StreamDone,
+    StreamEvent,
+    TokenDelta,
+)
 
 logger = logging.getLogger("attune_collect.llm")
 
@@ -145,9 +153,19 @@ class LLMGateway:
             await self._wait_or_raise(endpoint, error, attempt)
 
     async def stream(
-        self, endpoint: EndpointConfig, messages: Messages, **params: Any
+        self,
+        endpoint: EndpointConfig,
+        messages: Messages,
+        *,
+        queue_key: object = None,
+        **params: Any,
     ) -> AsyncGenerator[StreamEvent]:
         """TokenDelta events as text arrives, then one StreamDone. Raises GatewayError.
+
+        When the call must wait for the endpoint (its slots are taken, or its per-minute
+        limit), a ``Queued`` event comes first, before the wait. Waiters for a slot are served
+        round-robin by ``queue_key`` (``limits.FairSlots``): one key's backlog cannot starve
+        another's.
 
         A failure before the first token is retried like `complete`; once text has reached
         the caller, a break is final: GatewayError(kind="stream_interrupted") carrying the
@@ -160,7 +178,7 @@ class LLMGateway:
             while True:
                 attempt += 1
                 progress = _StreamProgress()
-                attempt_events = self._stream_once(endpoint, request, attempt, progress)
+                attempt_events = self._stream_once(endpoint, request, attempt, progress, queue_key)
                 error: GatewayError | None = None
                 try:
                     while True:
@@ -205,7 +223,7 @@ class LLMGateway:
     ) -> Completion:
         transport = self.transport_for(endpoint)
         transport.ready()
-        async with self._concurrency.semaphore(endpoint.name, endpoint.max_concurrency):
+        async with self._concurrency.slots(endpoint.name, endpoint.max_concurrency).held():
             await self._wait_for_rate_slot(endpoint)
             started = self._clock()
             # The transport also passes the timeout to its HTTP client; this one covers
@@ -230,11 +248,20 @@ class LLMGateway:
         request: CallRequest,
         attempt: int,
         progress: _StreamProgress,
+        queue_key: object,
     ) -> AsyncGenerator[StreamEvent, None]:
         transport = self.transport_for(endpoint)
         transport.ready()
-        async with self._concurrency.semaphore(endpoint.name, endpoint.max_concurrency):
-            await self._wait_for_rate_slot(endpoint)
+        slots = self._concurrency.slots(endpoint.name, endpoint.max_concurrency)
+        queued = not slots.free()
+        if queued:
+            yield Queued()  # before the wait: no await between the look and the news
+        async with slots.held(queue_key):
+            rate_wait_s = self._reserve_rate_slot(endpoint)
+            if rate_wait_s > 0:
+                if not queued:
+                    yield Queued()
+                await self._sleep(rate_wait_s)
             started = self._clock()
             pieces = transport.stream(request)
             # An idle timeout: a stream may run long, but never go silent long (the first
@@ -333,6 +360,13 @@ class LLMGateway:
             return
         limiter = self._rate_limiters.get(endpoint.name, endpoint.requests_per_minute)
         await limiter.acquire()
+
+    def _reserve_rate_slot(self, endpoint: EndpointConfig) -> float:
+        """Book the next start under the per-minute limit; the seconds to wait for it (as
+        ``acquire`` does, split so a stream can say it waits before it sleeps)."""
+        if endpoint.requests_per_minute is None:
+            return 0.0
+        return self._rate_limiters.get(endpoint.name, endpoint.requests_per_minute).reserve()
 
     async def _wait_or_raise(
         self, endpoint: EndpointConfig, error: GatewayError, attempt: int

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import collections
+import contextlib
 import threading
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
 Sleep = Callable[[float], Awaitable[object]]
@@ -90,27 +92,95 @@ class RateLimiterRegistry:
             return limiter
 
 
-class ConcurrencyLimits:
-    """asyncio.Semaphore per endpoint, created lazily for each event loop.
+class FairSlots:
+    """An endpoint's calls in flight, at most ``limit``; waiters are served round-robin by
+    their key (the client's address for participant chat), first come first served within a key.
 
-    A semaphore belongs to the loop that first waits on it, and tests, Celery tasks and the
-    command line each run their own loops: keying by loop (weakly, so closed loops are
-    forgotten) keeps every loop correct. The limit therefore holds per loop, i.e. per process
-    in the web server and the CLI.
+    An asyncio.Semaphore serves its waiters in arrival order: 300 calls queued by one client
+    would all go before a participant who came after them. Here a waiter of another key is
+    served at the latest after one waiter of each key ahead of it in the rotation, however many
+    one key has queued. A released slot goes straight to the next waiter (the count stays),
+    so a newcomer cannot take it past the queue.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.in_use = 0
+        # key -> its waiters in arrival order; dict order is the rotation (served key to the back)
+        self._waiters: dict[object, collections.deque[asyncio.Future[None]]] = {}
+
+    def free(self) -> bool:
+        """Whether a call taken now would start without waiting."""
+        return self.in_use < self.limit and not self._waiters
+
+    @property
+    def waiting(self) -> int:
+        return sum(len(queue) for queue in self._waiters.values())
+
+    async def acquire(self, key: object = None) -> None:
+        if self.free():
+            self.in_use += 1
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.setdefault(key, collections.deque()).append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.release()  # the slot was handed over just before the cancel: pass it on
+            else:
+                self._forget(key, waiter)
+            raise
+
+    def release(self) -> None:
+        while self._waiters:
+            key = next(iter(self._waiters))
+            queue = self._waiters.pop(key)
+            waiter = queue.popleft()
+            if queue:
+                self._waiters[key] = queue  # to the back of the rotation
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+        self.in_use -= 1
+
+    @contextlib.asynccontextmanager
+    async def held(self, key: object = None) -> AsyncIterator[None]:
+        await self.acquire(key)
+        try:
+            yield
+        finally:
+            self.release()
+
+    def _forget(self, key: object, waiter: asyncio.Future[None]) -> None:
+        queue = self._waiters.get(key)
+        if queue is not None and waiter in queue:
+            queue.remove(waiter)
+            if not queue:
+                del self._waiters[key]
+
+
+class ConcurrencyLimits:
+    """The slots (``FairSlots``) of each endpoint, created lazily for each event loop.
+
+    Futures belong to the loop that made them, and tests, Celery tasks and the command line
+    each run their own loops: keying by loop (weakly, so closed loops are forgotten) keeps
+    every loop correct. The limit therefore holds per loop, i.e. per process in the web server
+    and the CLI.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._by_loop: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, dict[tuple[str, int], asyncio.Semaphore]
+            asyncio.AbstractEventLoop, dict[tuple[str, int], FairSlots]
         ] = weakref.WeakKeyDictionary()
 
-    def semaphore(self, endpoint_name: str, limit: int) -> asyncio.Semaphore:
+    def slots(self, endpoint_name: str, limit: int) -> FairSlots:
         loop = asyncio.get_running_loop()
         with self._lock:
             per_loop = self._by_loop.setdefault(loop, {})
             key = (endpoint_name, limit)
-            semaphore = per_loop.get(key)
-            if semaphore is None:
-                semaphore = per_loop[key] = asyncio.Semaphore(limit)
-            return semaphore
+            slots = per_loop.get(key)
+            if slots is None:
+                slots = per_loop[key] = FairSlots(limit)
+            return slots

@@ -105,7 +105,14 @@ class StreamDone:
     completion: Completion
 
 
-StreamEvent = TokenDelta | StreamDone
+@dataclass(frozen=True)
+class Queued:
+    """The call waits for its endpoint: every slot is taken (``max_concurrency``) or the
+    requests-per-minute limit makes it wait. Sent once, before the wait, so the caller can say
+    so at once rather than show silence; nothing is sent when the call starts at once."""
+
+
+StreamEvent = TokenDelta | Queued | StreamDone
 
 
 class GatewayError(Exception):

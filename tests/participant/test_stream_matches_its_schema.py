@@ -130,7 +130,7 @@ def test_every_event_of_real_streams_matches_its_schema_component(
 
     names = [name for name, _ in seen]
     assert set(names) == {"turn", "delta", "done", "error", "comment"}  # every kind was checked
-    assert set(mapping) == {"turn", "delta", "done", "error"}
+    assert set(mapping) == {"turn", "queued", "delta", "done", "error"}
     turns = [data for name, data in seen if name == "turn"]
     assert turns[0]["support"] is not None and turns[-1]["support"] is None
     assert [[n for n, _ in s if n not in ("delta", "comment")] for s in streams] == [

@@ -86,7 +86,7 @@ class _SilentGateway:
     def needs_litellm(self, endpoint) -> bool:
         return False
 
-    async def stream(self, endpoint, messages):
+    async def stream(self, endpoint, messages, **options):
         from attune_collect.llm import StreamDone, TokenDelta
 
         await asyncio.sleep(self.wait_s)

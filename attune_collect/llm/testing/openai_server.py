@@ -93,6 +93,35 @@ class Behaviour:
         self.token_delay_s = 0.0  # between streamed tokens
         self.reply: ReplyFunction = default_reply
         self.model_name: str | None = None  # None: echo the requested model
+        # hold(): answers wait before their first byte until release() (a barrier, no sleeps)
+        self._held = False
+        self._holding: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
+
+    # -- holding answers ----------------------------------------------------------------------
+
+    def hold(self) -> Behaviour:
+        """Every chat request from now on is admitted (``in_flight`` counts it) and then
+        waits, saying nothing, until ``release()``: streams held open as long as a test needs."""
+        with self._lock:
+            self._held = True
+        return self
+
+    def release(self) -> None:
+        """Let every held request (and every later one) answer."""
+        with self._lock:
+            self._held = False
+            holding, self._holding = self._holding, []
+        for loop, released in holding:
+            loop.call_soon_threadsafe(released.set)
+
+    def _held_until(self) -> asyncio.Event | None:
+        """The event a request waits for while answers are held (None: answer now)."""
+        with self._lock:
+            if not self._held:
+                return None
+            released = asyncio.Event()
+            self._holding.append((asyncio.get_running_loop(), released))
+            return released
 
     # -- the fault script (each method returns self so calls chain) --------------------------
 
@@ -148,6 +177,7 @@ class Behaviour:
             self.token_delay_s = 0.0
             self.reply = default_reply
             self.model_name = None
+        self.release()
 
     # -- used by the server -----------------------------------------------------------------
 
@@ -243,6 +273,9 @@ class _ChatApp:
             return
         if fault.kind == "stall":
             await _pause(fault.seconds, abort)
+        released = self.behaviour._held_until()
+        if released is not None:
+            await _held(released, abort)
         await _pause(self.behaviour.latency_s, abort)
         if fault.kind == "bad_body":
             await _send_bad_body(send, streaming=bool(body.get("stream")))
@@ -335,6 +368,19 @@ async def _pause(seconds: float, abort: asyncio.Event) -> None:
     except TimeoutError:
         return
     raise _DeliberateDisconnect
+
+
+async def _held(released: asyncio.Event, abort: asyncio.Event) -> None:
+    """Wait for the release, unless the client leaves or the server stops first."""
+    release = asyncio.ensure_future(released.wait())
+    aborted = asyncio.ensure_future(abort.wait())
+    try:
+        await asyncio.wait([release, aborted], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        release.cancel()
+        aborted.cancel()
+    if abort.is_set():
+        raise _DeliberateDisconnect
 
 
 async def _send_bad_body(send: _Send, *, streaming: bool) -> None:

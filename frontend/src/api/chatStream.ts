@@ -1,4 +1,5 @@
-// What a chat stream means: `turn` (the message is stored), `delta` (many: concatenate),
+// What a chat stream means: `turn` (the message is stored), `queued` (only when the model is
+// busy: the reply waits for it), `delta` (many: concatenate),
 // then `done` or `error`. The events' types are generated from the server's schema
 // (ChatStreamEvent, which the server's stream is built from); the stream itself is still
 // checked as it arrives, since a proxy or an older server may send anything. A stream that
@@ -15,6 +16,8 @@ export type StartedTurn = Pick<StreamingTurn, "number" | "user_message">;
 export interface StreamCallbacks {
   onTurn?: (turn: StartedTurn, support: Support | null) => void;
   onDelta?: (text: string) => void;
+  /** The model is busy: the reply waits its turn (say so, rather than a silent spinner). */
+  onQueued?: () => void;
 }
 
 export type StreamOutcome =
@@ -66,6 +69,8 @@ function decode(event: string, data: string): StreamEvent | null {
     case "turn":
       if (!turn || typeof turn.number !== "number" || typeof turn.user_message !== "string") return null;
       return { event, data: { turn: { number: turn.number, status: "streaming", user_message: turn.user_message }, support: support(body.support) } };
+    case "queued":
+      return { event, data: { reason: "model_busy" } }; // a newer reason still means "waiting"
     case "delta":
       return typeof body.text === "string" ? { event, data: { text: body.text } } : null;
     case "done":
@@ -106,6 +111,9 @@ export async function followChatStream(response: Response, callbacks: StreamCall
       case "turn":
         turnNumber = event.data.turn.number;
         callbacks.onTurn?.({ number: event.data.turn.number, user_message: event.data.turn.user_message }, event.data.support);
+        break;
+      case "queued":
+        callbacks.onQueued?.();
         break;
       case "delta":
         callbacks.onDelta?.(event.data.text);

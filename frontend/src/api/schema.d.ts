@@ -407,7 +407,7 @@ export interface components {
             can_send: boolean;
             can_finish: boolean;
         };
-        ChatStreamEvent: components["schemas"]["StreamTurnEvent"] | components["schemas"]["StreamDeltaEvent"] | components["schemas"]["StreamDoneEvent"] | components["schemas"]["StreamErrorEvent"];
+        ChatStreamEvent: components["schemas"]["StreamTurnEvent"] | components["schemas"]["StreamQueuedEvent"] | components["schemas"]["StreamDeltaEvent"] | components["schemas"]["StreamDoneEvent"] | components["schemas"]["StreamErrorEvent"];
         ChoiceQuestionOutput: {
             prompt: string;
             multi: boolean;
@@ -745,6 +745,29 @@ export interface components {
              * @enum {string}
              */
             event: "error";
+            /** @description The `data:` line: JSON. */
+            data: string;
+        };
+        StreamQueuedData: {
+            /**
+             * @description model_busy: every slot of the model is taken; the reply waits its turn.
+             *
+             *     * `model_busy` - model_busy
+             */
+            reason: components["schemas"]["StreamQueuedDataReasonEnum"];
+        };
+        /**
+         * @description * `model_busy` - model_busy
+         * @enum {string}
+         */
+        StreamQueuedDataReasonEnum: "model_busy";
+        /** @description Only when the model is busy, before the reply's first piece: the reply waits for the model (show that it is waiting, not a silent spinner). */
+        StreamQueuedEvent: {
+            /**
+             * @description The `event:` line. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            event: "queued";
             /** @description The `data:` line: JSON. */
             data: string;
         };
@@ -1364,8 +1387,9 @@ export interface operations {
             /**
              * @description Server-Sent Events (read with fetch(); EventSource cannot send the token).
              *     The schema describes each event (not the whole stream): its `event` line and its `data` line,
-             *     one line of JSON whose `contentSchema` names its shape: `turn`, then `delta` (many; concatenate
-             *     them), then `done` or `error`. While the model is silent the stream sends the comment
+             *     one line of JSON whose `contentSchema` names its shape: `turn`, then `queued` (only when the
+             *     model is busy: the reply waits for it), then `delta` (many; concatenate them), then `done` or
+             *     `error`. While the model is silent the stream sends the comment
              *     `: keep-alive` (no event; SSE readers skip it).
              *
              *     Errors before the stream starts come as JSON with the usual error shape and status.
@@ -1405,7 +1429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOutput"];
                 };
             };
-            /** @description the step is not open now (error.code says why) */
+            /** @description the step is not open now (error.code says why); turn_in_progress: a reply of this participant is still streaming (here or in another window) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1414,7 +1438,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOutput"];
                 };
             };
-            /** @description rate_limited (Retry-After header) */
+            /** @description rate_limited, or too_many_streams: too many chat streams are open from this client's address (Retry-After header) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2011,8 +2035,9 @@ export interface operations {
             /**
              * @description Server-Sent Events (read with fetch(); EventSource cannot send the token).
              *     The schema describes each event (not the whole stream): its `event` line and its `data` line,
-             *     one line of JSON whose `contentSchema` names its shape: `turn`, then `delta` (many; concatenate
-             *     them), then `done` or `error`. While the model is silent the stream sends the comment
+             *     one line of JSON whose `contentSchema` names its shape: `turn`, then `queued` (only when the
+             *     model is busy: the reply waits for it), then `delta` (many; concatenate them), then `done` or
+             *     `error`. While the model is silent the stream sends the comment
              *     `: keep-alive` (no event; SSE readers skip it).
              *
              *     Errors before the stream starts come as JSON with the usual error shape and status.
@@ -2061,7 +2086,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOutput"];
                 };
             };
-            /** @description the step is not open now (error.code says why) */
+            /** @description the step is not open now (error.code says why); turn_in_progress: a reply of this participant is still streaming (here or in another window) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2070,7 +2095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorOutput"];
                 };
             };
-            /** @description rate_limited (Retry-After header) */
+            /** @description rate_limited, or too_many_streams: too many chat streams are open from this client's address (Retry-After header) */
             429: {
                 headers: {
                     [name: string]: unknown;

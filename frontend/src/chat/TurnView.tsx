@@ -28,6 +28,11 @@ export function TurnView({ turn, live, busy, onRetry, support = null }: TurnView
   if (live) {
     reply = live.text ? (
       <Message speaker="Assistant" text={live.text} className="message-assistant streaming" busy />
+    ) : live.queued ? (
+      <p className="typing typing-queued" role="status">
+        <span className="spinner" aria-hidden="true" /> Many people are chatting right now: your reply is waiting for the model and will
+        start soon. Your message is saved.
+      </p>
     ) : (
       <p className="typing" role="status">
         <span className="spinner" aria-hidden="true" /> The assistant is writing…

@@ -14,6 +14,7 @@ export interface LiveTurn {
   number: number | null; // null until the server has stored the message
   userMessage: string;
   text: string;
+  queued?: boolean; // the model is busy: the reply waits for it (until its first text)
 }
 
 const CUT_MESSAGE = "The connection was lost while the reply was being written. Your message is saved.";
@@ -69,6 +70,7 @@ export function useChatStream(onSupport: (support: Support) => void) {
             setLive((current) => current && { ...current, number: turn.number });
             if (support) onSupport(support);
           },
+          onQueued: () => setLive((current) => current && { ...current, queued: true }),
           onDelta: (text) => setLive((current) => current && { ...current, text: current.text + text }),
         });
         if (outcome.kind === "done") {
