@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import os
 import tarfile
 from pathlib import Path
 
@@ -12,17 +11,19 @@ from annotations.releases.manifest import release_files
 SUFFIX = ".tar.gz"
 
 
-def write_archive(folder: Path, target: Path) -> Path:
-    """Write ``target`` atomically; entries sorted, mtime 0, owner 0, mode from the file type.
+def write_archive(folder: Path, target: Path, staging: Path) -> Path:
+    """Write the archive to be published as ``target`` into ``staging`` (a name of the
+    caller's own); entries sorted, mtime 0, owner 0, mode from the file type. The caller
+    renames ``staging`` to ``target``: the release build does it under its claim, so a worker
+    that lost its claim never replaces the archive of a release another worker froze.
 
     Every entry sits under the archive's own name without ``.tar.gz``: extracting
     ``attunebench-1.0.0.tar.gz`` gives ``attunebench-1.0.0/``, the convention researchers
     expect, and never a bare ``1.0.0/`` that another release's archive would also unpack into.
     """
-    temporary = target.with_name(f".tmp-{target.name}")
     root = archive_root(target)
     with (
-        temporary.open("wb") as raw,
+        staging.open("wb") as raw,
         gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6) as zipped,
         tarfile.open(fileobj=zipped, mode="w", format=tarfile.PAX_FORMAT) as tar,
     ):
@@ -36,8 +37,7 @@ def write_archive(folder: Path, target: Path) -> Path:
             info.uname = info.gname = ""
             with path.open("rb") as stream:
                 tar.addfile(info, stream)
-    os.replace(temporary, target)
-    return target
+    return staging
 
 
 def archive_root(target: Path) -> str:

@@ -1,11 +1,16 @@
 """Release write paths: create a release, build it (the Celery task body), diff two releases.
 
-The build writes into a temporary folder next to the final one and renames it at the end, so a
-worker killed at any point leaves no half release; running the build again finishes the job.
+The build writes into a temporary folder of its own next to the final one and renames it at the
+end, so a worker killed at any point leaves no half release; running the build again finishes the
+job. A worker holds the build by a claim (the row's attempt number, under a lease it renews); one
+that lost it (its lease lapsed and another worker took over) stops at its next renewal or at the
+rename, which is checked against the claim in the same locked step, and touches nothing but its
+own temporary files (``_publish``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -32,10 +37,10 @@ from annotations.interchange.to_records import iter_id_chunks, load_records
 from annotations.models import Conversation, ConversationState, ModelConfig, Participant, Study
 from annotations.qa.corrections import apply_corrections
 from annotations.qa.selectors import agreement_summary, approved_conversations, exclusion_reasons
-from annotations.releases.archive import write_archive
+from annotations.releases.archive import SUFFIX, write_archive
 from annotations.releases.cards import ReleaseInfo, StudyInfo
 from annotations.releases.configurations import ConfigSnapshot, read_configurations
-from annotations.releases.folder import ReleaseFolderWriter, ReleaseItem
+from annotations.releases.folder import FolderResult, ReleaseFolderWriter, ReleaseItem
 from annotations.releases.manifest import MANIFEST_NAME, sha256_file
 from annotations.releases.models import (
     SEMVER,
@@ -65,6 +70,13 @@ class ReleaseError(ServiceError):
     """A release request that cannot be carried out; the message says why and what to do."""
 
     default_code = "release_refused"
+
+
+class BuildClaimLost(ReleaseError):
+    """This worker's claim on a build is gone (its lease lapsed and the build was sent again or
+    taken over): it stops, publishes nothing and removes only its own temporary files."""
+
+    default_code = "release_claim_lost"
 
 
 def release_pseudonym(internal_pseudonym: str) -> str:
@@ -278,7 +290,10 @@ def selected_conversations(release: Release) -> tuple[QuerySet[Conversation], di
 
 
 def build_release(release_id: int) -> Release:
-    """Build and freeze a release. Idempotent: a frozen release is returned as it is."""
+    """Build and freeze a release. Idempotent: a frozen release is returned as it is.
+
+    Raises ``BuildClaimLost`` when another worker took the build over before this one froze it.
+    """
     with transaction.atomic():
         release = Release.objects.select_for_update().get(pk=release_id)
         if release.state == ReleaseState.FROZEN:
@@ -286,23 +301,43 @@ def build_release(release_id: int) -> Release:
         now = timezone.now()
         if release.state == ReleaseState.BUILDING and (release.lease_expires_at or now) > now:
             return release  # a live worker holds the build: this message is a duplicate
-        Release.objects.filter(pk=release.pk).update(
-            state=ReleaseState.BUILDING,
-            attempts=release.attempts + 1,
-            error="",
-            build_started_at=now,
-            progress_done=0,
-            lease_expires_at=now + build_lease(),
+        # The claim: the next attempt number, taken by an update conditional on the one read.
+        claimed = (
+            Release.objects.filter(pk=release.pk, attempts=release.attempts)
+            .exclude(state=ReleaseState.FROZEN)
+            .update(
+                state=ReleaseState.BUILDING,
+                attempts=release.attempts + 1,
+                error="",
+                build_started_at=now,
+                progress_done=0,
+                lease_expires_at=now + build_lease(),
+            )
         )
+        if not claimed:
+            return release  # another worker claimed it first (only where the lock is a no-op)
     release.refresh_from_db()
     root = releases_root() / release.name
     root.mkdir(parents=True, exist_ok=True)
+    # Left by earlier attempts, whose workers died or lost their claim to this one: none of
+    # them can publish any more (``_publish``), so their files are garbage even if one still
+    # writes; a stalled worker finds its folder gone and stops as having lost its claim.
     _remove_leftovers(root, release.version)
-    temporary = root / f".tmp-{release.version}-{uuid.uuid4().hex[:8]}"
+    # Named by this claim and a random part, so no other worker ever writes or removes it.
+    own = f".tmp-{release.version}-a{release.attempts}-{uuid.uuid4().hex[:8]}"
+    temporary, staged_archive = root / own, root / f"{own}{SUFFIX}"
     try:
-        return _build_into(release, root, temporary)
+        return _build_into(release, root, temporary, staged_archive)
     except Exception as exc:
-        shutil.rmtree(temporary, ignore_errors=True)
+        _discard(temporary)
+        _discard(staged_archive)
+        if isinstance(exc, BuildClaimLost):
+            logger.warning("%s", exc.message)
+            raise
+        if not _holds_claim(release):  # it failed after its claim was lost: say that
+            lost = _claim_lost(release)
+            logger.warning("%s (%s: %s)", lost.message, type(exc).__name__, exc)
+            raise lost from exc
         if isinstance(exc, ServiceError):
             message = exc.message
         elif isinstance(exc, ValidationError):  # a model's own guard (e.g. a frozen release)
@@ -310,8 +345,8 @@ def build_release(release_id: int) -> Release:
         else:
             message = f"{type(exc).__name__}: {exc}"
         # Under our claim only: a build another worker took over is theirs to finish.
-        Release.objects.filter(pk=release.pk, attempts=release.attempts).exclude(
-            state=ReleaseState.FROZEN
+        Release.objects.filter(
+            pk=release.pk, state=ReleaseState.BUILDING, attempts=release.attempts
         ).update(state=ReleaseState.FAILED, error=message, lease_expires_at=None)
         record_audit(
             "releases.build.failed", target=release, actor_label="worker", data={"error": message}
@@ -319,18 +354,34 @@ def build_release(release_id: int) -> Release:
         raise
 
 
+def _claim_lost(release: Release) -> BuildClaimLost:
+    return BuildClaimLost(
+        f"{release}: the build was taken over by another worker (this worker's claim, attempt "
+        f"{release.attempts}, lapsed); it stopped and published nothing"
+    )
+
+
+def _holds_claim(release: Release) -> bool:
+    return Release.objects.filter(
+        pk=release.pk, state=ReleaseState.BUILDING, attempts=release.attempts
+    ).exists()
+
+
 def _renew(release: Release, **progress: int) -> None:
-    """Record progress and extend the build's lease, under this worker's claim only."""
-    Release.objects.filter(
+    """Record progress and extend the build's lease, under this worker's claim only; a worker
+    whose claim is gone stops here (``BuildClaimLost``) instead of building on for nothing."""
+    renewed = Release.objects.filter(
         pk=release.pk, state=ReleaseState.BUILDING, attempts=release.attempts
     ).update(lease_expires_at=timezone.now() + build_lease(), **progress)
+    if not renewed:
+        raise _claim_lost(release)
 
 
-def _build_into(release: Release, root: Path, temporary: Path) -> Release:
+def _build_into(release: Release, root: Path, temporary: Path, staged_archive: Path) -> Release:
     studies = list(release.studies.select_related("instrument").order_by("slug"))
     instrument = studies[0].instrument.parsed()
     queryset, left_out = selected_conversations(release)
-    Release.objects.filter(pk=release.pk).update(progress_total=queryset.count())
+    _renew(release, progress_total=queryset.count())
     writer = ReleaseFolderWriter(temporary, instrument)
     done = 0
     try:
@@ -344,6 +395,12 @@ def _build_into(release: Release, root: Path, temporary: Path) -> Release:
     except BaseException:
         writer.abort()
         raise
+    archive = root / f"{release.name}-{release.version}{SUFFIX}"
+    # Finished in this worker's own files, so all that is left to publish is two renames.
+    _make_read_only(temporary)
+    write_archive(temporary, archive, staged_archive)
+    frozen = _frozen_fields(result, staged_archive)
+    os.chmod(staged_archive, stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
     new_hashes = {
         conversation_filename(cid): sha for cid, sha in result.conversation_hashes.items()
     }
@@ -359,37 +416,66 @@ def _build_into(release: Release, root: Path, temporary: Path) -> Release:
         )
         if problem:
             raise ReleaseError(problem)
-    final = root / release.version
-    if final.exists():  # a leftover of an attempt killed after its rename: the row says not frozen
-        _make_writable(final)
-        shutil.rmtree(final)
-    os.rename(temporary, final)
-    _renew(release)
-    archive = write_archive(final, root / f"{release.name}-{release.version}.tar.gz")
-    _make_read_only(final)
-    os.chmod(archive, stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
-    manifest_summary = {
-        "schema_version": result.manifest["schema_version"],
-        "files": len(result.manifest["files"]),
-        "bytes": sum(entry["bytes"] for entry in result.manifest["files"]),
-        "tables": {
-            e["path"]: e["rows"]
-            for e in result.manifest["files"]
-            if e["path"].startswith("tables/")
+    return _publish(release, temporary, staged_archive, root / release.version, archive, frozen)
+
+
+def _frozen_fields(result: FolderResult, archive: Path) -> dict[str, object]:
+    """What the frozen row records of its folder and archive."""
+    return {
+        "counts": result.counts,
+        "manifest": {
+            "schema_version": result.manifest["schema_version"],
+            "files": len(result.manifest["files"]),
+            "bytes": sum(entry["bytes"] for entry in result.manifest["files"]),
+            "tables": {
+                e["path"]: e["rows"]
+                for e in result.manifest["files"]
+                if e["path"].startswith("tables/")
+            },
         },
+        "content_hash": result.content_hash,
+        "archive_sha256": sha256_file(archive),
+        "archive_bytes": archive.stat().st_size,
     }
-    claim = release.attempts
+
+
+def _publish(
+    release: Release,
+    temporary: Path,
+    staged_archive: Path,
+    final: Path,
+    archive: Path,
+    frozen: dict[str, object],
+) -> Release:
+    """The fence: check the claim, rename the folder and the archive into place and freeze the
+    row, as one step no other worker can come between.
+
+    The row stays locked from the check to the commit, across the renames. On PostgreSQL,
+    ``select_for_update`` is SELECT ... FOR UPDATE, and a worker's claim locks the same row
+    first, so it waits until this step has committed (and then finds the release frozen). On
+    SQLite ``select_for_update`` does nothing, but every transaction begins IMMEDIATE (settings:
+    ``transaction_mode``), taking the database's single write lock at its start: no other
+    worker's claim, a write, can run between this check and this commit either. A worker whose
+    claim is gone raises ``BuildClaimLost`` before it touches ``final`` or ``archive``.
+    """
+    aside: Path | None = None
     with transaction.atomic():
-        release = Release.objects.select_for_update().get(pk=release.pk)
-        if release.attempts != claim:  # our lease lapsed and another worker took the build
-            raise ReleaseError(f"{release}: the build was taken over by another worker")
+        release_now = Release.objects.select_for_update().get(pk=release.pk)
+        if release_now.state != ReleaseState.BUILDING or release_now.attempts != release.attempts:
+            raise _claim_lost(release)
+        if os.path.lexists(final):
+            # The row is ours and not frozen, so this folder is what a build killed between its
+            # rename and its commit left: moved aside in one rename (removed after the commit),
+            # never deleted in place. A frozen release's folder is never reached here.
+            aside = final.with_name(f"{temporary.name}-stale")
+            os.rename(final, aside)
+        os.rename(temporary, final)  # a directory rename refuses a folder already in place
+        os.replace(staged_archive, archive)  # a file: replaces a killed build's stale archive
+        release = release_now
         release.state = ReleaseState.FROZEN
         release.lease_expires_at = None
-        release.counts = result.counts
-        release.manifest = manifest_summary
-        release.content_hash = result.content_hash
-        release.archive_sha256 = sha256_file(archive)
-        release.archive_bytes = archive.stat().st_size
+        for name, value in frozen.items():
+            setattr(release, name, value)
         release.folder = str(final)
         release.progress_done = release.progress_total
         release.frozen_at = timezone.now()
@@ -399,10 +485,12 @@ def _build_into(release: Release, root: Path, temporary: Path) -> Release:
             target=release,
             actor_label="worker",
             data={
-                "content_hash": result.content_hash,
-                "conversations": result.counts["conversations"],
+                "content_hash": release.content_hash,
+                "conversations": release.counts["conversations"],
             },
         )
+    if aside is not None:
+        _discard(aside)
     return release
 
 
@@ -507,8 +595,18 @@ def _study_info(study: Study) -> StudyInfo:
 
 def _remove_leftovers(root: Path, version: str) -> None:
     for leftover in root.glob(f".tmp-{version}-*"):
-        _make_writable(leftover)
-        shutil.rmtree(leftover, ignore_errors=True)
+        _discard(leftover)
+
+
+def _discard(path: Path) -> None:
+    """Remove a temporary folder or file, read-only or not, if it is (still) there."""
+    if path.is_dir() and not path.is_symlink():
+        with contextlib.suppress(OSError):  # removed meanwhile, or partly: rmtree does the rest
+            _make_writable(path)
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)
 
 
 def _make_read_only(folder: Path) -> None:
