@@ -107,7 +107,8 @@ def test_endpoint_audit_entries_only_for_those_who_may_open_endpoints(client, re
     client.force_login(viewer)
     assert client.get(detail).status_code == 302
     assert (
-        "PROD_OPENAI_API_KEY" not in client.get(reverse("admin:annotations_auditentry_changelist")).text
+        "PROD_OPENAI_API_KEY"
+        not in client.get(reverse("admin:annotations_auditentry_changelist")).text
     )
     client.force_login(researcher)
     assert "PROD_OPENAI_API_KEY" in client.get(detail).text
