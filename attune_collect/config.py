@@ -19,7 +19,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from attune_collect.env import env_int, env_str
+from attune_collect.env import env_int, env_list, env_str
+from attune_collect.networks import parse_networks
 
 
 def _setting(default: float | str | None, env: str, *, positive: bool = True) -> Any:
@@ -62,8 +63,19 @@ class AttuneConfig:
     evaluation_queue: str | None = _setting(None, "ATTUNE_EVALUATION_QUEUE", positive=False)
     # The platform's address for links in emails (no trailing slash).
     site_url: str = _setting("http://localhost:8000", "ATTUNE_SITE_URL", positive=False)
+    # The reverse proxies in front of the web processes (addresses or CIDR networks): only a
+    # connection from one of them may say, in X-Forwarded-For, whom it forwards
+    # (attune_collect/client_address.py). Empty (the default): no header is trusted.
+    trusted_proxies: tuple[str, ...] = field(default=(), metadata={"env": "ATTUNE_TRUSTED_PROXIES"})
+    # New starts a study admits per minute, from all addresses together: a bot with many
+    # addresses still cannot fill a study faster (annotations/participant_api/throttling.py).
+    study_starts_per_minute: int = _setting(120, "ATTUNE_STUDY_STARTS_PER_MINUTE")
 
     def __post_init__(self) -> None:
+        try:
+            parse_networks(self.trusted_proxies)
+        except ValueError as error:
+            raise ImproperlyConfigured(f"ATTUNE_TRUSTED_PROXIES: {error}") from None
         # Checked here rather than where a value is used, so a test's replace() is held to the
         # same rule as the environment (env_int's minimum), and a bad value fails at once.
         for spec in fields(self):
@@ -115,6 +127,10 @@ def read_environment(data_dir: Path) -> AttuneConfig:
         ),
         evaluation_queue=env_str("ATTUNE_EVALUATION_QUEUE"),
         site_url=env_str("ATTUNE_SITE_URL", default.site_url).rstrip("/"),
+        trusted_proxies=tuple(env_list("ATTUNE_TRUSTED_PROXIES")),
+        study_starts_per_minute=env_int(
+            "ATTUNE_STUDY_STARTS_PER_MINUTE", default.study_starts_per_minute, minimum=1
+        ),
     )
 
 
