@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from annotations.interchange.from_records import RecordOptions, save_records
-from annotations.models import Conversation, ModelEndpoint, Study, StudyStatus
+from annotations.models import Conversation, ModelEndpoint, Recruitment, Study, StudyStatus
 from annotations.seeding import DEMO_PERSONAS, TOPICS, demo_conversations
 from annotations.services.audit import record_audit
 from annotations.services.model_configs import snapshot_for
@@ -90,6 +90,7 @@ def ensure_demo_study() -> Study:
         # attune-demo endpoint would answer it offline if a researcher turns it on).
         is_synthetic=True,
         publish_system_prompts=True,  # the demo's prompts are in this file anyway
+        recruitment=Recruitment.LINK,  # its link's PROLIFIC_PID is demo-participant-1
     )
     if study.improver_endpoint_id is None:
         study.improver_endpoint = next(e for e in endpoints if e.model_name == "improver")

@@ -25,6 +25,7 @@ from attune_collect.llm.secrets_policy import (
     KeyEnvPolicy,
     use_key_env_policy,
 )
+from attune_collect.networks import parse_networks
 
 
 def _setting(default: float | str | None, env: str, *, positive: bool = True) -> Any:
@@ -85,15 +86,27 @@ class AttuneConfig:
         default=(), metadata={"env": "ATTUNE_API_KEY_ENV_ALLOWED"}
     )
 
+    # The reverse proxies in front of the web processes (addresses or CIDR networks): only a
+    # connection from one of them may say, in X-Forwarded-For, whom it forwards
+    # (attune_collect/client_address.py). Empty (the default): no header is trusted.
+    trusted_proxies: tuple[str, ...] = field(default=(), metadata={"env": "ATTUNE_TRUSTED_PROXIES"})
+    # New starts a study admits per minute, from all addresses together: a bot with many
+    # addresses still cannot fill a study faster (annotations/participant_api/throttling.py).
+    study_starts_per_minute: int = _setting(120, "ATTUNE_STUDY_STARTS_PER_MINUTE")
+
     def key_env_policy(self) -> KeyEnvPolicy:
         return KeyEnvPolicy(self.api_key_env_pattern, frozenset(self.api_key_env_allowed))
 
     def __post_init__(self) -> None:
         try:
+            parse_networks(self.trusted_proxies)
+        except ValueError as error:
+            raise ImproperlyConfigured(f"ATTUNE_TRUSTED_PROXIES: {error}") from None
+        try:
             self.key_env_policy()
-        except ValueError as exc:
+        except ValueError as error:
             raise ImproperlyConfigured(
-                f"ATTUNE_API_KEY_ENV_PATTERN / ATTUNE_API_KEY_ENV_ALLOWED: {exc}"
+                f"ATTUNE_API_KEY_ENV_PATTERN / ATTUNE_API_KEY_ENV_ALLOWED: {error}"
             ) from None
         # Checked here rather than where a value is used, so a test's replace() is held to the
         # same rule as the environment (env_int's minimum), and a bad value fails at once.
@@ -155,6 +168,10 @@ def read_environment(data_dir: Path) -> AttuneConfig:
         site_url=env_str("ATTUNE_SITE_URL", default.site_url).rstrip("/"),
         api_key_env_pattern=env_str("ATTUNE_API_KEY_ENV_PATTERN", default.api_key_env_pattern),
         api_key_env_allowed=tuple(env_list("ATTUNE_API_KEY_ENV_ALLOWED")),
+        trusted_proxies=tuple(env_list("ATTUNE_TRUSTED_PROXIES")),
+        study_starts_per_minute=env_int(
+            "ATTUNE_STUDY_STARTS_PER_MINUTE", default.study_starts_per_minute, minimum=1
+        ),
     )
 
 

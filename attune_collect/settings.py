@@ -50,6 +50,14 @@ no Redis). Production is configured with these variables:
                                ``REDIS_URL``) are refused whatever it says.
 ``ATTUNE_API_KEY_ENV_ALLOWED`` comma-separated key variable names allowed besides the pattern,
                                even one of the platform's own (none).
+``ATTUNE_TRUSTED_PROXIES``     comma-separated addresses or CIDR networks of the reverse proxies
+                               in front of the web processes (none: no ``X-Forwarded-For`` is
+                               trusted). A request from one of them counts as the rightmost
+                               forwarded address that is not a trusted proxy
+                               (``attune_collect/client_address.py``): set it when a proxy is put
+                               in front, or every participant shares the proxy's start limit.
+``ATTUNE_STUDY_STARTS_PER_MINUTE`` calls to one study's start link admitted per minute from all
+                               addresses together (120); each address has its own limit besides.
 ``DJANGO_EMAIL_BACKEND``       Django's email backend: the console backend when DEBUG is true (the
                                demo prints the risk alerts), SMTP in production.
 ``EMAIL_HOST`` / ``EMAIL_PORT`` / ``EMAIL_HOST_USER`` / ``EMAIL_HOST_PASSWORD`` (or ``_FILE``) /

@@ -23,7 +23,13 @@ from annotations.models.participant import Participant
 from annotations.models.rotation import QuestionRotation
 from annotations.models.session import ParticipantSession
 from annotations.models.signal import SignalKind, SignalSource, TurnSignal
-from annotations.models.study import ReturningLinkPolicy, Study, StudyStatus, WithdrawalPolicy
+from annotations.models.study import (
+    Recruitment,
+    ReturningLinkPolicy,
+    Study,
+    StudyStatus,
+    WithdrawalPolicy,
+)
 from annotations.models.survey import ConversationWideAnswers, PanasPhase, PanasResponse
 
 __all__ = [
@@ -51,6 +57,7 @@ __all__ = [
     "SignalSource",
     "Study",
     "StudyStatus",
+    "Recruitment",
     "ReturningLinkPolicy",
     "WithdrawalPolicy",
     "Turn",

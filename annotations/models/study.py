@@ -75,6 +75,13 @@ class ReturningLinkPolicy(models.TextChoices):
     FRESH = "fresh", "Start a fresh session for them, showing nothing of the earlier one"
 
 
+class Recruitment(models.TextChoices):
+    """Where a study's participants come from, which says what a PROLIFIC_PID looks like."""
+
+    PROLIFIC = "prolific", "Prolific: a PROLIFIC_PID must be Prolific's (24 lowercase hex digits)"
+    LINK = "link", "Another link: any id of 1 to 64 letters, digits, '-' or '_'"
+
+
 class WithdrawalPolicy(models.TextChoices):
     EXCLUDE = "exclude", "Keep the data, left out of every release"
     ERASE = "erase", "Erase what they wrote and answered"
@@ -142,6 +149,13 @@ class Study(models.Model):
         choices=ReturningLinkPolicy.choices,
         default=ReturningLinkPolicy.BLOCK,
         help_text="A link whose PROLIFIC_PID already started, from another browser and session.",
+    )
+    recruitment = models.CharField(
+        max_length=16,
+        choices=Recruitment.choices,
+        default=Recruitment.PROLIFIC,
+        help_text="A Prolific study refuses a link whose PROLIFIC_PID Prolific cannot have "
+        "written (a bot's made-up id) before it takes a place.",
     )
     withdrawal_policy = models.CharField(
         max_length=16,

@@ -9,7 +9,12 @@ Rates have defaults here and can be changed per scope with
 ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (read at request time, so tests can too).
 Authenticated calls are counted per participant, not per address: many participants of one
 university may share an address. The start endpoint, before any token exists, counts per
-address with a rate generous enough for such a shared address.
+address with a rate generous enough for such a shared address, and then per study: a study
+admits ``ATTUNE_STUDY_STARTS_PER_MINUTE`` new starts a minute from all addresses together.
+
+An address is ``client_address`` (attune_collect/client_address.py): the connection's, or the
+one the deployment's trusted proxies forwarded; never X-Forwarded-For as the client wrote it
+(DRF's own ``get_ident`` trusts the whole header when ``NUM_PROXIES`` is unset).
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from attune_collect.client_address import client_address, rate_limit_key
+from attune_collect.config import attune_config
 from attune_collect.rate_window import WindowCount, count_in_window
 
 DEFAULT_RATES = {
@@ -69,7 +76,10 @@ class ParticipantRateThrottle(SimpleRateThrottle):
         configured = api_settings.DEFAULT_THROTTLE_RATES or {}
         return str(configured.get(self.scope) or DEFAULT_RATES[self.scope])
 
-    def get_cache_key(self, request: Any, view: Any) -> str:
+    def get_ident(self, request: Any) -> str:
+        return rate_limit_key(client_address(request))
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
         participant = getattr(getattr(request, "user", None), "participant", None)
         ident = f"p{participant.pk}" if participant is not None else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
@@ -81,3 +91,18 @@ class MessageRateThrottle(ParticipantRateThrottle):
 
 class StartRateThrottle(ParticipantRateThrottle):
     scope = "participant_start"
+
+
+class StudyStartBudgetThrottle(ParticipantRateThrottle):
+    """New starts of one study, whatever their address (the URL's slug: a request for a study
+    that does not exist is refused by the view, and the address limit comes first)."""
+
+    scope = "participant_study_start"
+
+    def get_rate(self) -> str:
+        configured = api_settings.DEFAULT_THROTTLE_RATES or {}
+        return str(configured.get(self.scope) or f"{attune_config().study_starts_per_minute}/min")
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        slug = getattr(view, "kwargs", {}).get("slug")
+        return self.cache_format % {"scope": self.scope, "ident": slug} if slug else None

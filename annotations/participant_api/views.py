@@ -27,7 +27,11 @@ from annotations.participant_api.auth import (
 from annotations.participant_api.db import on_db_pool, write
 from annotations.participant_api.errors import participant_exception_handler
 from annotations.participant_api.json_limits import BoundedJSONParser, parse_body, represent
-from annotations.participant_api.throttling import ParticipantRateThrottle, StartRateThrottle
+from annotations.participant_api.throttling import (
+    ParticipantRateThrottle,
+    StartRateThrottle,
+    StudyStartBudgetThrottle,
+)
 from annotations.services import (
     annotation_flow,
     chat,
@@ -38,6 +42,7 @@ from annotations.services import (
 )
 from annotations.services.errors import FlowError
 from annotations.services.participants import current_conversation
+from annotations.services.start_refusals import RefusalReason, count_refused_start
 from annotations.services.study_instrument import instrument_of
 
 ERRORS = {
@@ -99,7 +104,20 @@ class ParticipantView(_ParticipantAPIView):
 class StartView(_ParticipantAPIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
-    throttle_classes = [StartRateThrottle]
+    # The address's limit first, then the study's budget (every address together).
+    throttle_classes = [StartRateThrottle, StudyStartBudgetThrottle]
+    _refusal_reasons = {
+        StartRateThrottle: RefusalReason.ADDRESS_LIMIT,
+        StudyStartBudgetThrottle: RefusalReason.STUDY_BUDGET,
+    }
+
+    def check_throttles(self, request: Request) -> None:
+        # The first refusal ends it (DRF asks every throttle, and each counts what it admits):
+        # a request refused for its address must not also spend the study's budget.
+        for throttle in self.get_throttles():
+            if not throttle.allow_request(request, self):
+                count_refused_start(self.kwargs["slug"], self._refusal_reasons[type(throttle)])
+                self.throttled(request, throttle.wait())
 
     @extend_schema(
         operation_id="study_start",

@@ -9,6 +9,10 @@ Definitions (also shown on the page):
   annotation: from opening to submitting it (else the sum of the step timings);
 - flag rate: the share of the conversations checked by the flag computation that carry a flag
   of that type (whatever its status), per model.
+- starts refused: the start links the platform refused, per day and reason (one address over
+  its start limit, the study over its starts per minute, a malformed id, a PROLIFIC_PID that
+  already started and proved nothing, a full study); counted in the cache for 30 days
+  (annotations/services/start_refusals.py).
 Preview participants are left out everywhere.
 """
 
@@ -28,6 +32,7 @@ from annotations.models import Conversation, ConversationState, Participant, Stu
 from annotations.qa.flags import flag_label
 from annotations.qa.flags.loading import seconds_spent
 from annotations.qa.models import Flag
+from annotations.services.start_refusals import RefusalReason, refused_starts_by_day
 
 NO_MODEL = "(none)"
 ALL_MODELS = "all models"
@@ -218,6 +223,19 @@ def withdrawals(study: Study) -> Table:
     )
 
 
+def refused_starts(study: Study) -> Table:
+    reasons = tuple(RefusalReason)
+    return Table(
+        "refused_starts",
+        "Starts refused by day",
+        ("day", *reasons, "total"),
+        [
+            (day.isoformat(), *(counts[r] for r in reasons), sum(counts.values()))
+            for day, counts in refused_starts_by_day(study)
+        ],
+    )
+
+
 TABLES = {
     "funnel": funnel_by_day,
     "models": conversations_per_model,
@@ -225,6 +243,7 @@ TABLES = {
     "timings": median_times,
     "flags": flag_rates,
     "withdrawals": withdrawals,
+    "refused_starts": refused_starts,
 }
 
 

@@ -75,6 +75,13 @@ def _withdrawals(table: Table) -> str:
     )
 
 
+def _refused_starts(table: Table) -> str:
+    reasons = [c for c in table.columns if c not in ("day", "total")]
+    return charts.lines(
+        "Starts refused by day", _column(table, "day"), {r: _column(table, r) for r in reasons}
+    )
+
+
 @dataclass(frozen=True)
 class Section:
     table: Table
@@ -108,6 +115,15 @@ _SECTIONS: tuple[tuple[str, tuple[Callable[[Table], str], ...], str, str], ...] 
         "No flags.",
     ),
     ("withdrawals", (_withdrawals,), "", "No withdrawals."),
+    (
+        "refused_starts",
+        (_refused_starts,),
+        "Start links refused: address_limit = one address over its starts per minute; "
+        "study_budget = the study over its starts per minute from all addresses; "
+        "malformed_id = an id Prolific cannot have written; repeated_id = a PROLIFIC_PID that "
+        "already started and proved nothing; study_full. A bot shows here. Kept 30 days.",
+        "No refused starts.",
+    ),
 )
 
 

@@ -15,12 +15,14 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from annotations.models import (
     Conversation,
     ConversationState,
     Participant,
+    Recruitment,
     ReturningLinkPolicy,
     Study,
     StudyStatus,
@@ -31,6 +33,7 @@ from annotations.services.conversation_states import move
 from annotations.services.drafts import clear_drafts
 from annotations.services.errors import FlowError, invalid
 from annotations.services.participant_sessions import issue_token, participant_for_token
+from annotations.services.start_refusals import RefusalReason, count_refused_start
 from annotations.services.study_instrument import instrument_of
 from annotations.services.withdrawal import (
     apply_withdrawal_policy,
@@ -47,6 +50,12 @@ MAX_LIST_ITEMS = 20
 MAX_ITEM_CHARS = 200
 MAX_RESPONSES = 50
 _PROLIFIC_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# A PROLIFIC_PID as Prolific writes it (its participant ids are 24 lowercase hex digits): a
+# Prolific study refuses any other, so a bot cannot take places with ids it makes up freely.
+_PROLIFIC_PID = re.compile(r"^[0-9a-f]{24}$")
+_NOT_A_PROLIFIC_ID = (
+    "This link does not carry a valid Prolific ID. Please open the study again from Prolific."
+)
 _CLOSED_MESSAGES: dict[str, str] = {
     StudyStatus.DRAFT: "This study has not opened yet.",
     StudyStatus.CLOSED: "This study is closed and takes no more participants. Thank you for your interest.",
@@ -113,15 +122,29 @@ def current_conversation(
     return conversation
 
 
-def is_full(study: Study) -> bool:
-    taken = Participant.objects.filter(
+def _place_holders(study: Study | int) -> QuerySet[Participant]:
+    """The records that hold a place: consented, and neither withdrawn nor screened out (a
+    start that never consented holds none). A fresh session holds its first record's place:
+    one PROLIFIC_PID is one person, however many sessions it started."""
+    return Participant.objects.filter(
         study=study,
         is_preview=False,
         withdrawn=False,
         consented_at__isnull=False,
         screened_out_at__isnull=True,
-    ).count()
-    return taken >= study.target_participants
+    ).order_by()
+
+
+def is_full(study: Study) -> bool:
+    people = _place_holders(study).annotate(person=Coalesce("restart_of_id", "id"))
+    return people.values("person").distinct().count() >= study.target_participants
+
+
+def _holds_place(participant: Participant) -> bool:
+    """Whether the person of ``participant`` (its PROLIFIC_PID) already holds a place."""
+    person = participant.restart_of_id or participant.pk
+    same_person = Q(pk=person) | Q(restart_of_id=person)
+    return _place_holders(participant.study_id).filter(same_person).exists()
 
 
 def start_participant(
@@ -144,13 +167,7 @@ def start_participant(
     study = Study.objects.filter(slug=slug).first()
     if study is None:
         raise FlowError("not_found", "There is no study at this link. Please check the link.")
-    for name, value in (
-        ("prolific_pid", prolific_pid),
-        ("study_id", study_id),
-        ("session_id", session_id),
-    ):
-        if (value or name == "prolific_pid") and not _PROLIFIC_ID.match(value or ""):
-            raise invalid(name, "must be 1 to 64 letters, digits, '-' or '_'")
+    _check_ids(study, prolific_pid=prolific_pid, study_id=study_id, session_id=session_id)
     first = _first_record(study, prolific_pid)
     if first is None:
         started = _start(study, prolific_pid, study_id=study_id, session_id=session_id)
@@ -169,6 +186,20 @@ def start_participant(
     )
     assert started is not None  # only first records are unique
     return started
+
+
+def _check_ids(study: Study, *, prolific_pid: str, study_id: str, session_id: str) -> None:
+    for name, value in (
+        ("prolific_pid", prolific_pid),
+        ("study_id", study_id),
+        ("session_id", session_id),
+    ):
+        if (value or name == "prolific_pid") and not _PROLIFIC_ID.match(value or ""):
+            count_refused_start(study, RefusalReason.MALFORMED_ID)
+            raise invalid(name, "must be 1 to 64 letters, digits, '-' or '_'")
+    if study.recruitment == Recruitment.PROLIFIC and not _PROLIFIC_PID.match(prolific_pid):
+        count_refused_start(study, RefusalReason.MALFORMED_ID)
+        raise FlowError("invalid", _NOT_A_PROLIFIC_ID, field="prolific_pid")
 
 
 def _first_record(study: Study, prolific_pid: str) -> Participant | None:
@@ -248,6 +279,7 @@ _ALREADY_STARTED = (
 
 
 def _refuse_returning_link(study: Study) -> None:
+    count_refused_start(study, RefusalReason.REPEATED_ID)
     if study.returning_link_policy == ReturningLinkPolicy.SCREEN_OUT:
         raise FlowError(
             "screened_out",
@@ -290,6 +322,7 @@ def _check_open(study: Study, *, returning: bool) -> None:
             "study_paused", "Recruitment for this study is paused. Please try again later."
         )
     if is_full(study):
+        count_refused_start(study, RefusalReason.STUDY_FULL)
         raise FlowError(
             "study_full",
             "This study has all the participants it needs. Thank you for your interest.",
@@ -323,7 +356,8 @@ def give_consent(participant: Participant, *, consent_version: str, agree: bool)
     if not agree:
         screen_out(participant, ScreenoutReason.DECLINED_CONSENT)
         return
-    if not participant.is_preview and is_full(study):
+    # A fresh session of a PROLIFIC_PID that holds a place keeps that place: not a second one.
+    if not participant.is_preview and is_full(study) and not _holds_place(participant):
         screen_out(participant, ScreenoutReason.STUDY_FULL)
         return
     participant.consent_version = consent_version

@@ -64,6 +64,7 @@ STEP_OF = {
 }
 STEPS = ["consent", "profile", "pre_panas", "topic", "chat", "annotation", "annotated"]
 RATES = {"participant_start": "100000/min", "participant": "100000/min"}
+RATES["participant_study_start"] = RATES["participant_start"]
 RATES["participant_message"] = RATES["participant"]  # the cases, not the limits, are tested
 
 

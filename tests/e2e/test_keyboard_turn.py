@@ -46,6 +46,7 @@ def open_chat(page: Page, platform: str) -> tuple[str, object]:
     study = make_study(
         slug=unique("e2e-keys"),
         status=StudyStatus.RECRUITING,
+        recruitment="link",  # its PROLIFIC_PID is made up, not Prolific's form
         min_turns=1,
         max_turns=3,
         topics=[{"category": "work", "subtopics": []}],

@@ -50,6 +50,7 @@ def test_a_risk_message_on_a_phone(browser, platform: str, email_folder: Path, s
     study = make_study(
         slug=unique("e2e-risk"),
         status=StudyStatus.RECRUITING,
+        recruitment="link",  # its PROLIFIC_PID is made up, not Prolific's form
         support_resources=SUPPORT,
         safety_contacts=CONTACT,
         topics=[{"category": "work", "subtopics": []}],

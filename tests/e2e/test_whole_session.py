@@ -62,6 +62,7 @@ def upstream_study(openai_server) -> Study:
         slug=unique("e2e-study"),
         title="Feelings at work",
         status=StudyStatus.RECRUITING,
+        recruitment="link",  # its PROLIFIC_PID is made up, not Prolific's form
         consent_text=CONSENT,
         consent_version="e2e-1",
         topics=[

@@ -49,10 +49,12 @@ def test_each_field_is_read_from_the_variable_it_names(clean_environment, tmp_pa
             assert changed == ("SEVEN_API", "EIGHT"), spec.name
             continue
         value = "/somewhere/else" if isinstance(default, Path) else "7"
+        value = "10.0.0.7" if isinstance(default, tuple) else value  # a list of addresses
         clean_environment.setenv(spec.metadata["env"], value)
         changed = getattr(read_environment(tmp_path), spec.name)
         clean_environment.delenv(spec.metadata["env"])
-        assert changed != default and str(changed) in (value, "7.0"), spec.name
+        shown = ",".join(changed) if isinstance(changed, tuple) else str(changed)
+        assert changed != default and shown in (value, "7.0"), spec.name
 
 
 def test_a_bad_value_in_the_environment_is_refused(clean_environment, tmp_path):

@@ -115,7 +115,8 @@ class ParticipantClient:
     def __init__(self, transport: Transport, slug: str, pid: str | None = None) -> None:
         self.transport = transport
         self.slug = slug
-        self.pid = pid if pid is not None else f"PID{uuid.uuid4().hex[:20]}"
+        # As Prolific writes them (24 lowercase hex digits): a Prolific study refuses others.
+        self.pid = pid if pid is not None else uuid.uuid4().hex[:24]
         self.token: str | None = None
 
     @property

@@ -68,7 +68,9 @@ def test_a_generated_client_starts_and_reads_a_session(generated, asgi_server, c
 
     anonymous = client.Client(base_url=asgi_server, raise_on_unexpected_status=True)
     started = start.sync_detailed(
-        chat_study.slug, client=anonymous, body=models.StartInput(prolific_pid="generated-1")
+        chat_study.slug,
+        client=anonymous,
+        body=models.StartInput(prolific_pid="0123456789abcdef01234567"),
     )
     assert started.status_code == 201
     assert isinstance(started.parsed, models.StartOutput)
