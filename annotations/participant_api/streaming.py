@@ -60,7 +60,7 @@ from annotations.participant_api.throttling import MessageRateThrottle
 from annotations.services import chat
 from annotations.services.errors import FlowError
 from annotations.services.participant_sessions import participant_for_token
-from attune_collect.client_address import client_address
+from attune_collect.client_address import client_address, rate_limit_key
 from attune_collect.llm import GatewayError, Queued, StreamDone, TokenDelta, default_gateway
 from attune_collect.llm._litellm import load_litellm  # the gateway imports it lazily
 
@@ -147,7 +147,7 @@ def _prepare(
     if not throttle.allow_request(request, None):  # type: ignore[arg-type]
         return rate_limited_response(throttle.wait())
     try:
-        held = place.hold(open_stream(participant.pk, client_address(request)))
+        held = place.hold(open_stream(participant.pk, rate_limit_key(client_address(request))))
     except FlowError as error:
         return _stream_refused(error)
     if not held:  # the client left meanwhile: store nothing (no one reads this answer)
