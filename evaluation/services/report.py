@@ -35,7 +35,7 @@ from evaluation.benchmark.stats import (
     participant_reply_answers,
     score_frame,
 )
-from evaluation.engine import release_conversations, run_options
+from evaluation.engine import model_spec, release_conversations, run_options
 from evaluation.models import EvaluationRun, UnitStatus
 
 
@@ -93,7 +93,8 @@ def build_report(run: EvaluationRun) -> Path:
 def reproducibility(run: EvaluationRun, scoring_options: dict[str, bool]) -> Reproducibility:
     """What produced the run's numbers, and the ``manage.py evaluate`` line that re-runs it."""
     models = tuple(e.alias for e in run.models_under_test.order_by("alias"))
-    judges = tuple(e.alias for e in run.judges.order_by("alias"))
+    judge_endpoints = list(run.judges.order_by("alias"))
+    judges = tuple(e.alias for e in judge_endpoints)
     release = run.release
     return Reproducibility(
         release_name=release.name,
@@ -107,6 +108,8 @@ def reproducibility(run: EvaluationRun, scoring_options: dict[str, bool]) -> Rep
             "pairwise presentation": _pairwise_seed(run),
         },
         judges=judges,
+        # The agreement rows name a judge by its model string (what the engine records).
+        judge_models=tuple(model_spec(e).name for e in judge_endpoints),
         models=models,
         modes=tuple(run.modes),
         panas_strategy=run.panas_strategy,

@@ -274,7 +274,7 @@ def report_sections(
 ) -> list[tuple[str, str, str]]:
     """(key, title, tables and their "how to read this" notes) of every section: report.html
     adds the figures; report.json carries these for the admin's report page."""
-    judged = f"<p>{escape(judged_quality_statement(statistics, reproducibility.judges if reproducibility else ()))}</p>"
+    judged = f"<p>{escape(judged_quality_statement(statistics, reproducibility.judge_labels() if reproducibility else {}))}</p>"
     return [
         (
             "reproducibility",

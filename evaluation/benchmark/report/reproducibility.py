@@ -47,13 +47,26 @@ class Reproducibility:
     panas_strategy: str
     subsample: str
     command: str = field(default="")
+    # The judges' model strings, in the order of ``judges`` (their aliases): the engine records
+    # a judge's answers under its model string, so the agreement rows carry that name.
+    judge_models: tuple[str, ...] = ()
+
+    def judge_labels(self) -> dict[str, str]:
+        """The name each judge's answers are recorded under -> how the report prints it."""
+        if len(self.judge_models) != len(self.judges):  # a record without the model strings
+            return {alias: alias for alias in self.judges}
+        return {
+            model: alias if alias == model else f"{alias} ({model})"
+            for alias, model in zip(self.judges, self.judge_models, strict=True)
+        }
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        data["judges"], data["models"], data["modes"] = (
+        data["judges"], data["models"], data["modes"], data["judge_models"] = (
             list(self.judges),
             list(self.models),
             list(self.modes),
+            list(self.judge_models),
         )
         return data
 
@@ -71,7 +84,7 @@ class Reproducibility:
             ("Modes", ", ".join(self.modes)),
             ("PANAS strategy", self.panas_strategy),
             ("Subsample", self.subsample or "every conversation"),
-            ("Judges", ", ".join(self.judges) or "none"),
+            ("Judges", ", ".join(self.judge_labels().values()) or "none"),
             ("Re-run", self.command),
         ]
 

@@ -53,7 +53,7 @@ def write_report(
         "reproducibility": reproducibility.to_dict() if reproducibility else None,
         "axis_notes": {
             "judged_response_quality": judged_quality_statement(
-                statistics, reproducibility.judges if reproducibility else ()
+                statistics, reproducibility.judge_labels() if reproducibility else {}
             )
         },
         "statistics": statistics.to_dict(),
