@@ -140,6 +140,11 @@ def axis_chart(statistics: Statistics, axis: str, provenance: Provenance) -> Cha
         'reference baselines (not ranked); a value marked "off scale" lies beyond the plotted '
         "range and is drawn at its edge."
     )
+    if axis in statistics.platform_axes:
+        caption += (
+            f" {fmt.label(axis)} is {fmt.PLATFORM_ADDITION}, not one of the paper's four axes"
+            + ("." if axis in statistics.ranked_axes else "; it is not ranked in this report.")
+        )
     return Chart(
         f"axis_{axis}",
         title,
@@ -361,7 +366,8 @@ def all_charts(statistics: Statistics, provenance: Provenance) -> list[Chart]:
     if statistics.rank_correlations:
         charts.append(rank_heatmap(statistics, provenance))
     if statistics.pairs:
-        charts += [significance_matrix(statistics, axis, provenance) for axis in statistics.axes]
+        tested = statistics.ranked_axes or statistics.axes
+        charts += [significance_matrix(statistics, axis, provenance) for axis in tested]
     if statistics.subgroups:
         charts += [subgroup_chart(statistics, axis, provenance) for axis in statistics.axes]
     return charts

@@ -68,9 +68,10 @@ def _figure(chart: Chart, number: int, provenance: Provenance) -> str:
 
 def _leaderboard(statistics: Statistics, provenance: Provenance) -> str:
     table = estimates_by_model(statistics)
+    ranked = set(statistics.ranked_axes or statistics.axes)
     headers = ["Model", "n"]
     for axis in statistics.axes:
-        headers += [f"{fmt.label(axis)} (95% CI)", "Rank"]
+        headers += [f"{fmt.heading(axis, statistics.platform_axes)} (95% CI)", "Rank"]
     rows, classes = [], []
     for model, baseline in ordered_models(statistics):
         name = escape(model) + (' <span class="tag">baseline, reference</span>' if baseline else "")
@@ -82,6 +83,8 @@ def _leaderboard(statistics: Statistics, provenance: Provenance) -> str:
             row.append(
                 "reference"
                 if baseline
+                else "not ranked"
+                if axis not in ranked
                 else escape(fmt.ranks(e.rank_low, e.rank_high) if e else "—")
             )
         rows.append(row)
@@ -90,7 +93,34 @@ def _leaderboard(statistics: Statistics, provenance: Provenance) -> str:
         f"Leaderboard, mode {statistics.settings['primary_mode']}: mean, 95% BCa interval and 95% "
         f"rank interval per axis; baselines are reference rows, not ranked. {provenance.label()}."
     )
-    return _table(caption, headers, rows, classes)
+    return _table(caption, headers, rows, classes) + _platform_axes_note(statistics)
+
+
+def _platform_axes_note(statistics: Statistics) -> str:
+    """Which columns are the paper's four axes and which this platform added, and whether the
+    added ones are ranked and tested in this report."""
+    added = [a for a in statistics.platform_axes if a in statistics.axes]
+    if not added:
+        return ""
+    names = ", ".join(fmt.label(a) for a in added)
+    paper = ", ".join(fmt.label(a) for a in statistics.axes if a not in added and a != "composite")
+    if any(a in statistics.ranked_axes for a in added):
+        treated = (
+            "This report was asked to rank and test it like the paper's axes: it has rank "
+            "intervals and pair tests and enters rank independence."
+        )
+    else:
+        treated = (
+            "It is reported beside them (mean, interval, subgroups, mode deltas) but not ranked, "
+            "not tested pair by pair, and left out of rank independence, so the paper's claims "
+            "are checked on the paper's axes."
+        )
+    return (
+        f'<p class="platform-axes">The paper\'s four axes are {escape(paper)}. '
+        f"{escape(names)} (how well a model predicts the participant's answers after the "
+        f"conversation, the composite's third pillar) is {escape(fmt.PLATFORM_ADDITION)}. "
+        f"{escape(treated)}</p>"
+    )
 
 
 def _discriminability(statistics: Statistics) -> str:

@@ -19,9 +19,11 @@ import pandas as pd
 from evaluation.benchmark.stats.agreement import judge_agreement
 from evaluation.benchmark.stats.contract import (
     AXES,
-    RANKED_AXES,
+    PLATFORM_AXES,
     SubgroupSpec,
     default_subgroups,
+    independence_axes,
+    tested_axes,
     validate_score_frame,
 )
 from evaluation.benchmark.stats.estimates import axis_estimates, mean_replicates
@@ -65,6 +67,9 @@ class StatsConfig:
     primary_mode: str = "default"  # the leaderboard's mode: ranks, pairs, rank independence
     mode_deltas: tuple[tuple[str, str], ...] = (("verbose", "default"), ("omniscient", "default"))
     subgroups: tuple[SubgroupSpec, ...] | None = None  # None: ``default_subgroups(frame)``
+    # Also rank and test outcome prediction (this platform's addition to the paper's four axes)
+    # and let it enter rank independence; by default it is only reported beside them.
+    rank_outcome: bool = False
 
 
 def rng_for(seed: int, *key: int) -> np.random.Generator:
@@ -98,6 +103,8 @@ def compute_statistics(
 
     matrix = timed("prepare", prepare)
     mode = config.primary_mode
+    tested = tested_axes(config.rank_outcome)
+    compared = independence_axes(config.rank_outcome)
     models = matrix.models(mode, baselines=False)
     counts = timed(
         "resample",
@@ -110,18 +117,26 @@ def compute_statistics(
 
     def estimate() -> tuple[dict[str, Replicates], tuple[AxisEstimate, ...]]:
         replicates = mean_replicates(matrix, counts)
-        found = axis_estimates(matrix, replicates, primary_mode=mode, confidence=config.confidence)
+        found = axis_estimates(
+            matrix, replicates, primary_mode=mode, confidence=config.confidence, ranked_axes=tested
+        )
         return replicates, found
 
     replicates, estimates = timed("estimates_and_ranks", estimate)
     pairs = timed(
         "pairwise",
         lambda: paired_tests(
-            matrix, counts, models, mode=mode, confidence=config.confidence, alpha=config.alpha
+            matrix,
+            counts,
+            models,
+            mode=mode,
+            confidence=config.confidence,
+            alpha=config.alpha,
+            axes=tested,
         ),
     )
     discrimination = timed(
-        "discriminability", lambda: discriminability(matrix, pairs, models, mode=mode)
+        "discriminability", lambda: discriminability(matrix, pairs, models, mode=mode, axes=tested)
     )
 
     ranked = [matrix.columns.index((m, mode)) for m in models]  # models run in this mode
@@ -130,7 +145,7 @@ def compute_statistics(
         "rank_correlations",
         lambda: rank_correlations(
             means,
-            RANKED_AXES,
+            compared,
             config.n_permutations,
             rng_for(config.seed, STREAMS["rank_correlations"]),
         ),
@@ -138,7 +153,7 @@ def compute_statistics(
     agreement_of_axes = timed(
         "concordance",
         lambda: concordance(
-            means, RANKED_AXES, config.n_permutations, rng_for(config.seed, STREAMS["concordance"])
+            means, compared, config.n_permutations, rng_for(config.seed, STREAMS["concordance"])
         ),
     )
 
@@ -194,6 +209,8 @@ def compute_statistics(
         models=models,
         baselines=matrix.models(mode, baselines=True),
         axes=AXES,
+        ranked_axes=tested,
+        platform_axes=PLATFORM_AXES,
         estimates=estimates,
         pairs=pairs,
         discriminability=discrimination,
@@ -214,6 +231,7 @@ def _settings(config: StatsConfig, subgroups: tuple[SubgroupSpec, ...]) -> dict[
     settings["subgroups"] = [asdict(spec) for spec in subgroups]
     settings["mode_deltas"] = [list(pair) for pair in config.mode_deltas]
     settings["streams"] = dict(STREAMS)
+    compared_axes = independence_axes(config.rank_outcome)
     settings["methods"] = {
         "unit": "conversation",
         "interval": "BCa bootstrap (bias-corrected and accelerated; jackknife acceleration)",
@@ -221,7 +239,15 @@ def _settings(config: StatsConfig, subgroups: tuple[SubgroupSpec, ...]) -> dict[
         "Holm-adjusted per axis",
         "rank_interval": "central interval of the bootstrap ranks (lower rounds down, upper up)",
         "rank_independence": "Kendall's tau-b per pair of axes, permutation p-value; Kendall's W "
-        "over the five component axes, chi-square and permutation p-values",
+        f"over {', '.join(compared_axes)}, chi-square and permutation p-values",
+        "axes": f"ranked and tested: {', '.join(tested_axes(config.rank_outcome))}; "
+        f"{', '.join(PLATFORM_AXES)} is this platform's addition to the paper's four axes"
+        + (
+            ", ranked and tested here because the run asked (rank_outcome)"
+            if config.rank_outcome
+            else ", reported beside them (mean, interval, subgroups, mode deltas), not ranked "
+            "or tested"
+        ),
         "subgroups": "level minus reference of the per-conversation mean over models; "
         "bootstrap stratified by level; BCa",
         "mode_deltas": "paired bootstrap over the conversations shared by both modes; BCa",

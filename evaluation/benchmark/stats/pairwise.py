@@ -26,6 +26,7 @@ def paired_tests(
     mode: str,
     confidence: float,
     alpha: float,
+    axes: tuple[str, ...] = AXES,
 ) -> tuple[PairTest, ...]:
     """Mean of (a - b) over the conversations both models were scored on, per pair and axis.
 
@@ -44,7 +45,7 @@ def paired_tests(
         [
             matrix.axis_columns(axis, mode, models)[:, first]
             - matrix.axis_columns(axis, mode, models)[:, second]
-            for axis in AXES
+            for axis in axes
         ],
         axis=1,
     )
@@ -53,7 +54,7 @@ def paired_tests(
     p_values = centred_p_value(replicates)
     shared = np.isfinite(differences).sum(axis=0)
     tests = []
-    for i, axis in enumerate(AXES):
+    for i, axis in enumerate(axes):
         span = slice(i * len(pairs), (i + 1) * len(pairs))
         adjusted = holm([number(p) for p in p_values[span]])
         for k, (a, b) in enumerate(pairs):
@@ -77,7 +78,12 @@ def paired_tests(
 
 
 def discriminability(
-    matrix: ScoreMatrix, pairs: tuple[PairTest, ...], models: tuple[str, ...], *, mode: str
+    matrix: ScoreMatrix,
+    pairs: tuple[PairTest, ...],
+    models: tuple[str, ...],
+    *,
+    mode: str,
+    axes: tuple[str, ...] = AXES,
 ) -> tuple[Discriminability, ...]:
     """How well each axis separates the models.
 
@@ -88,7 +94,7 @@ def discriminability(
     "no more spread between models than chance"; it ignores the pairing, so it is descriptive.
     """
     results = []
-    for axis in AXES:
+    for axis in axes:
         tests = [t for t in pairs if t.axis == axis and t.p_holm is not None]
         distinguished = sum(t.distinguished for t in tests)
         values = matrix.axis_columns(axis, mode, models)

@@ -180,6 +180,10 @@ class Statistics:
     agreement: tuple[Agreement, ...]
     parse_failures: tuple[ParseFailureRate, ...]
     reply_agreement: tuple[ReplyAgreement, ...] = ()
+    # The axes with rank intervals and pair tests (the paper's four and the composite by
+    # default), and the axes that are this platform's addition to the paper's (labelled so).
+    ranked_axes: tuple[str, ...] = ()
+    platform_axes: tuple[str, ...] = ()
     # Seconds per part; not part of the result (left out of ``to_dict``, which must reproduce).
     timings: dict[str, float] = field(default_factory=dict, compare=False)
 
