@@ -42,6 +42,7 @@ _RUN_FIELDS = (
     "prompt_set",
     "prompt_version",
     "seed",
+    "statistics_options",
     "inline",
     "status",
     "units_total",

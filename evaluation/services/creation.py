@@ -42,6 +42,10 @@ def create_run(
         prompt_set=request.prompt_set,
         prompt_version=plan.prompt_version,
         seed=request.seed,
+        statistics_options={
+            "holm_across_axes": request.holm_across_axes,
+            "rank_outcome": request.rank_outcome,
+        },
         inline=inline,
         units_total=plan.units,
         estimated_calls=plan.calls,

@@ -70,7 +70,7 @@ def build_report(run: EvaluationRun) -> Path:
     instrument = _instrument(run)
     statistics = compute_statistics(
         score_frame(scored.conversations, records, profile=instrument.profile),
-        StatsConfig(seed=run.seed, primary_mode=primary),
+        StatsConfig(seed=run.seed, primary_mode=primary, **statistics_options(run)),
         judge_answers,
         reply_answers,
         {q.id: q.category for q in instrument.behaviour_questions},
@@ -90,6 +90,15 @@ def build_report(run: EvaluationRun) -> Path:
         shutil.rmtree(temporary, ignore_errors=True)
 
 
+# The run's statistics options (EvaluationRun.statistics_options), all off by default.
+STATISTICS_OPTIONS: tuple[str, ...] = ("holm_across_axes", "rank_outcome")
+
+
+def statistics_options(run: EvaluationRun) -> dict[str, bool]:
+    stored = run.statistics_options or {}
+    return {name: bool(stored.get(name, False)) for name in STATISTICS_OPTIONS}
+
+
 def reproducibility(run: EvaluationRun, scoring_options: dict[str, bool]) -> Reproducibility:
     """What produced the run's numbers, and the ``manage.py evaluate`` line that re-runs it."""
     models = tuple(e.alias for e in run.models_under_test.order_by("alias"))
@@ -103,6 +112,7 @@ def reproducibility(run: EvaluationRun, scoring_options: dict[str, bool]) -> Rep
         prompt_version=run.prompt_version,
         engine_version=engine_version(),
         scoring_options=scoring_options,
+        statistics_options=statistics_options(run),
         seeds={
             "statistics and baselines": run.seed,
             "pairwise presentation": _pairwise_seed(run),
@@ -123,6 +133,7 @@ def reproducibility(run: EvaluationRun, scoring_options: dict[str, bool]) -> Rep
             subsample=run.subsample,
             prompt_set=run.prompt_set,
             seed=run.seed,
+            statistics_options=statistics_options(run),
         )
         + " --out report",
     )

@@ -141,7 +141,19 @@ def _discriminability(statistics: Statistics) -> str:
         "Between / within variance",
         "ANOVA F",
     ]
-    return _table("Discriminability per axis (paired bootstrap, Holm per axis)", headers, rows)
+    across = statistics.multiplicity.get("correction") == "holm_across_axes"
+    caption = "Discriminability per axis (paired bootstrap, " + (
+        "Holm over every axis-pair test)" if across else "Holm per axis, not across the axes)"
+    )
+    return _table(caption, headers, rows) + _multiplicity(statistics)
+
+
+def _multiplicity(statistics: Statistics) -> str:
+    """What is and is not corrected for multiple comparisons (the report's own words)."""
+    statement = statistics.multiplicity.get("statement")
+    if not statement:
+        return ""
+    return f'<p class="multiplicity"><strong>Multiple comparisons.</strong> {escape(statement)}</p>'
 
 
 def _rank_table(statistics: Statistics) -> str:
@@ -296,6 +308,7 @@ def _methods(statistics: Statistics) -> str:
         f"permutations, confidence {s['confidence']}, alpha {s['alpha']}, small groups under "
         f"{s['min_group_size']} conversations. Every number is reproducible from the score frame "
         f"and these settings (report.json records them).</p><ul>{items}</ul>"
+        + _multiplicity(statistics)
     )
 
 

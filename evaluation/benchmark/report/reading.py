@@ -18,8 +18,11 @@ HOW_TO_READ: dict[str, str] = {
     "pairs": (
         "For every two models, a paired test over the conversations both were scored on; "
         "'N of M pairs distinguished' counts the pairs whose difference survives the Holm "
-        "correction for testing all M pairs of the axis. An axis that tells few pairs apart "
-        "cannot rank these models, however different their means look."
+        "correction for testing all M pairs of the axis (or, where the report says so, all "
+        "pairs of all axes at once). An axis that tells few pairs apart "
+        "cannot rank these models, however different their means look. The intervals of the "
+        "differences are not adjusted; the paragraph below says what is corrected and what "
+        "is not."
     ),
     "ranks": (
         "Kendall's tau compares how two axes order the models: +1 the same order, 0 unrelated, "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shlex
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,8 @@ class Reproducibility:
     # The judges' model strings, in the order of ``judges`` (their aliases): the engine records
     # a judge's answers under its model string, so the agreement rows carry that name.
     judge_models: tuple[str, ...] = ()
+    # The statistics options (StatsConfig): which tests count, never a score.
+    statistics_options: dict[str, bool] = field(default_factory=dict)
 
     def judge_labels(self) -> dict[str, str]:
         """The name each judge's answers are recorded under -> how the report prints it."""
@@ -79,6 +81,11 @@ class Reproducibility:
             ("Prompt version", self.prompt_version),
             ("Engine version", self.engine_version),
             ("Scoring options", options or "defaults"),
+            (
+                "Statistics options",
+                ", ".join(f"{k}={v}" for k, v in sorted(self.statistics_options.items()))
+                or "defaults",
+            ),
             ("Seeds", ", ".join(f"{k} {v}" for k, v in self.seeds.items())),
             ("Models", ", ".join(self.models)),
             ("Modes", ", ".join(self.modes)),
@@ -99,6 +106,7 @@ def evaluate_command(
     subsample: str,
     prompt_set: str,
     seed: int,
+    statistics_options: Mapping[str, bool] | None = None,
 ) -> str:
     """The ``manage.py evaluate`` command line that runs the same evaluation again."""
     parts = ["python", "manage.py", "evaluate", "--release", release]
@@ -112,4 +120,7 @@ def evaluate_command(
     if subsample:
         parts += ["--subsample", subsample]
     parts += ["--prompt-set", prompt_set, "--seed", str(seed)]
+    for name, chosen in sorted((statistics_options or {}).items()):
+        if chosen:  # each option is a flag of ``manage.py evaluate``
+            parts.append("--" + name.replace("_", "-"))
     return shlex.join(parts)

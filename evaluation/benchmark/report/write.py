@@ -56,6 +56,8 @@ def write_report(
                 statistics, reproducibility.judge_labels() if reproducibility else {}
             )
         },
+        # What is and is not corrected for multiple comparisons (also under "statistics").
+        "multiplicity": statistics.multiplicity,
         "statistics": statistics.to_dict(),
         "sections": [
             {"id": key, "title": title, "html": html}

@@ -30,6 +30,7 @@ from evaluation.benchmark.stats.estimates import axis_estimates, mean_replicates
 from evaluation.benchmark.stats.failures import parse_failure_rates
 from evaluation.benchmark.stats.matrix import ScoreMatrix, build_matrix
 from evaluation.benchmark.stats.modes import mode_deltas
+from evaluation.benchmark.stats.multiple import multiplicity_record
 from evaluation.benchmark.stats.pairwise import discriminability, paired_tests
 from evaluation.benchmark.stats.ranking import concordance, rank_correlations
 from evaluation.benchmark.stats.reply_agreement import reply_agreement
@@ -62,7 +63,7 @@ class StatsConfig:
     n_resamples: int = 10_000
     n_permutations: int = 10_000
     confidence: float = 0.95
-    alpha: float = 0.05  # family-wise, per axis, after Holm
+    alpha: float = 0.05  # family-wise, per axis after Holm (or over all axes: holm_across_axes)
     min_group_size: int = 20  # subgroups below this are marked "small" (never hidden)
     primary_mode: str = "default"  # the leaderboard's mode: ranks, pairs, rank independence
     mode_deltas: tuple[tuple[str, str], ...] = (("verbose", "default"), ("omniscient", "default"))
@@ -70,6 +71,9 @@ class StatsConfig:
     # Also rank and test outcome prediction (this platform's addition to the paper's four axes)
     # and let it enter rank independence; by default it is only reported beside them.
     rank_outcome: bool = False
+    # Holm over every axis-pair test at once (across the axes) instead of per axis; both
+    # adjusted p-values are always reported, this chooses which one "distinguished" uses.
+    holm_across_axes: bool = False
 
 
 def rng_for(seed: int, *key: int) -> np.random.Generator:
@@ -133,6 +137,7 @@ def compute_statistics(
             confidence=config.confidence,
             alpha=config.alpha,
             axes=tested,
+            across_axes=config.holm_across_axes,
         ),
     )
     discrimination = timed(
@@ -211,6 +216,13 @@ def compute_statistics(
         axes=AXES,
         ranked_axes=tested,
         platform_axes=PLATFORM_AXES,
+        multiplicity=multiplicity_record(
+            across_axes=config.holm_across_axes,
+            alpha=config.alpha,
+            confidence=config.confidence,
+            tested_axes=tested,
+            n_models=len(models),
+        ),
         estimates=estimates,
         pairs=pairs,
         discriminability=discrimination,
@@ -236,7 +248,11 @@ def _settings(config: StatsConfig, subgroups: tuple[SubgroupSpec, ...]) -> dict[
         "unit": "conversation",
         "interval": "BCa bootstrap (bias-corrected and accelerated; jackknife acceleration)",
         "pair_test": "paired bootstrap over shared conversations, two-sided, null-centred; "
-        "Holm-adjusted per axis",
+        + (
+            "Holm-adjusted over every axis-pair test (across the axes)"
+            if config.holm_across_axes
+            else "Holm-adjusted per axis (not across the axes)"
+        ),
         "rank_interval": "central interval of the bootstrap ranks (lower rounds down, upper up)",
         "rank_independence": "Kendall's tau-b per pair of axes, permutation p-value; Kendall's W "
         f"over {', '.join(compared_axes)}, chi-square and permutation p-values",

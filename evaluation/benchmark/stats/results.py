@@ -49,7 +49,8 @@ class PairTest:
     ci_high: float | None
     p_value: float | None
     p_holm: float | None  # Holm-adjusted within the axis
-    distinguished: bool
+    distinguished: bool  # the adjusted p-value the run chose (settings "holm_across_axes") < alpha
+    p_holm_across_axes: float | None = None  # Holm over every axis-pair test of the report
 
 
 @dataclass(frozen=True)
@@ -184,6 +185,8 @@ class Statistics:
     # default), and the axes that are this platform's addition to the paper's (labelled so).
     ranked_axes: tuple[str, ...] = ()
     platform_axes: tuple[str, ...] = ()
+    # What is and is not corrected for multiple comparisons, in words and counts (``multiple``).
+    multiplicity: dict[str, Any] = field(default_factory=dict)
     # Seconds per part; not part of the result (left out of ``to_dict``, which must reproduce).
     timings: dict[str, float] = field(default_factory=dict, compare=False)
 
