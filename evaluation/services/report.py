@@ -102,6 +102,7 @@ def statistics_options(run: EvaluationRun) -> dict[str, bool]:
 def reproducibility(run: EvaluationRun, scoring_options: dict[str, bool]) -> Reproducibility:
     """What produced the run's numbers, and the ``manage.py evaluate`` line that re-runs it."""
     models = tuple(e.alias for e in run.models_under_test.order_by("alias"))
+    out = f"rerun-of-run-{run.pk}"  # the reader may change it: any folder path
     judge_endpoints = list(run.judges.order_by("alias"))
     judges = tuple(e.alias for e in judge_endpoints)
     release = run.release
@@ -134,8 +135,21 @@ def reproducibility(run: EvaluationRun, scoring_options: dict[str, bool]) -> Rep
             prompt_set=run.prompt_set,
             seed=run.seed,
             statistics_options=statistics_options(run),
-        )
-        + " --out report",
+            inline=True,
+            out=out,
+        ),
+        rerun_note=rerun_note(out),
+    )
+
+
+def rerun_note(out: str) -> str:
+    """What the printed command needs and where it writes, in words."""
+    return (
+        "Run the command from the folder that holds manage.py, on an install with this release "
+        "and these model aliases. --inline runs the evaluation in that process (no Celery "
+        "worker needed); without it a Celery worker must be running (celery -A attune_collect "
+        f"worker). The report is written to the folder after --out ({out}, made if "
+        "missing; give another path to choose where)."
     )
 
 

@@ -158,3 +158,24 @@ def test_judges_are_labelled_by_alias_and_matched_by_model_string():
     assert "j-one (vendor/one): kappa 0.800 [" in text
     assert "j-two (vendor/two): kappa 1.000" in text
     assert "no shared answers" not in text and text.count("vendor/one") == 1
+
+
+def test_the_command_can_run_inline_into_a_chosen_folder_with_the_statistics_options():
+    command = evaluate_command(
+        release="demo@1.0.0",
+        models=["m"],
+        modes=["default"],
+        judges=[],
+        panas_strategy="absolute",
+        subsample="",
+        prompt_set="v1",
+        seed=7,
+        statistics_options={"rank_outcome": True, "holm_across_axes": False},
+        inline=True,
+        out="my folder",
+    )
+    assert command == (
+        "python manage.py evaluate --release demo@1.0.0 --model m --mode default "
+        "--panas-strategy absolute --prompt-set v1 --seed 7 --rank-outcome --inline "
+        "--out 'my folder'"
+    )

@@ -52,6 +52,8 @@ class Reproducibility:
     judge_models: tuple[str, ...] = ()
     # The statistics options (StatsConfig): which tests count, never a score.
     statistics_options: dict[str, bool] = field(default_factory=dict)
+    # How to run ``command``: where it writes, and what it needs (a worker, or --inline).
+    rerun_note: str = ""
 
     def judge_labels(self) -> dict[str, str]:
         """The name each judge's answers are recorded under -> how the report prints it."""
@@ -93,6 +95,7 @@ class Reproducibility:
             ("Subsample", self.subsample or "every conversation"),
             ("Judges", ", ".join(self.judge_labels().values()) or "none"),
             ("Re-run", self.command),
+            *([("How to re-run", self.rerun_note)] if self.rerun_note else []),
         ]
 
 
@@ -107,8 +110,12 @@ def evaluate_command(
     prompt_set: str,
     seed: int,
     statistics_options: Mapping[str, bool] | None = None,
+    inline: bool = False,
+    out: str | None = None,
 ) -> str:
-    """The ``manage.py evaluate`` command line that runs the same evaluation again."""
+    """The ``manage.py evaluate`` command line that runs the same evaluation again: with
+    ``inline`` in the calling process (no Celery worker needed), with ``out`` into that folder
+    (``manage.py evaluate`` requires one)."""
     parts = ["python", "manage.py", "evaluate", "--release", release]
     for model in models:
         parts += ["--model", model]
@@ -123,4 +130,8 @@ def evaluate_command(
     for name, chosen in sorted((statistics_options or {}).items()):
         if chosen:  # each option is a flag of ``manage.py evaluate``
             parts.append("--" + name.replace("_", "-"))
+    if inline:
+        parts.append("--inline")
+    if out is not None:
+        parts += ["--out", out]
     return shlex.join(parts)
