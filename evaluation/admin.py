@@ -43,6 +43,7 @@ _RUN_FIELDS = (
     "prompt_version",
     "seed",
     "statistics_options",
+    "configurations",
     "inline",
     "status",
     "units_total",

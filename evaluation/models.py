@@ -68,6 +68,12 @@ class EvaluationRun(models.Model):
         help_text="holm_across_axes: correct the pair tests across the axes too; rank_outcome: "
         "rank and test outcome prediction like the paper's four axes.",
     )
+    # The models' and judges' endpoint records when the run was created (model string,
+    # parameters, prompt version and hash, gateway settings; the API base as its host only),
+    # so the report states what ran even if an endpoint is edited later.
+    configurations = models.JSONField(
+        default=dict, blank=True, help_text="The models' and judges' endpoints at creation."
+    )
     inline = models.BooleanField(
         default=False, help_text="Run by `manage.py evaluate --inline` in its own process."
     )

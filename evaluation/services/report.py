@@ -37,6 +37,7 @@ from evaluation.benchmark.stats import (
 )
 from evaluation.engine import model_spec, release_conversations, run_options
 from evaluation.models import EvaluationRun, UnitStatus
+from evaluation.services.configurations import run_configurations
 
 
 def report_folder(run: EvaluationRun) -> Path:
@@ -139,6 +140,7 @@ def reproducibility(run: EvaluationRun, scoring_options: dict[str, bool]) -> Rep
             out=out,
         ),
         rerun_note=rerun_note(out),
+        configurations=run_configurations(run),
     )
 
 

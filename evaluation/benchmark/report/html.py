@@ -7,6 +7,7 @@ from html import escape
 
 from evaluation.benchmark.report import formatting as fmt
 from evaluation.benchmark.report.charts import Chart
+from evaluation.benchmark.report.configurations import PARAMS_POLICY
 from evaluation.benchmark.report.judges import HEADERS as AGREEMENT_HEADERS
 from evaluation.benchmark.report.judges import agreement_rows, judged_quality_statement
 from evaluation.benchmark.report.leaderboard import estimates_by_model, ordered_models
@@ -272,7 +273,49 @@ def _reproducibility(reproducibility: Reproducibility | None) -> str:
         [escape(label), f"<code>{escape(value)}</code>" if label == "Re-run" else escape(value)]
         for label, value in reproducibility.rows()
     ]
-    return _table("What produced these numbers", ["Item", "Value"], rows)
+    return _table("What produced these numbers", ["Item", "Value"], rows) + _configurations(
+        reproducibility
+    )
+
+
+def _configurations(reproducibility: Reproducibility) -> str:
+    """Each model's and judge's configuration; the endpoint settings in a table apart."""
+    found = reproducibility.configurations
+    if not found:
+        return "<p>No model configurations were recorded for this report.</p>"
+    rows = [
+        [
+            escape(c.role),
+            escape(c.alias),
+            f"<code>{escape(c.model)}</code>",
+            f"<code>{escape(c.configuration_id)}</code>",
+            escape(c.params_text()),
+            escape(c.system_prompt_version)
+            + f" <code>{escape(c.system_prompt_sha256[:12])}</code>",
+            escape(c.endpoint_system_prompt_version or "—"),
+        ]
+        for c in found
+    ]
+    headers = [
+        "Role",
+        "Alias",
+        "Model string",
+        "Configuration id",
+        "Parameters",
+        "System prompt sent (version, sha256)",
+        "Endpoint's chat prompt version (not sent)",
+    ]
+    caption = (
+        "Models and judges: what decides their answers (the configuration id hashes the model "
+        f"string, API host, every parameter and the system prompt sent); {PARAMS_POLICY}"
+    )
+    settings = [[escape(c.role), escape(c.alias), escape(c.settings_text())] for c in found]
+    return _table(caption, headers, rows) + _table(
+        "Endpoint settings: how fast and how patiently calls were made; they change nothing "
+        "in the numbers",
+        ["Role", "Alias", "Settings"],
+        settings,
+    )
 
 
 def _parse_table(statistics: Statistics) -> str:

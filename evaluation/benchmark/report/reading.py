@@ -72,7 +72,11 @@ HOW_TO_READ: dict[str, str] = {
     ),
     "reproducibility": (
         "Everything needed to obtain these numbers again: the frozen release and its content "
-        "hash, the prompt and engine versions, the scoring options, the seeds and the judges. "
+        "hash, the prompt and engine versions, the scoring options, the seeds and the judges, "
+        "and for each model and judge its configuration: the model string, the sampling "
+        "parameters, the system prompt it was sent and an id that changes when any of these "
+        "does. The endpoint settings (concurrency, rate limits, timeouts) are listed apart: "
+        "they decide how fast the calls were made, not what the models answered. "
         "Running the command on the same release gives the same report; answers come from the "
         "call cache where it still holds them, and from the models again otherwise."
     ),

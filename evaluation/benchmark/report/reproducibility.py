@@ -10,6 +10,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evaluation.benchmark.report.configurations import PARAMS_POLICY, ModelConfiguration
+
 ENGINE_ROOT = Path(__file__).resolve().parents[3]
 UNKNOWN_ENGINE = "unknown (no git checkout)"
 
@@ -54,6 +56,8 @@ class Reproducibility:
     statistics_options: dict[str, bool] = field(default_factory=dict)
     # How to run ``command``: where it writes, and what it needs (a worker, or --inline).
     rerun_note: str = ""
+    # Every model's and judge's configuration (``configurations``), models first.
+    configurations: tuple[ModelConfiguration, ...] = ()
 
     def judge_labels(self) -> dict[str, str]:
         """The name each judge's answers are recorded under -> how the report prints it."""
@@ -72,6 +76,8 @@ class Reproducibility:
             list(self.modes),
             list(self.judge_models),
         )
+        data["configurations"] = [c.to_dict() for c in self.configurations]
+        data["params_policy"] = PARAMS_POLICY
         return data
 
     def rows(self) -> list[tuple[str, str]]:
