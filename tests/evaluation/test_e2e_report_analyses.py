@@ -66,6 +66,9 @@ def check_trait_groups_and_other_analyses(document, html):
     statistics = document["statistics"]
     traits = [s for s in statistics["subgroups"] if s["grouping"].startswith("trait:")]
     assert traits and all(s["reference"] == "none" for s in traits)
+    # Resampled by participant: the release's participant ids reach the statistics.
+    assert all(0 < s["n_level_participants"] <= s["n_level"] for s in traits)
+    assert all(s["p_holm"] is not None for s in traits if s["axis"] == "composite")
     assert all(s["ci_low"] is not None for s in traits if s["axis"] == "composite")
     assert "trait: " in html and "Subgroup differences" in html
     assert [d["axis"] for d in statistics["discriminability"]][:1] == ["emotion_recognition"]

@@ -189,15 +189,20 @@ def _subgroup_table(statistics: Statistics) -> str:
     rows = []
     for grouping, level, reference in keys:
         first = cells[(grouping, level, reference, statistics.axes[0])]
-        sizes = f"{first.n_level} / {first.n_reference}" + (
-            " <strong>small</strong>" if first.small else ""
+        sizes = (
+            f"{first.n_level} / {first.n_reference} "
+            f"({first.n_level_participants} / {first.n_reference_participants} participants)"
+            + (" <strong>small</strong>" if first.small else "")
         )
         name = "trait" if grouping.startswith(TRAIT_PREFIX) else grouping
         row = [escape(f"{name}: {level} vs {reference}"), sizes]
         for axis in statistics.axes:
             s = cells.get((grouping, level, reference, axis))
             row.append(
-                escape(fmt.estimate(axis, s.difference, s.ci_low, s.ci_high, signed=True))
+                escape(
+                    fmt.estimate(axis, s.difference, s.ci_low, s.ci_high, signed=True)
+                    + f"; p (Holm) {fmt.p_value(s.p_holm)}"
+                )
                 if s
                 else "n/a"
             )
@@ -205,7 +210,10 @@ def _subgroup_table(statistics: Statistics) -> str:
     minimum = statistics.settings["min_group_size"]
     caption = (
         "Subgroup differences (group minus reference, per conversation averaged over models; "
-        f"stratified 95% BCa interval). Groups under {minimum} conversations are marked small."
+        "95% BCa interval and two-sided p-value from a cluster bootstrap over participants, "
+        "the p-value Holm-adjusted over the subgroup comparisons of the axis, the interval "
+        f"unadjusted). n: conversations (participants). Groups under {minimum} participants "
+        "are marked small."
     )
     return _table(caption, headers, rows)
 

@@ -37,8 +37,12 @@ HOW_TO_READ: dict[str, str] = {
         "(for a trait: the participants who chose none of the traits; those who skipped the "
         "question are left out of the comparison), per conversation "
         "averaged over the models. A negative difference means the models did worse for that "
-        "group; an interval that contains 0 means the data cannot tell. Small groups are marked: "
-        "their intervals are wide and their estimates unstable."
+        "group; an interval that contains 0 means the data cannot tell. The interval and the "
+        "p-value come from resampling participants with all their conversations, since one "
+        "person's conversations are not independent evidence about their group; the p-value "
+        "is adjusted (Holm) for all the group comparisons of the axis, the interval is not. "
+        "Small groups (few participants) are marked: their intervals are wide and their "
+        "estimates unstable."
     ),
     "modes": (
         "The difference between two modes of the same model on the same conversations, e.g. "

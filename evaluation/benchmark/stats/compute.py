@@ -42,7 +42,7 @@ from evaluation.benchmark.stats.results import (
     Statistics,
     SubgroupDifference,
 )
-from evaluation.benchmark.stats.subgroups import pooled_scores, subgroup_differences
+from evaluation.benchmark.stats.subgroups import holm_by_axis, pooled_scores, subgroup_differences
 
 T = TypeVar("T")
 
@@ -64,7 +64,7 @@ class StatsConfig:
     n_permutations: int = 10_000
     confidence: float = 0.95
     alpha: float = 0.05  # family-wise, per axis after Holm (or over all axes: holm_across_axes)
-    min_group_size: int = 20  # subgroups below this are marked "small" (never hidden)
+    min_group_size: int = 20  # participants; subgroups below it are marked "small" (never hidden)
     primary_mode: str = "default"  # the leaderboard's mode: ranks, pairs, rank independence
     mode_deltas: tuple[tuple[str, str], ...] = (("verbose", "default"), ("omniscient", "default"))
     subgroups: tuple[SubgroupSpec, ...] | None = None  # None: ``default_subgroups(frame)``
@@ -175,7 +175,7 @@ def compute_statistics(
                 confidence=config.confidence,
                 min_group_size=config.min_group_size,
             )
-        return tuple(found)
+        return holm_by_axis(found)
 
     subgroup_results = timed("subgroups", by_subgroup)
     deltas = timed(
@@ -265,7 +265,10 @@ def _settings(config: StatsConfig, subgroups: tuple[SubgroupSpec, ...]) -> dict[
             "or tested"
         ),
         "subgroups": "level minus reference of the per-conversation mean over models; "
-        "bootstrap stratified by level; BCa",
+        "cluster bootstrap over participants (all of a participant's conversations drawn "
+        "together; stratified by level where each participant has one level); BCa interval; "
+        "two-sided null-centred cluster-bootstrap p-value, Holm over the subgroup comparisons "
+        "of each axis; small = fewer participants than min_group_size on a side",
         "mode_deltas": "paired bootstrap over the conversations shared by both modes; BCa",
         "agreement": "Cohen's kappa and percent agreement; BCa bootstrap over conversations",
         "reply_agreement": "judges vs the participant on the behaviour questions about the "

@@ -67,7 +67,7 @@ def multiplicity_record(
         not_corrected = [f"pair tests across the {n_axes} axes"]
     not_corrected += [
         "Kendall's tau p-values of the pairs of axes (one per pair, unadjusted)",
-        "subgroup differences (one interval per group and axis)",
+        "subgroup tests across the axes (Holm is over the group comparisons of each axis)",
         "mode deltas (one interval per model and axis)",
     ]
     intervals = [

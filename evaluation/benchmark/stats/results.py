@@ -103,7 +103,12 @@ class SubgroupDifference:
     ci_high: float | None
     n_level: int
     n_reference: int
-    small: bool  # a side has fewer conversations than the configured minimum
+    small: bool  # a side has fewer participants than the configured minimum
+    # The resampled units: participants (each conversation its own without participant ids).
+    n_level_participants: int = 0
+    n_reference_participants: int = 0
+    p_value: float | None = None  # two-sided cluster-bootstrap p-value of "no difference"
+    p_holm: float | None = None  # Holm over every subgroup comparison of the axis
 
 
 @dataclass(frozen=True)
