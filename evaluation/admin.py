@@ -42,6 +42,8 @@ _RUN_FIELDS = (
     "prompt_set",
     "prompt_version",
     "seed",
+    "statistics_options",
+    "configurations",
     "inline",
     "status",
     "units_total",

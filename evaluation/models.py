@@ -60,6 +60,20 @@ class EvaluationRun(models.Model):
     prompt_set = models.CharField(max_length=40, default="v1")
     prompt_version = models.CharField(max_length=80, help_text="Prompt set name + content hash.")
     seed = models.BigIntegerField(default=DEFAULT_SEED, help_text="Statistics and baselines.")
+    # Options of the report's statistics (evaluation.services.report.STATISTICS_OPTIONS); they
+    # change which tests count and how, never a score.
+    statistics_options = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="holm_across_axes: correct the pair tests across the axes too; rank_outcome: "
+        "rank and test outcome prediction like the paper's four axes.",
+    )
+    # The models' and judges' endpoint records when the run was created (model string,
+    # parameters, prompt version and hash, gateway settings; the API base as its host only),
+    # so the report states what ran even if an endpoint is edited later.
+    configurations = models.JSONField(
+        default=dict, blank=True, help_text="The models' and judges' endpoints at creation."
+    )
     inline = models.BooleanField(
         default=False, help_text="Run by `manage.py evaluate --inline` in its own process."
     )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmark.report.formatting import decimals
+from evaluation.benchmark.report.formatting import decimals, heading
 from evaluation.benchmark.stats import AXES, AXIS_LABELS
 from evaluation.models import EvaluationRun, RunStatus
 
@@ -87,8 +87,10 @@ def report_summary(run: EvaluationRun) -> ReportSummary | None:
         }
         for record in records
     ]
+    # Reports written before the platform's addition was labelled carry no "platform_axes".
+    platform_axes = tuple(document["statistics"].get("platform_axes", ()))
     return ReportSummary(
-        columns=[AXIS_LABELS[axis] for axis in AXES],
+        columns=[heading(axis, platform_axes) for axis in AXES],
         rows=rows,
         charts=document.get("charts", []),
         distinguished=[

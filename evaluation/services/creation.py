@@ -12,6 +12,7 @@ from annotations.services.audit import record_audit
 from attune_collect.dispatch import RESEND_BATCH
 from evaluation import conf, dispatch
 from evaluation.models import EvaluationRun, EvaluationUnit, RunStatus, UnitStatus
+from evaluation.services.configurations import configurations_record
 from evaluation.services.money import money
 from evaluation.services.planning import RunPlan, RunRequest, plan_run
 
@@ -42,6 +43,11 @@ def create_run(
         prompt_set=request.prompt_set,
         prompt_version=plan.prompt_version,
         seed=request.seed,
+        statistics_options={
+            "holm_across_axes": request.holm_across_axes,
+            "rank_outcome": request.rank_outcome,
+        },
+        configurations=configurations_record(request.models, request.judges),
         inline=inline,
         units_total=plan.units,
         estimated_calls=plan.calls,

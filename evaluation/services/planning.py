@@ -32,6 +32,9 @@ class RunRequest:
     subsample: str = ""
     prompt_set: str = DEFAULT_PROMPT_SET
     seed: int = DEFAULT_SEED
+    # Statistics options of the report (StatsConfig): Holm across the axes, outcome ranked.
+    holm_across_axes: bool = False
+    rank_outcome: bool = False
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,9 @@ from evaluation.benchmark.stats import (
     participant_reply_answers,
     score_frame,
 )
-from evaluation.engine import release_conversations, run_options
+from evaluation.engine import model_spec, release_conversations, run_options
 from evaluation.models import EvaluationRun, UnitStatus
+from evaluation.services.configurations import run_configurations
 
 
 def report_folder(run: EvaluationRun) -> Path:
@@ -70,7 +71,7 @@ def build_report(run: EvaluationRun) -> Path:
     instrument = _instrument(run)
     statistics = compute_statistics(
         score_frame(scored.conversations, records, profile=instrument.profile),
-        StatsConfig(seed=run.seed, primary_mode=primary),
+        StatsConfig(seed=run.seed, primary_mode=primary, **statistics_options(run)),
         judge_answers,
         reply_answers,
         {q.id: q.category for q in instrument.behaviour_questions},
@@ -90,10 +91,21 @@ def build_report(run: EvaluationRun) -> Path:
         shutil.rmtree(temporary, ignore_errors=True)
 
 
+# The run's statistics options (EvaluationRun.statistics_options), all off by default.
+STATISTICS_OPTIONS: tuple[str, ...] = ("holm_across_axes", "rank_outcome")
+
+
+def statistics_options(run: EvaluationRun) -> dict[str, bool]:
+    stored = run.statistics_options or {}
+    return {name: bool(stored.get(name, False)) for name in STATISTICS_OPTIONS}
+
+
 def reproducibility(run: EvaluationRun, scoring_options: dict[str, bool]) -> Reproducibility:
     """What produced the run's numbers, and the ``manage.py evaluate`` line that re-runs it."""
     models = tuple(e.alias for e in run.models_under_test.order_by("alias"))
-    judges = tuple(e.alias for e in run.judges.order_by("alias"))
+    out = f"rerun-of-run-{run.pk}"  # the reader may change it: any folder path
+    judge_endpoints = list(run.judges.order_by("alias"))
+    judges = tuple(e.alias for e in judge_endpoints)
     release = run.release
     return Reproducibility(
         release_name=release.name,
@@ -102,11 +114,14 @@ def reproducibility(run: EvaluationRun, scoring_options: dict[str, bool]) -> Rep
         prompt_version=run.prompt_version,
         engine_version=engine_version(),
         scoring_options=scoring_options,
+        statistics_options=statistics_options(run),
         seeds={
             "statistics and baselines": run.seed,
             "pairwise presentation": _pairwise_seed(run),
         },
         judges=judges,
+        # The agreement rows name a judge by its model string (what the engine records).
+        judge_models=tuple(model_spec(e).name for e in judge_endpoints),
         models=models,
         modes=tuple(run.modes),
         panas_strategy=run.panas_strategy,
@@ -120,8 +135,23 @@ def reproducibility(run: EvaluationRun, scoring_options: dict[str, bool]) -> Rep
             subsample=run.subsample,
             prompt_set=run.prompt_set,
             seed=run.seed,
-        )
-        + " --out report",
+            statistics_options=statistics_options(run),
+            inline=True,
+            out=out,
+        ),
+        rerun_note=rerun_note(out),
+        configurations=run_configurations(run),
+    )
+
+
+def rerun_note(out: str) -> str:
+    """What the printed command needs and where it writes, in words."""
+    return (
+        "Run the command from the folder that holds manage.py, on an install with this release "
+        "and these model aliases. --inline runs the evaluation in that process (no Celery "
+        "worker needed); without it a Celery worker must be running (celery -A attune_collect "
+        f"worker). The report is written to the folder after --out ({out}, made if "
+        "missing; give another path to choose where)."
     )
 
 

@@ -100,3 +100,8 @@ def test_the_lists_of_runs_and_units(finished_run, researcher_client):
         reverse("admin:evaluation_evaluationunit_changelist") + f"?run__id__exact={finished_run.pk}"
     )
     assert units.status_code == 200 and "6 evaluation units" in units.text
+
+
+def test_the_leaderboard_labels_the_platform_axis(finished_run, researcher_client):
+    page = researcher_client.get(reverse("admin:evaluation_run_report", args=[finished_run.pk]))
+    assert "<th>Outcome prediction (this platform&#x27;s addition)</th>" in page.text

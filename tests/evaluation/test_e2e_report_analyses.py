@@ -66,11 +66,17 @@ def check_trait_groups_and_other_analyses(document, html):
     statistics = document["statistics"]
     traits = [s for s in statistics["subgroups"] if s["grouping"].startswith("trait:")]
     assert traits and all(s["reference"] == "none" for s in traits)
+    # Resampled by participant: the release's participant ids reach the statistics.
+    assert all(0 < s["n_level_participants"] <= s["n_level"] for s in traits)
+    assert all(s["p_holm"] is not None for s in traits if s["axis"] == "composite")
     assert all(s["ci_low"] is not None for s in traits if s["axis"] == "composite")
     assert "trait: " in html and "Subgroup differences" in html
     assert [d["axis"] for d in statistics["discriminability"]][:1] == ["emotion_recognition"]
     assert "Pairs reliably distinguished" in html and "Kendall&#x27;s tau" in html
-    assert all(e["rank_low"] is not None for e in statistics["estimates"] if not e["baseline"])
+    ranked = set(statistics["ranked_axes"])
+    for e in statistics["estimates"]:
+        if not e["baseline"]:  # the paper's axes and the composite ranked; outcome reported
+            assert (e["rank_low"] is not None) == (e["axis"] in ranked), e
     for key in (
         "leaderboard",
         "pairs",
@@ -97,8 +103,9 @@ def check_reproducibility_block(document, html):
     assert block["command"] == (
         "python manage.py evaluate --release attunebench@1.0.0 --model demo-advisor "
         "--model demo-listener --mode default --judge demo-questioner --panas-strategy absolute "
-        f"--prompt-set v1 --seed {run.seed} --out report"
+        f"--prompt-set v1 --seed {run.seed} --inline --out rerun-of-run-{run.pk}"
     )
+    assert "--inline runs the evaluation in that process" in block["rerun_note"]
     assert "<code>python manage.py evaluate --release attunebench@1.0.0" in html
 
 

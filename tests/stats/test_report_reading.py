@@ -2,6 +2,7 @@
 sections for the admin page and the reproducibility block, and the engine version falls back
 clearly where git is absent. Fast: a synthetic score frame, few resamples."""
 
+import dataclasses
 import json
 import subprocess
 
@@ -124,4 +125,57 @@ def test_the_judged_quality_axis_states_its_agreement_with_the_participants():
     assert (
         "j: kappa 0.800 [" in text
         and "with the participants on the original replies (10 answers)" in text
+    )
+
+
+def test_judges_are_labelled_by_alias_and_matched_by_model_string():
+    block = dataclasses.replace(
+        BLOCK, judges=("j-one", "j-two"), judge_models=("vendor/one", "vendor/two")
+    )
+    assert block.judge_labels() == {
+        "vendor/one": "j-one (vendor/one)",
+        "vendor/two": "j-two (vendor/two)",
+    }
+    # A record written without the model strings keeps the aliases.
+    assert BLOCK.judge_labels() == {"j": "j"}
+    frame = synthetic_scores(n_models=3, n_conversations=10, seed=4)
+    answers = pd.DataFrame(
+        [
+            (f"conv-{c:04d}", 1, "B1", "original", rater, answer)
+            for c in range(10)
+            for rater, answer in (
+                ("participant", "yes" if c < 5 else "no"),
+                ("vendor/one", "yes" if c < 6 else "no"),
+                ("vendor/two", "yes" if c < 5 else "no"),
+            )
+        ],
+        columns=["conversation_id", "turn_number", "question_id", "target", "rater", "answer"],
+    )
+    config = StatsConfig(seed=4, n_resamples=200, n_permutations=50)
+    statistics = compute_statistics(frame, config, reply_answers=answers)
+    text = judged_quality_statement(statistics, block.judge_labels())
+    # kappa 0.8 for the first (see above); the second answers like the participant: kappa 1.
+    assert "j-one (vendor/one): kappa 0.800 [" in text
+    assert "j-two (vendor/two): kappa 1.000" in text
+    assert "no shared answers" not in text and text.count("vendor/one") == 1
+
+
+def test_the_command_can_run_inline_into_a_chosen_folder_with_the_statistics_options():
+    command = evaluate_command(
+        release="demo@1.0.0",
+        models=["m"],
+        modes=["default"],
+        judges=[],
+        panas_strategy="absolute",
+        subsample="",
+        prompt_set="v1",
+        seed=7,
+        statistics_options={"rank_outcome": True, "holm_across_axes": False},
+        inline=True,
+        out="my folder",
+    )
+    assert command == (
+        "python manage.py evaluate --release demo@1.0.0 --model m --mode default "
+        "--panas-strategy absolute --prompt-set v1 --seed 7 --rank-outcome --inline "
+        "--out 'my folder'"
     )

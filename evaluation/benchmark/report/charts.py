@@ -140,6 +140,11 @@ def axis_chart(statistics: Statistics, axis: str, provenance: Provenance) -> Cha
         'reference baselines (not ranked); a value marked "off scale" lies beyond the plotted '
         "range and is drawn at its edge."
     )
+    if axis in statistics.platform_axes:
+        caption += (
+            f" {fmt.label(axis)} is {fmt.PLATFORM_ADDITION}, not one of the paper's four axes"
+            + ("." if axis in statistics.ranked_axes else "; it is not ranked in this report.")
+        )
     return Chart(
         f"axis_{axis}",
         title,
@@ -331,7 +336,8 @@ def subgroup_chart(statistics: Statistics, axis: str, provenance: Provenance) ->
             high=g.ci_high,
             summary=fmt.estimate(axis, g.difference, g.ci_low, g.ci_high, signed=True)
             + f" n {g.n_level}/{g.n_reference}"
-            + (f" small (n < {minimum})" if g.small else ""),
+            + f" ({g.n_level_participants}/{g.n_reference_participants} participants)"
+            + (f" small (< {minimum} participants)" if g.small else ""),
             marker="small group" if g.small else "group",
         )
         for g in rows
@@ -345,8 +351,9 @@ def subgroup_chart(statistics: Statistics, axis: str, provenance: Provenance) ->
     )
     caption = (
         f"{title}: mean of the subgroup minus its reference (another level, or the rest), per "
-        f"conversation averaged over the models, with stratified 95% BCa intervals and group sizes. "
-        f"Hollow markers with dashed whiskers mark small groups (fewer than {minimum} conversations)."
+        "conversation averaged over the models, with 95% BCa intervals from a cluster bootstrap "
+        "over participants, and group sizes. Hollow markers with dashed whiskers mark small "
+        f"groups (fewer than {minimum} participants)."
     )
     return Chart(
         f"subgroups_{axis}",
@@ -361,7 +368,8 @@ def all_charts(statistics: Statistics, provenance: Provenance) -> list[Chart]:
     if statistics.rank_correlations:
         charts.append(rank_heatmap(statistics, provenance))
     if statistics.pairs:
-        charts += [significance_matrix(statistics, axis, provenance) for axis in statistics.axes]
+        tested = statistics.ranked_axes or statistics.axes
+        charts += [significance_matrix(statistics, axis, provenance) for axis in tested]
     if statistics.subgroups:
         charts += [subgroup_chart(statistics, axis, provenance) for axis in statistics.axes]
     return charts

@@ -48,3 +48,11 @@ def p_value(p: float | None) -> str:
 
 def label(axis: str) -> str:
     return AXIS_LABELS.get(axis, axis)
+
+
+PLATFORM_ADDITION = "this platform's addition"
+
+
+def heading(axis: str, platform_axes: tuple[str, ...]) -> str:
+    """An axis's column heading: an axis outside the paper's four says so."""
+    return f"{label(axis)} ({PLATFORM_ADDITION})" if axis in platform_axes else label(axis)

@@ -7,6 +7,7 @@ from html import escape
 
 from evaluation.benchmark.report import formatting as fmt
 from evaluation.benchmark.report.charts import Chart
+from evaluation.benchmark.report.configurations import PARAMS_POLICY
 from evaluation.benchmark.report.judges import HEADERS as AGREEMENT_HEADERS
 from evaluation.benchmark.report.judges import agreement_rows, judged_quality_statement
 from evaluation.benchmark.report.leaderboard import estimates_by_model, ordered_models
@@ -68,9 +69,10 @@ def _figure(chart: Chart, number: int, provenance: Provenance) -> str:
 
 def _leaderboard(statistics: Statistics, provenance: Provenance) -> str:
     table = estimates_by_model(statistics)
+    ranked = set(statistics.ranked_axes or statistics.axes)
     headers = ["Model", "n"]
     for axis in statistics.axes:
-        headers += [f"{fmt.label(axis)} (95% CI)", "Rank"]
+        headers += [f"{fmt.heading(axis, statistics.platform_axes)} (95% CI)", "Rank"]
     rows, classes = [], []
     for model, baseline in ordered_models(statistics):
         name = escape(model) + (' <span class="tag">baseline, reference</span>' if baseline else "")
@@ -82,6 +84,8 @@ def _leaderboard(statistics: Statistics, provenance: Provenance) -> str:
             row.append(
                 "reference"
                 if baseline
+                else "not ranked"
+                if axis not in ranked
                 else escape(fmt.ranks(e.rank_low, e.rank_high) if e else "—")
             )
         rows.append(row)
@@ -90,7 +94,34 @@ def _leaderboard(statistics: Statistics, provenance: Provenance) -> str:
         f"Leaderboard, mode {statistics.settings['primary_mode']}: mean, 95% BCa interval and 95% "
         f"rank interval per axis; baselines are reference rows, not ranked. {provenance.label()}."
     )
-    return _table(caption, headers, rows, classes)
+    return _table(caption, headers, rows, classes) + _platform_axes_note(statistics)
+
+
+def _platform_axes_note(statistics: Statistics) -> str:
+    """Which columns are the paper's four axes and which this platform added, and whether the
+    added ones are ranked and tested in this report."""
+    added = [a for a in statistics.platform_axes if a in statistics.axes]
+    if not added:
+        return ""
+    names = ", ".join(fmt.label(a) for a in added)
+    paper = ", ".join(fmt.label(a) for a in statistics.axes if a not in added and a != "composite")
+    if any(a in statistics.ranked_axes for a in added):
+        treated = (
+            "This report was asked to rank and test it like the paper's axes: it has rank "
+            "intervals and pair tests and enters rank independence."
+        )
+    else:
+        treated = (
+            "It is reported beside them (mean, interval, subgroups, mode deltas) but not ranked, "
+            "not tested pair by pair, and left out of rank independence, so the paper's claims "
+            "are checked on the paper's axes."
+        )
+    return (
+        f'<p class="platform-axes">The paper\'s four axes are {escape(paper)}. '
+        f"{escape(names)} (how well a model predicts the participant's answers after the "
+        f"conversation, the composite's third pillar) is {escape(fmt.PLATFORM_ADDITION)}. "
+        f"{escape(treated)}</p>"
+    )
 
 
 def _discriminability(statistics: Statistics) -> str:
@@ -111,7 +142,19 @@ def _discriminability(statistics: Statistics) -> str:
         "Between / within variance",
         "ANOVA F",
     ]
-    return _table("Discriminability per axis (paired bootstrap, Holm per axis)", headers, rows)
+    across = statistics.multiplicity.get("correction") == "holm_across_axes"
+    caption = "Discriminability per axis (paired bootstrap, " + (
+        "Holm over every axis-pair test)" if across else "Holm per axis, not across the axes)"
+    )
+    return _table(caption, headers, rows) + _multiplicity(statistics)
+
+
+def _multiplicity(statistics: Statistics) -> str:
+    """What is and is not corrected for multiple comparisons (the report's own words)."""
+    statement = statistics.multiplicity.get("statement")
+    if not statement:
+        return ""
+    return f'<p class="multiplicity"><strong>Multiple comparisons.</strong> {escape(statement)}</p>'
 
 
 def _rank_table(statistics: Statistics) -> str:
@@ -146,15 +189,20 @@ def _subgroup_table(statistics: Statistics) -> str:
     rows = []
     for grouping, level, reference in keys:
         first = cells[(grouping, level, reference, statistics.axes[0])]
-        sizes = f"{first.n_level} / {first.n_reference}" + (
-            " <strong>small</strong>" if first.small else ""
+        sizes = (
+            f"{first.n_level} / {first.n_reference} "
+            f"({first.n_level_participants} / {first.n_reference_participants} participants)"
+            + (" <strong>small</strong>" if first.small else "")
         )
         name = "trait" if grouping.startswith(TRAIT_PREFIX) else grouping
         row = [escape(f"{name}: {level} vs {reference}"), sizes]
         for axis in statistics.axes:
             s = cells.get((grouping, level, reference, axis))
             row.append(
-                escape(fmt.estimate(axis, s.difference, s.ci_low, s.ci_high, signed=True))
+                escape(
+                    fmt.estimate(axis, s.difference, s.ci_low, s.ci_high, signed=True)
+                    + f"; p (Holm) {fmt.p_value(s.p_holm)}"
+                )
                 if s
                 else "n/a"
             )
@@ -162,7 +210,10 @@ def _subgroup_table(statistics: Statistics) -> str:
     minimum = statistics.settings["min_group_size"]
     caption = (
         "Subgroup differences (group minus reference, per conversation averaged over models; "
-        f"stratified 95% BCa interval). Groups under {minimum} conversations are marked small."
+        "95% BCa interval and two-sided p-value from a cluster bootstrap over participants, "
+        "the p-value Holm-adjusted over the subgroup comparisons of the axis, the interval "
+        f"unadjusted). n: conversations (participants). Groups under {minimum} participants "
+        "are marked small."
     )
     return _table(caption, headers, rows)
 
@@ -230,7 +281,49 @@ def _reproducibility(reproducibility: Reproducibility | None) -> str:
         [escape(label), f"<code>{escape(value)}</code>" if label == "Re-run" else escape(value)]
         for label, value in reproducibility.rows()
     ]
-    return _table("What produced these numbers", ["Item", "Value"], rows)
+    return _table("What produced these numbers", ["Item", "Value"], rows) + _configurations(
+        reproducibility
+    )
+
+
+def _configurations(reproducibility: Reproducibility) -> str:
+    """Each model's and judge's configuration; the endpoint settings in a table apart."""
+    found = reproducibility.configurations
+    if not found:
+        return "<p>No model configurations were recorded for this report.</p>"
+    rows = [
+        [
+            escape(c.role),
+            escape(c.alias),
+            f"<code>{escape(c.model)}</code>",
+            f"<code>{escape(c.configuration_id)}</code>",
+            escape(c.params_text()),
+            escape(c.system_prompt_version)
+            + f" <code>{escape(c.system_prompt_sha256[:12])}</code>",
+            escape(c.endpoint_system_prompt_version or "—"),
+        ]
+        for c in found
+    ]
+    headers = [
+        "Role",
+        "Alias",
+        "Model string",
+        "Configuration id",
+        "Parameters",
+        "System prompt sent (version, sha256)",
+        "Endpoint's chat prompt version (not sent)",
+    ]
+    caption = (
+        "Models and judges: what decides their answers (the configuration id hashes the model "
+        f"string, API host, every parameter and the system prompt sent); {PARAMS_POLICY}"
+    )
+    settings = [[escape(c.role), escape(c.alias), escape(c.settings_text())] for c in found]
+    return _table(caption, headers, rows) + _table(
+        "Endpoint settings: how fast and how patiently calls were made; they change nothing "
+        "in the numbers",
+        ["Role", "Alias", "Settings"],
+        settings,
+    )
 
 
 def _parse_table(statistics: Statistics) -> str:
@@ -266,6 +359,7 @@ def _methods(statistics: Statistics) -> str:
         f"permutations, confidence {s['confidence']}, alpha {s['alpha']}, small groups under "
         f"{s['min_group_size']} conversations. Every number is reproducible from the score frame "
         f"and these settings (report.json records them).</p><ul>{items}</ul>"
+        + _multiplicity(statistics)
     )
 
 
@@ -274,7 +368,7 @@ def report_sections(
 ) -> list[tuple[str, str, str]]:
     """(key, title, tables and their "how to read this" notes) of every section: report.html
     adds the figures; report.json carries these for the admin's report page."""
-    judged = f"<p>{escape(judged_quality_statement(statistics, reproducibility.judges if reproducibility else ()))}</p>"
+    judged = f"<p>{escape(judged_quality_statement(statistics, reproducibility.judge_labels() if reproducibility else {}))}</p>"
     return [
         (
             "reproducibility",

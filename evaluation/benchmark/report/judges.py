@@ -3,7 +3,7 @@ axis carries about how far its judges agree with the people the replies were wri
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from evaluation.benchmark.stats.agreement import PARTICIPANT
@@ -63,15 +63,23 @@ def agreement_rows(statistics: Statistics) -> list[list[str]]:
     return rows
 
 
-def judged_quality_statement(statistics: Statistics, judges: Sequence[str] = ()) -> str:
+def judged_quality_statement(
+    statistics: Statistics, judges: Sequence[str] | Mapping[str, str] = ()
+) -> str:
     """One plain sentence: how far the judged-quality axis's judges agree with the participants
-    (all categories pooled), or why that is unknown."""
+    (all categories pooled), or why that is unknown.
+
+    ``judges`` names the run's judges as the agreement rows do (their model strings, the name
+    the engine records each judge's answers under); a mapping gives each the label to print
+    (e.g. ``"demo-questioner (attune-demo/questioner)"``). A judge is listed once, whether it
+    answered or not."""
+    labels = dict(judges) if isinstance(judges, Mapping) else {j: j for j in judges}
     pooled = {
         (row.rater_b, row.reply): row
         for row in statistics.reply_agreement
         if row.rater_a == PARTICIPANT and row.category == ALL_CATEGORIES
     }
-    names = list(dict.fromkeys([*judges, *(judge for judge, _ in pooled)]))
+    names = list(dict.fromkeys([*labels, *(judge for judge, _ in pooled)]))
     if not names:
         return (
             "Judged response quality: no judge answered the behaviour questions about the "
@@ -86,7 +94,8 @@ def judged_quality_statement(statistics: Statistics, judges: Sequence[str] = ())
             for reply in (ORIGINAL, HUMAN_EDITED)
             if (judge, reply) in pooled
         ]
-        parts.append(f"{judge}: " + ("; ".join(found) if found else "no shared answers"))
+        label = labels.get(judge, judge)
+        parts.append(f"{label}: " + ("; ".join(found) if found else "no shared answers"))
     return (
         "Judged response quality is scored by judges; how far they agree with the people the "
         "replies were written for (Cohen's kappa, 95% CI; 0 = chance): " + " · ".join(parts) + "."

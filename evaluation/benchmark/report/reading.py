@@ -18,8 +18,11 @@ HOW_TO_READ: dict[str, str] = {
     "pairs": (
         "For every two models, a paired test over the conversations both were scored on; "
         "'N of M pairs distinguished' counts the pairs whose difference survives the Holm "
-        "correction for testing all M pairs of the axis. An axis that tells few pairs apart "
-        "cannot rank these models, however different their means look."
+        "correction for testing all M pairs of the axis (or, where the report says so, all "
+        "pairs of all axes at once). An axis that tells few pairs apart "
+        "cannot rank these models, however different their means look. The intervals of the "
+        "differences are not adjusted; the paragraph below says what is corrected and what "
+        "is not."
     ),
     "ranks": (
         "Kendall's tau compares how two axes order the models: +1 the same order, 0 unrelated, "
@@ -34,8 +37,12 @@ HOW_TO_READ: dict[str, str] = {
         "(for a trait: the participants who chose none of the traits; those who skipped the "
         "question are left out of the comparison), per conversation "
         "averaged over the models. A negative difference means the models did worse for that "
-        "group; an interval that contains 0 means the data cannot tell. Small groups are marked: "
-        "their intervals are wide and their estimates unstable."
+        "group; an interval that contains 0 means the data cannot tell. The interval and the "
+        "p-value come from resampling participants with all their conversations, since one "
+        "person's conversations are not independent evidence about their group; the p-value "
+        "is adjusted (Holm) for all the group comparisons of the axis, the interval is not. "
+        "Small groups (few participants) are marked: their intervals are wide and their "
+        "estimates unstable."
     ),
     "modes": (
         "The difference between two modes of the same model on the same conversations, e.g. "
@@ -69,7 +76,11 @@ HOW_TO_READ: dict[str, str] = {
     ),
     "reproducibility": (
         "Everything needed to obtain these numbers again: the frozen release and its content "
-        "hash, the prompt and engine versions, the scoring options, the seeds and the judges. "
+        "hash, the prompt and engine versions, the scoring options, the seeds and the judges, "
+        "and for each model and judge its configuration: the model string, the sampling "
+        "parameters, the system prompt it was sent and an id that changes when any of these "
+        "does. The endpoint settings (concurrency, rate limits, timeouts) are listed apart: "
+        "they decide how fast the calls were made, not what the models answered. "
         "Running the command on the same release gives the same report; answers come from the "
         "call cache where it still holds them, and from the models again otherwise."
     ),

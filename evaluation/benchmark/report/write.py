@@ -53,9 +53,11 @@ def write_report(
         "reproducibility": reproducibility.to_dict() if reproducibility else None,
         "axis_notes": {
             "judged_response_quality": judged_quality_statement(
-                statistics, reproducibility.judges if reproducibility else ()
+                statistics, reproducibility.judge_labels() if reproducibility else {}
             )
         },
+        # What is and is not corrected for multiple comparisons (also under "statistics").
+        "multiplicity": statistics.multiplicity,
         "statistics": statistics.to_dict(),
         "sections": [
             {"id": key, "title": title, "html": html}

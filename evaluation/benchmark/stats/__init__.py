@@ -18,6 +18,8 @@ from evaluation.benchmark.stats.compute import StatsConfig, compute_statistics
 from evaluation.benchmark.stats.contract import (
     AXES,
     AXIS_LABELS,
+    PAPER_AXES,
+    PLATFORM_AXES,
     RANKED_AXES,
     SubgroupSpec,
     validate_score_frame,
@@ -45,6 +47,8 @@ __all__ = [
     "AXIS_LABELS",
     "TraitGroups",
     "trait_groups_from_profile",
+    "PAPER_AXES",
+    "PLATFORM_AXES",
     "RANKED_AXES",
     "Agreement",
     "AxisEstimate",

@@ -27,6 +27,7 @@ from evaluation.benchmark.stats.contract import (
     AXES,
     ORIGINAL_MODEL_COLUMN,
     PARSE_PREFIX,
+    PARTICIPANT_COLUMN,
     TOPIC_COLUMN,
     TRAIT_PREFIX,
     TRAIT_REFERENCE,
@@ -120,9 +121,10 @@ def conversation_attributes(
     conversations: Iterable[Conversation],
     trait_groups: Mapping[str, Iterable[str]] | TraitGroups,
 ) -> pd.DataFrame:
-    """One row per conversation: ``conversation_id``, ``topic``, ``original_model`` and a
+    """One row per conversation: ``conversation_id``, ``participant_id``, ``topic``, ``original_model`` and a
     ``trait:<group>`` column per trait group (the contract's values; traits match ignoring case).
-    A conversation without a participant profile has no trait values."""
+    A conversation without a participant profile has no trait values; its participant is
+    itself (``participant_id``: the profile's id, else the conversation's)."""
     if not isinstance(trait_groups, TraitGroups):
         trait_groups = TraitGroups({n: frozenset(m) for n, m in trait_groups.items()})
     groups = {
@@ -138,6 +140,10 @@ def conversation_attributes(
         traits = {t.casefold() for t in profile.traits} if profile else set()
         row = {
             "conversation_id": conversation.conversation_id,
+            # The cluster of the subgroup bootstrap; a conversation without a known participant
+            # is its own cluster (counted as one participant).
+            PARTICIPANT_COLUMN: (profile.participant_id if profile else None)
+            or conversation.conversation_id,
             TOPIC_COLUMN: conversation.metadata.category,
             ORIGINAL_MODEL_COLUMN: conversation.metadata.model,
         }
@@ -149,7 +155,7 @@ def conversation_attributes(
             )
             row[f"{TRAIT_PREFIX}{name}"] = value
         rows.append(row)
-    columns = ["conversation_id", TOPIC_COLUMN, ORIGINAL_MODEL_COLUMN]
+    columns = ["conversation_id", PARTICIPANT_COLUMN, TOPIC_COLUMN, ORIGINAL_MODEL_COLUMN]
     columns += [f"{TRAIT_PREFIX}{name}" for name in groups]
     return pd.DataFrame(rows, columns=columns).astype("string")
 

@@ -19,15 +19,18 @@ import pandas as pd
 from evaluation.benchmark.stats.agreement import judge_agreement
 from evaluation.benchmark.stats.contract import (
     AXES,
-    RANKED_AXES,
+    PLATFORM_AXES,
     SubgroupSpec,
     default_subgroups,
+    independence_axes,
+    tested_axes,
     validate_score_frame,
 )
 from evaluation.benchmark.stats.estimates import axis_estimates, mean_replicates
 from evaluation.benchmark.stats.failures import parse_failure_rates
 from evaluation.benchmark.stats.matrix import ScoreMatrix, build_matrix
 from evaluation.benchmark.stats.modes import mode_deltas
+from evaluation.benchmark.stats.multiple import multiplicity_record
 from evaluation.benchmark.stats.pairwise import discriminability, paired_tests
 from evaluation.benchmark.stats.ranking import concordance, rank_correlations
 from evaluation.benchmark.stats.reply_agreement import reply_agreement
@@ -39,7 +42,7 @@ from evaluation.benchmark.stats.results import (
     Statistics,
     SubgroupDifference,
 )
-from evaluation.benchmark.stats.subgroups import pooled_scores, subgroup_differences
+from evaluation.benchmark.stats.subgroups import holm_by_axis, pooled_scores, subgroup_differences
 
 T = TypeVar("T")
 
@@ -60,11 +63,17 @@ class StatsConfig:
     n_resamples: int = 10_000
     n_permutations: int = 10_000
     confidence: float = 0.95
-    alpha: float = 0.05  # family-wise, per axis, after Holm
-    min_group_size: int = 20  # subgroups below this are marked "small" (never hidden)
+    alpha: float = 0.05  # family-wise, per axis after Holm (or over all axes: holm_across_axes)
+    min_group_size: int = 20  # participants; subgroups below it are marked "small" (never hidden)
     primary_mode: str = "default"  # the leaderboard's mode: ranks, pairs, rank independence
     mode_deltas: tuple[tuple[str, str], ...] = (("verbose", "default"), ("omniscient", "default"))
     subgroups: tuple[SubgroupSpec, ...] | None = None  # None: ``default_subgroups(frame)``
+    # Also rank and test outcome prediction (this platform's addition to the paper's four axes)
+    # and let it enter rank independence; by default it is only reported beside them.
+    rank_outcome: bool = False
+    # Holm over every axis-pair test at once (across the axes) instead of per axis; both
+    # adjusted p-values are always reported, this chooses which one "distinguished" uses.
+    holm_across_axes: bool = False
 
 
 def rng_for(seed: int, *key: int) -> np.random.Generator:
@@ -98,6 +107,8 @@ def compute_statistics(
 
     matrix = timed("prepare", prepare)
     mode = config.primary_mode
+    tested = tested_axes(config.rank_outcome)
+    compared = independence_axes(config.rank_outcome)
     models = matrix.models(mode, baselines=False)
     counts = timed(
         "resample",
@@ -110,18 +121,27 @@ def compute_statistics(
 
     def estimate() -> tuple[dict[str, Replicates], tuple[AxisEstimate, ...]]:
         replicates = mean_replicates(matrix, counts)
-        found = axis_estimates(matrix, replicates, primary_mode=mode, confidence=config.confidence)
+        found = axis_estimates(
+            matrix, replicates, primary_mode=mode, confidence=config.confidence, ranked_axes=tested
+        )
         return replicates, found
 
     replicates, estimates = timed("estimates_and_ranks", estimate)
     pairs = timed(
         "pairwise",
         lambda: paired_tests(
-            matrix, counts, models, mode=mode, confidence=config.confidence, alpha=config.alpha
+            matrix,
+            counts,
+            models,
+            mode=mode,
+            confidence=config.confidence,
+            alpha=config.alpha,
+            axes=tested,
+            across_axes=config.holm_across_axes,
         ),
     )
     discrimination = timed(
-        "discriminability", lambda: discriminability(matrix, pairs, models, mode=mode)
+        "discriminability", lambda: discriminability(matrix, pairs, models, mode=mode, axes=tested)
     )
 
     ranked = [matrix.columns.index((m, mode)) for m in models]  # models run in this mode
@@ -130,7 +150,7 @@ def compute_statistics(
         "rank_correlations",
         lambda: rank_correlations(
             means,
-            RANKED_AXES,
+            compared,
             config.n_permutations,
             rng_for(config.seed, STREAMS["rank_correlations"]),
         ),
@@ -138,7 +158,7 @@ def compute_statistics(
     agreement_of_axes = timed(
         "concordance",
         lambda: concordance(
-            means, RANKED_AXES, config.n_permutations, rng_for(config.seed, STREAMS["concordance"])
+            means, compared, config.n_permutations, rng_for(config.seed, STREAMS["concordance"])
         ),
     )
 
@@ -155,7 +175,7 @@ def compute_statistics(
                 confidence=config.confidence,
                 min_group_size=config.min_group_size,
             )
-        return tuple(found)
+        return holm_by_axis(found)
 
     subgroup_results = timed("subgroups", by_subgroup)
     deltas = timed(
@@ -194,6 +214,15 @@ def compute_statistics(
         models=models,
         baselines=matrix.models(mode, baselines=True),
         axes=AXES,
+        ranked_axes=tested,
+        platform_axes=PLATFORM_AXES,
+        multiplicity=multiplicity_record(
+            across_axes=config.holm_across_axes,
+            alpha=config.alpha,
+            confidence=config.confidence,
+            tested_axes=tested,
+            n_models=len(models),
+        ),
         estimates=estimates,
         pairs=pairs,
         discriminability=discrimination,
@@ -214,16 +243,32 @@ def _settings(config: StatsConfig, subgroups: tuple[SubgroupSpec, ...]) -> dict[
     settings["subgroups"] = [asdict(spec) for spec in subgroups]
     settings["mode_deltas"] = [list(pair) for pair in config.mode_deltas]
     settings["streams"] = dict(STREAMS)
+    compared_axes = independence_axes(config.rank_outcome)
     settings["methods"] = {
         "unit": "conversation",
         "interval": "BCa bootstrap (bias-corrected and accelerated; jackknife acceleration)",
         "pair_test": "paired bootstrap over shared conversations, two-sided, null-centred; "
-        "Holm-adjusted per axis",
+        + (
+            "Holm-adjusted over every axis-pair test (across the axes)"
+            if config.holm_across_axes
+            else "Holm-adjusted per axis (not across the axes)"
+        ),
         "rank_interval": "central interval of the bootstrap ranks (lower rounds down, upper up)",
         "rank_independence": "Kendall's tau-b per pair of axes, permutation p-value; Kendall's W "
-        "over the five component axes, chi-square and permutation p-values",
+        f"over {', '.join(compared_axes)}, chi-square and permutation p-values",
+        "axes": f"ranked and tested: {', '.join(tested_axes(config.rank_outcome))}; "
+        f"{', '.join(PLATFORM_AXES)} is this platform's addition to the paper's four axes"
+        + (
+            ", ranked and tested here because the run asked (rank_outcome)"
+            if config.rank_outcome
+            else ", reported beside them (mean, interval, subgroups, mode deltas), not ranked "
+            "or tested"
+        ),
         "subgroups": "level minus reference of the per-conversation mean over models; "
-        "bootstrap stratified by level; BCa",
+        "cluster bootstrap over participants (all of a participant's conversations drawn "
+        "together; stratified by level where each participant has one level); BCa interval; "
+        "two-sided null-centred cluster-bootstrap p-value, Holm over the subgroup comparisons "
+        "of each axis; small = fewer participants than min_group_size on a side",
         "mode_deltas": "paired bootstrap over the conversations shared by both modes; BCa",
         "agreement": "Cohen's kappa and percent agreement; BCa bootstrap over conversations",
         "reply_agreement": "judges vs the participant on the behaviour questions about the "

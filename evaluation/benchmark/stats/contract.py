@@ -19,6 +19,8 @@ Columns (the "score frame"):
   none of the traits, not with those of another group). For a group from a profile question,
   a participant who chose no option of that question (skipped it) is missing too: "none"
   means they chose "none", not that they did not say.
+- Optional ``participant_id`` (str, one value per conversation): the cluster of the subgroup
+  bootstrap; missing means the conversation is its own participant.
 - Optional parse-failure counts: ``parse_<call type>_calls`` and ``parse_<call type>_failures``
   (integers, as ``scoring.per_conversation_frame`` writes them).
 
@@ -39,9 +41,29 @@ AXES: tuple[str, ...] = (
     "outcome_prediction",
     "composite",
 )
+# The paper's four axes (AttuneBench's claims: pairs told apart, rankings largely independent).
+PAPER_AXES: tuple[str, ...] = AXES[:4]
+# This platform's addition: the post-conversation pillar of the composite, reported beside the
+# paper's axes (mean, interval, subgroups, mode deltas) but, by default, neither ranked nor
+# tested, so the paper's claims are checked on the paper's axes (``StatsConfig.rank_outcome``).
+PLATFORM_AXES: tuple[str, ...] = ("outcome_prediction",)
 # The composite is a weighted sum of the others, so its ranking is not independent of theirs:
-# rank independence (Kendall's tau and W) runs over the five component axes only.
-RANKED_AXES: tuple[str, ...] = AXES[:5]
+# rank independence (Kendall's tau and W) runs over the paper's four axes by default.
+RANKED_AXES: tuple[str, ...] = PAPER_AXES
+
+
+def independence_axes(include_outcome: bool = False) -> tuple[str, ...]:
+    """The axes whose rankings are compared (Kendall's tau and W)."""
+    return PAPER_AXES + (PLATFORM_AXES if include_outcome else ())
+
+
+def tested_axes(include_outcome: bool = False) -> tuple[str, ...]:
+    """The axes with rank intervals and pair tests: the paper's four and the composite, in the
+    order of ``AXES`` (outcome prediction too when asked)."""
+    kept = set(independence_axes(include_outcome)) | {"composite"}
+    return tuple(axis for axis in AXES if axis in kept)
+
+
 AXIS_LABELS: dict[str, str] = {
     "emotion_recognition": "Emotion recognition",
     "behaviour_classification": "Behaviour classification",
@@ -56,6 +78,10 @@ AXIS_RANGES: dict[str, tuple[float, float]] = {
 
 ID_COLUMNS: tuple[str, ...] = ("model", "mode", "conversation_id")
 TOPIC_COLUMN = "topic"
+# Optional: who had the conversation. Subgroups resample participants (all their conversations
+# together), since one participant's conversations are not independent evidence about the
+# group; without the column every conversation is its own participant.
+PARTICIPANT_COLUMN = "participant_id"
 ORIGINAL_MODEL_COLUMN = "original_model"
 TRAIT_PREFIX = "trait:"
 TRAIT_REFERENCE = "none"
@@ -99,9 +125,9 @@ def validate_score_frame(frame: pd.DataFrame, subgroups: tuple[SubgroupSpec, ...
     for axis in AXES:
         if not pd.api.types.is_numeric_dtype(frame[axis]):
             raise ValueError(f"axis column {axis!r} is not numeric")
-    for spec in subgroups:
-        per_conversation = frame.groupby("conversation_id")[spec.column].nunique(dropna=False)
+    constant = [s.column for s in subgroups]
+    constant += [PARTICIPANT_COLUMN] if PARTICIPANT_COLUMN in frame.columns else []
+    for column in constant:
+        per_conversation = frame.groupby("conversation_id")[column].nunique(dropna=False)
         if (per_conversation > 1).any():
-            raise ValueError(
-                f"grouping column {spec.column!r} differs between rows of one conversation"
-            )
+            raise ValueError(f"column {column!r} differs between rows of one conversation")

@@ -58,7 +58,9 @@ def axis_estimates(
     *,
     primary_mode: str,
     confidence: float,
+    ranked_axes: tuple[str, ...] = AXES,
 ) -> tuple[AxisEstimate, ...]:
+    """Every column's mean and interval on every axis; ranks only on ``ranked_axes``."""
     ranked = [
         i for i, (m, md) in enumerate(matrix.columns) if md == primary_mode and not is_baseline(m)
     ]
@@ -71,7 +73,7 @@ def axis_estimates(
         rank: dict[int, tuple[int | None, int | None, int | None]] = dict.fromkeys(
             range(len(matrix.columns)), (None, None, None)
         )
-        if ranked:
+        if ranked and axis in ranked_axes:
             point = point_ranks(rep.estimate[ranked])
             rank_low, rank_high = rank_interval(rep.boot[ranked], confidence)
             for j, column in enumerate(ranked):

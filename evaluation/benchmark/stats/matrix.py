@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from evaluation.benchmark.stats.contract import AXES, is_baseline
+from evaluation.benchmark.stats.contract import AXES, PARTICIPANT_COLUMN, is_baseline
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,14 @@ class ScoreMatrix:
     columns: tuple[tuple[str, str], ...]  # (model, mode), sorted
     values: dict[str, np.ndarray]  # axis -> (n_conversations, n_columns); NaN = no score
     groups: dict[str, np.ndarray]  # grouping column -> object array per conversation (None = none)
+    # Per conversation, the index of its participant (the subgroup bootstrap's cluster);
+    # every conversation its own participant when the frame has no participant column.
+    participants: np.ndarray | None = None
+
+    def clusters(self) -> np.ndarray:
+        if self.participants is None:
+            return np.arange(len(self.conversation_ids))
+        return self.participants
 
     def column(self, model: str, mode: str) -> int | None:
         try:
@@ -60,4 +68,16 @@ def build_matrix(frame: pd.DataFrame, group_columns: tuple[str, ...] = ()) -> Sc
         groups[name] = np.array(
             [None if pd.isna(value) else str(value) for value in ordered], dtype=object
         )
-    return ScoreMatrix(conversation_ids, columns, values, groups)
+    participants = None
+    if PARTICIPANT_COLUMN in frame.columns:
+        unique = frame.drop_duplicates("conversation_id").set_index("conversation_id")
+        who = unique[PARTICIPANT_COLUMN]
+        who.index = who.index.astype(str)
+        named = [
+            conversation if pd.isna(person) else f"participant {person}"
+            for conversation, person in zip(
+                conversation_ids, who.reindex(list(conversation_ids)), strict=True
+            )
+        ]
+        participants = np.unique(np.array(named, dtype=object), return_inverse=True)[1]
+    return ScoreMatrix(conversation_ids, columns, values, groups, participants)

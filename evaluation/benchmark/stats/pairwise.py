@@ -26,6 +26,8 @@ def paired_tests(
     mode: str,
     confidence: float,
     alpha: float,
+    axes: tuple[str, ...] = AXES,
+    across_axes: bool = False,
 ) -> tuple[PairTest, ...]:
     """Mean of (a - b) over the conversations both models were scored on, per pair and axis.
 
@@ -33,7 +35,9 @@ def paired_tests(
     within a conversation removes that shared variance, which is most of the variance, so the
     test sees far smaller differences than comparing two independent means would. The
     resampled conversations are the same count matrix as the means'. "Distinguished" means the
-    Holm-adjusted p-value (over the pairs of that axis) is below ``alpha``.
+    Holm-adjusted p-value (over the pairs of that axis, or with ``across_axes`` over every
+    axis-pair test) is below ``alpha``; both adjusted p-values are kept. The intervals are not
+    adjusted for multiplicity.
     """
     pairs = list(combinations(range(len(models)), 2))
     if not pairs:
@@ -44,7 +48,7 @@ def paired_tests(
         [
             matrix.axis_columns(axis, mode, models)[:, first]
             - matrix.axis_columns(axis, mode, models)[:, second]
-            for axis in AXES
+            for axis in axes
         ],
         axis=1,
     )
@@ -52,13 +56,12 @@ def paired_tests(
     low, high = bca_interval(replicates, confidence)
     p_values = centred_p_value(replicates)
     shared = np.isfinite(differences).sum(axis=0)
+    within, across = holm_families([number(p) for p in p_values], len(pairs))
     tests = []
-    for i, axis in enumerate(AXES):
-        span = slice(i * len(pairs), (i + 1) * len(pairs))
-        adjusted = holm([number(p) for p in p_values[span]])
+    for i, axis in enumerate(axes):
         for k, (a, b) in enumerate(pairs):
             j = i * len(pairs) + k
-            p_holm = adjusted[k]
+            decisive = across[j] if across_axes else within[j]
             tests.append(
                 PairTest(
                     axis=axis,
@@ -69,15 +72,36 @@ def paired_tests(
                     ci_low=number(low[j]),
                     ci_high=number(high[j]),
                     p_value=number(p_values[j]),
-                    p_holm=p_holm,
-                    distinguished=p_holm is not None and p_holm < alpha,
+                    p_holm=within[j],
+                    distinguished=decisive is not None and decisive < alpha,
+                    p_holm_across_axes=across[j],
                 )
             )
     return tuple(tests)
 
 
+def holm_families(
+    p_values: list[float | None], family_size: int
+) -> tuple[list[float | None], list[float | None]]:
+    """Holm-adjusted p-values of consecutive families of ``family_size`` tests (one axis'
+    pairs each), and Holm over all of them at once (every axis-pair test, across the axes).
+
+    Within an axis, the family-wise error is held at alpha per axis; with K axes the chance of
+    some false "distinguished" pair somewhere can reach K x alpha. Across the axes it is held
+    at alpha over the whole table, at the cost of power."""
+    within: list[float | None] = []
+    for start in range(0, len(p_values), family_size or 1):
+        within += holm(p_values[start : start + family_size])
+    return within, holm(p_values)
+
+
 def discriminability(
-    matrix: ScoreMatrix, pairs: tuple[PairTest, ...], models: tuple[str, ...], *, mode: str
+    matrix: ScoreMatrix,
+    pairs: tuple[PairTest, ...],
+    models: tuple[str, ...],
+    *,
+    mode: str,
+    axes: tuple[str, ...] = AXES,
 ) -> tuple[Discriminability, ...]:
     """How well each axis separates the models.
 
@@ -88,7 +112,7 @@ def discriminability(
     "no more spread between models than chance"; it ignores the pairing, so it is descriptive.
     """
     results = []
-    for axis in AXES:
+    for axis in axes:
         tests = [t for t in pairs if t.axis == axis and t.p_holm is not None]
         distinguished = sum(t.distinguished for t in tests)
         values = matrix.axis_columns(axis, mode, models)

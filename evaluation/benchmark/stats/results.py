@@ -49,7 +49,8 @@ class PairTest:
     ci_high: float | None
     p_value: float | None
     p_holm: float | None  # Holm-adjusted within the axis
-    distinguished: bool
+    distinguished: bool  # the adjusted p-value the run chose (settings "holm_across_axes") < alpha
+    p_holm_across_axes: float | None = None  # Holm over every axis-pair test of the report
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,12 @@ class SubgroupDifference:
     ci_high: float | None
     n_level: int
     n_reference: int
-    small: bool  # a side has fewer conversations than the configured minimum
+    small: bool  # a side has fewer participants than the configured minimum
+    # The resampled units: participants (each conversation its own without participant ids).
+    n_level_participants: int = 0
+    n_reference_participants: int = 0
+    p_value: float | None = None  # two-sided cluster-bootstrap p-value of "no difference"
+    p_holm: float | None = None  # Holm over every subgroup comparison of the axis
 
 
 @dataclass(frozen=True)
@@ -180,6 +186,12 @@ class Statistics:
     agreement: tuple[Agreement, ...]
     parse_failures: tuple[ParseFailureRate, ...]
     reply_agreement: tuple[ReplyAgreement, ...] = ()
+    # The axes with rank intervals and pair tests (the paper's four and the composite by
+    # default), and the axes that are this platform's addition to the paper's (labelled so).
+    ranked_axes: tuple[str, ...] = ()
+    platform_axes: tuple[str, ...] = ()
+    # What is and is not corrected for multiple comparisons, in words and counts (``multiple``).
+    multiplicity: dict[str, Any] = field(default_factory=dict)
     # Seconds per part; not part of the result (left out of ``to_dict``, which must reproduce).
     timings: dict[str, float] = field(default_factory=dict, compare=False)
 

@@ -55,6 +55,16 @@ class Command(BaseCommand):
             "--seed", type=int, default=DEFAULT_SEED, help="statistics and baselines"
         )
         parser.add_argument(
+            "--holm-across-axes",
+            action="store_true",
+            help="count a pair distinguished after Holm over every axis-pair test (default: per axis)",
+        )
+        parser.add_argument(
+            "--rank-outcome",
+            action="store_true",
+            help="also rank and test outcome prediction (this platform's addition)",
+        )
+        parser.add_argument(
             "--inline", action="store_true", help="run here, without Celery workers"
         )
         parser.add_argument(
@@ -106,6 +116,8 @@ class Command(BaseCommand):
             subsample=options["subsample"],
             prompt_set=options["prompt_set"],
             seed=options["seed"],
+            holm_across_axes=options["holm_across_axes"],
+            rank_outcome=options["rank_outcome"],
         )
 
     def _show(self, run: EvaluationRun) -> None:
