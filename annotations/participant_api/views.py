@@ -106,7 +106,7 @@ class StartView(_ParticipantAPIView):
     permission_classes = [AllowAny]
     # The address's limit first, then the study's budget (every address together).
     throttle_classes = [StartRateThrottle, StudyStartBudgetThrottle]
-    _refusal_reasons = {
+    _refusal_reasons: dict[type, RefusalReason] = {
         StartRateThrottle: RefusalReason.ADDRESS_LIMIT,
         StudyStartBudgetThrottle: RefusalReason.STUDY_BUDGET,
     }
@@ -117,7 +117,7 @@ class StartView(_ParticipantAPIView):
         for throttle in self.get_throttles():
             if not throttle.allow_request(request, self):
                 count_refused_start(self.kwargs["slug"], self._refusal_reasons[type(throttle)])
-                self.throttled(request, throttle.wait())
+                self.throttled(request, throttle.wait())  # type: ignore[arg-type]  # DRF takes None
 
     @extend_schema(
         operation_id="study_start",

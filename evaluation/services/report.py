@@ -69,9 +69,15 @@ def build_report(run: EvaluationRun) -> Path:
             ignore_index=True,
         )
     instrument = _instrument(run)
+    options = statistics_options(run)
     statistics = compute_statistics(
         score_frame(scored.conversations, records, profile=instrument.profile),
-        StatsConfig(seed=run.seed, primary_mode=primary, **statistics_options(run)),
+        StatsConfig(
+            seed=run.seed,
+            primary_mode=primary,
+            rank_outcome=options["rank_outcome"],
+            holm_across_axes=options["holm_across_axes"],
+        ),
         judge_answers,
         reply_answers,
         {q.id: q.category for q in instrument.behaviour_questions},
