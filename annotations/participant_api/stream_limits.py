@@ -29,6 +29,7 @@ from typing import Protocol
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.redis import RedisCache
 
+from annotations.participant_api.db import run_in_db_thread
 from annotations.services.chat import turn_lease
 from annotations.services.errors import FlowError
 from attune_collect.config import attune_config
@@ -234,9 +235,10 @@ class StreamPlace:
 
 
 async def close_stream(ticket: StreamTicket) -> None:
-    """Give the place back at the stream's end: a Redis round trip goes to a thread."""
+    """Give the place back at the stream's end: a Redis round trip goes to the participant
+    API's thread pool (its threads already run; a thread started per stream would cost more)."""
     if ticket.remote:
-        await asyncio.to_thread(ticket.close)
+        await run_in_db_thread(ticket.close)
     else:
         ticket.close()
 
@@ -267,7 +269,7 @@ class _Keeper:
                 counts = beat[0]._counts
                 assert isinstance(counts, RedisStreamCounts)
                 try:
-                    await asyncio.to_thread(counts.renew, beat)
+                    await run_in_db_thread(counts.renew, beat)
                 except Exception:  # a Redis hiccup: try again at the next beat
                     logger.exception("could not renew the places of %d open streams", len(beat))
         finally:

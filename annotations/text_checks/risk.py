@@ -23,6 +23,7 @@ Pure: no Django.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +34,12 @@ import numpy as np
 from annotations.text_checks.lexicons import RISK_PATTERN, matches
 from annotations.text_checks.risk_embedding import Embedder, load_embedder
 
-ARTEFACT = Path(__file__).resolve().parent / "risk_model.json"
+PACKAGED_ARTEFACT = Path(__file__).resolve().parent / "risk_model.json"
+# The artefact the check reads: the packaged one, unless ATTUNE_RISK_ARTEFACT names another (a
+# lab's model trained on its own corpus; the test suite's lexicon-only one). Read from the
+# environment, not Django's settings: this module is pure, and the web and worker processes a
+# deployment or a test starts inherit it.
+ARTEFACT = Path(os.environ.get("ATTUNE_RISK_ARTEFACT", "").strip() or PACKAGED_ARTEFACT)
 LEXICON, MODEL = "lexicon", "model"
 
 

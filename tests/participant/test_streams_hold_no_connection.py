@@ -2,6 +2,7 @@
 small pool of threads, so many participants waiting for replies use a handful of connections
 (200 streams once exhausted PostgreSQL's 100)."""
 
+import dataclasses
 import threading
 import time
 
@@ -25,9 +26,13 @@ def database_connections() -> int:
         return cursor.fetchone()[0]
 
 
-def test_thirty_open_streams_use_at_most_the_pool(upstream_study, live_participant, openai_server):
+def test_thirty_open_streams_use_at_most_the_pool(
+    upstream_study, live_participant, openai_server, settings
+):
     if connection.vendor != "postgresql":
         pytest.skip("counts server-side connections (PostgreSQL)")
+    # Thirty participants from one address (127.0.0.1): more than an address may hold by default.
+    settings.ATTUNE = dataclasses.replace(settings.ATTUNE, max_streams_per_address=STREAMS)
     upstream_study.target_participants = STREAMS + 5
     upstream_study.save()
     clients = [live_participant(upstream_study) for _ in range(STREAMS)]

@@ -93,3 +93,12 @@ def tiny_model(tiny_artefact, use_risk_artefact) -> dict:
     """The risk check reads the tiny model for the test; returns its artefact."""
     use_risk_artefact(tiny_artefact)
     return tiny_artefact
+
+
+@pytest.fixture
+def shipped_risk_model(monkeypatch) -> None:
+    """The risk check reads the packaged artefact (the suite's default is the lexicon alone:
+    tests/conftest.py)."""
+    from annotations.text_checks import risk
+
+    monkeypatch.setattr(risk, "ARTEFACT", risk.PACKAGED_ARTEFACT)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from annotations.text_checks.risk import ARTEFACT
+from annotations.text_checks.risk import PACKAGED_ARTEFACT as ARTEFACT
 from annotations.text_checks.risk_corpus import CORPUS_DIR, training_files
 
 

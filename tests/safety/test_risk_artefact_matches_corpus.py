@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from annotations.text_checks.risk import ARTEFACT
+from annotations.text_checks.risk import PACKAGED_ARTEFACT as ARTEFACT
 from annotations.text_checks.risk_corpus import corpus_hash, file_hashes, training_files
 from annotations.text_checks.risk_embedding import DIMENSIONS, MODEL_NAME, wordllama_version
 

@@ -8,7 +8,7 @@ from annotations.text_checks.risk_corpus import read_examples, training_files
 from tests.safety.conftest import REPORT_KEY
 
 
-def test_every_training_risk_message_is_caught(record_property):
+def test_every_training_risk_message_is_caught(record_property, shipped_risk_model):
     examples = read_examples(training_files())
     risk = [e for e in examples if e.risk]
     everyday = [e for e in examples if not e.risk]
