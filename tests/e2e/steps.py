@@ -45,17 +45,19 @@ class Steps:
     """Records the steps of one test; ``check()`` at the end fails on any blocking violation."""
 
     folder: Path
+    phone: dict = field(default_factory=lambda: dict(PHONE))  # the phone's size of the test
+    blocking: tuple[str, ...] = BLOCKING  # the impacts that fail the test
     count: int = 0
     violations: list[dict] = field(default_factory=list)
 
     def capture(self, page: Page, name: str) -> None:
         self.count += 1
         stem = self.folder / f"{self.count:02d}-{name}"
-        for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        for label, size in (("phone", self.phone), ("desktop", DESKTOP)):
             page.set_viewport_size(size)
             page.screenshot(path=f"{stem}-{label}.png", full_page=True)
             self._audit(page, f"{name} ({label})")
-        page.set_viewport_size(PHONE)
+        page.set_viewport_size(self.phone)
 
     def _audit(self, page: Page, where: str) -> None:
         if not AXE.exists():
@@ -63,7 +65,7 @@ class Steps:
         if not page.evaluate("typeof window.axe !== 'undefined'"):
             inject_axe(page)
         for violation in page.evaluate(_RUN_AXE):
-            if violation["impact"] in BLOCKING:
+            if violation["impact"] in self.blocking:
                 self.violations.append({"step": where, **violation})
 
     def check(self) -> None:

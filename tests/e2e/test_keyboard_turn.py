@@ -22,8 +22,8 @@ from tests.factories import make_study, unique
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 MESSAGE = "My manager moved my deadline again and I feel stuck."
-# The same walk under the support notice, pinned to the window's edge while the questions are
-# answered: it must never cover the control that has the focus.
+# The same walk under the support notice (in the page's flow, under the message that raised
+# it): it must never cover the control that has the focus.
 RISKY = "My manager moved my deadline again and honestly I don\u2019t want to be alive anymore."
 EDITED = "That sounds exhausting. What would help most right now?"
 NEXT = "Thanks."
@@ -133,7 +133,7 @@ def test_one_whole_turn_with_the_keyboard_alone(page: Page, platform: str, messa
     expect(message_box).to_have_value(NEXT)
     expect(page.get_by_role("button", name="Send")).to_have_attribute("aria-disabled", "false")
     walk.stops.append(walk.focused())
-    if message == RISKY:  # still on screen, pinned above the questions it came before
+    if message == RISKY:  # still on screen, above the reply it came before
         expect(notices).to_be_in_viewport()
 
     assert not walk.problems(), f"focus not visible, off screen or covered at: {walk.problems()}"

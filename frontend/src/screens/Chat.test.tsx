@@ -50,7 +50,7 @@ describe("Chat", () => {
     expect(follows(notice, screen.getByText("I am so sorry."))).toBe(true);
     expect(follows(notice, screen.getByText("Work is better."))).toBe(true);
     expect(notice.closest("li")).toBe(screen.getByText("I want to end it all.").closest("li"));
-    expect(notice).toHaveClass("support-banner");
+    expect(notice.closest("section")).toHaveClass("support-banner");
   });
 
   it("puts the notice after the conversation when the server names no turn it shows", () => {

@@ -96,7 +96,7 @@ export function Chat() {
   // The notice from the stream's turn event, then from the session once it is read again: right
   // under the message that raised it, or after the conversation when that turn is not shown.
   const notice = newerNotice(session.support, streamed);
-  const banner = notice ? <SupportBanner resources={notice.resources} /> : null;
+  const banner = notice ? <SupportBanner key={notice.turn ?? "none"} resources={notice.resources} turn={notice.turn} /> : null;
   const placed = notice !== null && rows.some((row) => row.number === notice.turn);
 
   return (
