@@ -122,6 +122,11 @@ class ModelTurn:
     def wrong(self) -> frozenset[str]:
         return wrong_axes(self.scores)
 
+    @property
+    def wrong_labels(self) -> list[str]:
+        """The axes it got wrong, named, in the axes' order (for the page)."""
+        return [AXIS_LABELS[axis] for axis in MARKED_AXES if axis in self.wrong]
+
 
 @dataclass(frozen=True)
 class TurnView:
