@@ -1,10 +1,10 @@
 """Evaluation runs in the admin: start (form, then a confirmation with calls and cost), watch,
-cancel, resume, read the report and download its folder.
+cancel, resume, read the report and download its folder, and look at a finished run turn by turn.
 
 Views only parse and authorise; every change goes through ``evaluation/services``. Pages refresh
 themselves with ``<meta http-equiv="refresh">`` while a run is active (the CSP allows no inline
 scripts). Starting, cancelling and resuming need ``evaluation.start_evaluation``; the report
-and its files need ``evaluation.view_report``.
+and its files, and the per-turn view, need ``evaluation.view_report``.
 """
 
 from __future__ import annotations
@@ -20,14 +20,16 @@ from django.utils.html import format_html
 from annotations.qa.access import has_perm_in_all, has_study_perm, limit_to_all_studies
 from annotations.staff import staff_user
 from attune_collect.errors import add_to_form
-from evaluation.forms import StartRunForm
-from evaluation.models import EvaluationRun, EvaluationUnit
+from evaluation.forms import StartRunForm, TurnViewForm
+from evaluation.models import EvaluationRun, EvaluationUnit, RunStatus
 from evaluation.progress import format_duration, time_left_s
 from evaluation.report_files import content_type, report_file, report_summary, report_zip
 from evaluation.services.control import can_resume, cancel_run, resume_run
 from evaluation.services.creation import create_run
 from evaluation.services.errors import EvaluationError
 from evaluation.services.planning import plan_run
+from evaluation.services.turn_marks import AXIS_LABELS, MARKED_AXES
+from evaluation.services.turn_view import Selection, conversation_page, conversation_rows
 
 START = "evaluation.start_evaluation"
 VIEW_REPORT = "evaluation.view_report"
@@ -139,6 +141,12 @@ class EvaluationRunAdmin(admin.ModelAdmin):
                 view(self.download_view),
                 name="evaluation_run_download",
             ),
+            path("<int:pk>/turns/", view(self.turns_view), name="evaluation_run_turns"),
+            path(
+                "<int:pk>/turns/<str:conversation_id>/",
+                view(self.conversation_turns_view),
+                name="evaluation_run_conversation_turns",
+            ),
             path(
                 "<int:pk>/report/files/<path:name>",
                 view(self.file_view),
@@ -235,6 +243,77 @@ class EvaluationRunAdmin(admin.ModelAdmin):
             "title": f"Report of {run}",
         }
         return TemplateResponse(request, "admin/evaluation/evaluationrun/report.html", context)
+
+    # -- the per-turn view: the report's permission, over a finished run ------------------------
+
+    def _turn_choices(
+        self, request: HttpRequest, pk: int
+    ) -> tuple[EvaluationRun, TurnViewForm, Selection | None]:
+        run = self._report_run(request, pk)
+        if run.status != RunStatus.COMPLETED:
+            raise Http404("this run has not finished: its turns are shown once it has")
+        form = TurnViewForm(request.GET or None, run=run)
+        if not form.is_bound:
+            return run, form, form.selection()
+        if not form.is_valid():
+            return run, form, None
+        try:
+            return run, form, form.selection()
+        except EvaluationError as exc:
+            add_to_form(form, exc)
+            return run, form, None
+
+    def _turn_page(self, request, run, form, selection, template: str, **extra) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "run": run,
+            "form": form,
+            "selection": selection,
+            "query": request.GET.urlencode(),
+            **extra,
+        }
+        return TemplateResponse(
+            request,
+            f"admin/evaluation/evaluationrun/{template}",
+            context,
+            status=200 if selection is not None else 400,
+        )
+
+    def turns_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        run, form, selection = self._turn_choices(request, pk)
+        rows = conversation_rows(run, selection) if selection is not None else []
+        return self._turn_page(
+            request,
+            run,
+            form,
+            selection,
+            "turns.html",
+            rows=rows,
+            axes=[AXIS_LABELS[axis] for axis in MARKED_AXES],
+            title=f"Turns of {run}",
+        )
+
+    def conversation_turns_view(
+        self, request: HttpRequest, pk: int, conversation_id: str
+    ) -> HttpResponse:
+        run, form, selection = self._turn_choices(request, pk)
+        page = None
+        if selection is not None:
+            page = conversation_page(run, conversation_id, selection)
+            if page is None:
+                raise Http404("no model of this run answered that conversation in this mode")
+        return self._turn_page(
+            request,
+            run,
+            form,
+            selection,
+            "conversation_turns.html",
+            page=page,
+            axes=[AXIS_LABELS[axis] for axis in MARKED_AXES],
+            conversation_id=conversation_id,
+            title=f"Conversation {conversation_id} of {run}",
+        )
 
     def file_view(self, request: HttpRequest, pk: int, name: str) -> FileResponse:
         path = report_file(self._report_run(request, pk), name)

@@ -14,8 +14,16 @@ from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET
 from evaluation.benchmark.release import DataFolderError, check_subsample_name
 from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
 from evaluation.engine import prompt_sets
-from evaluation.models import DEFAULT_SEED, MAX_SEED
+from evaluation.models import DEFAULT_SEED, MAX_SEED, EvaluationRun
 from evaluation.services.planning import RunRequest
+from evaluation.services.turn_marks import AXES, AXIS_LABELS
+from evaluation.services.turn_view import (
+    ANY_MODEL,
+    Selection,
+    check_selection,
+    default_selection,
+    run_models,
+)
 
 
 class StartRunForm(forms.Form):
@@ -85,3 +93,44 @@ class StartRunForm(forms.Form):
             prompt_set=data["prompt_set"],
             seed=data["seed"],
         )
+
+
+class TurnViewForm(forms.Form):
+    """The per-turn view's choices (a GET form): one or two of the run's models, the mode, an
+    axis and whose wrong turns alone to keep. Unbound, it stands for the defaults."""
+
+    a = forms.ChoiceField(label="Model", choices=())
+    b = forms.ChoiceField(label="beside", choices=(), required=False)
+    mode = forms.ChoiceField(choices=(), required=False, help_text="Blank: the report's mode.")
+    axis = forms.ChoiceField(
+        required=False, choices=[("", "all axes"), *((a, AXIS_LABELS[a]) for a in AXES)]
+    )
+    wrong = forms.ChoiceField(label="Only turns got wrong by", required=False, choices=())
+
+    def __init__(self, data=None, *, run: EvaluationRun) -> None:
+        self.run = run
+        defaults = default_selection(run)
+        initial = {
+            "a": defaults.models[0] if defaults.models else "",
+            "b": defaults.models[1] if len(defaults.models) > 1 else "",
+            "mode": defaults.mode,
+        }
+        super().__init__(data, initial=initial)
+        models = [(alias, alias) for alias in run_models(run)]
+        cast(forms.ChoiceField, self.fields["a"]).choices = models
+        cast(forms.ChoiceField, self.fields["b"]).choices = [("", "(no second model)"), *models]
+        cast(forms.ChoiceField, self.fields["mode"]).choices = [(m, m) for m in run.modes]
+        cast(forms.ChoiceField, self.fields["wrong"]).choices = [
+            ("", "(every turn)"),
+            (ANY_MODEL, "either model"),
+            *models,
+        ]
+
+    def selection(self) -> Selection:
+        """The checked selection (``is_valid`` first); unbound, the run's defaults."""
+        if not self.is_bound:
+            return default_selection(self.run)
+        data = self.cleaned_data
+        models = tuple(m for m in (data["a"], data["b"]) if m)
+        mode = data["mode"] or default_selection(self.run).mode
+        return check_selection(self.run, Selection(models, mode, data["axis"], data["wrong"]))
