@@ -107,6 +107,21 @@ def check_reproducibility_block(document, html):
     )
     assert "--inline runs the evaluation in that process" in block["rerun_note"]
     assert "<code>python manage.py evaluate --release attunebench@1.0.0" in html
+    # Each model's and judge's configuration, and what is corrected for multiple comparisons.
+    configurations = {(c["role"], c["alias"]): c for c in block["configurations"]}
+    assert set(configurations) == {
+        ("model", "demo-advisor"),
+        ("model", "demo-listener"),
+        ("judge", "demo-questioner"),
+    }
+    for configuration in configurations.values():
+        assert configuration["model"].startswith("attune-demo/")
+        assert configuration["configuration_id"] and configuration["system_prompt_sha256"]
+        assert configuration["configuration_id"][:12] in html
+    multiplicity = document["statistics"]["multiplicity"]
+    assert multiplicity["correction"] == "holm_within_axis"
+    assert "emotion_recognition" in multiplicity["tested_axes"]
+    assert "Multiple comparisons." in html and "not corrected across the" in html
 
 
 def check_admin_report_page(researcher_client):
