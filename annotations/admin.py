@@ -26,6 +26,7 @@ from annotations.admin_setup import SetupAdminMixin
 from annotations.models import (
     AuditEntry,
     BehaviourJudgement,
+    ClientError,
     Conversation,
     ConversationWideAnswers,
     Instrument,
@@ -358,4 +359,17 @@ class TurnSignalAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_filter = ["kind", "source", "turn__conversation__study"]
     search_fields = ["turn__conversation__external_id"]
     list_select_related = ["turn__conversation"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(ClientError)
+class ClientErrorAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """What broke in participants' browsers (participant_api ClientErrorView); scoped to the
+    user's studies like every study row (qa/admin.py). No study filter: its choices would name
+    studies outside the user's scope."""
+
+    list_display = ["created_at", "study", "screen", "message", "build", "participant"]
+    list_filter = ["screen"]
+    search_fields = ["message"]
+    list_select_related = ["study", "participant"]
     date_hierarchy = "created_at"

@@ -8,6 +8,7 @@ from annotations.models.annotation import (
     TurnAnnotation,
 )
 from annotations.models.audit import AuditEntry
+from annotations.models.client_error import ClientError
 from annotations.models.conversation import (
     ALLOWED_TRANSITIONS,
     Conversation,
@@ -36,6 +37,7 @@ __all__ = [
     "ALLOWED_TRANSITIONS",
     "AuditEntry",
     "BehaviourJudgement",
+    "ClientError",
     "Conversation",
     "ConversationState",
     "ConversationWideAnswers",

@@ -14,6 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from annotations.models import ImprovedStatus, Turn, TurnAnnotation, TurnStatus
+from annotations.models import client_error as client_error_limits
 from annotations.participant_api.json_limits import NOT_BLANK_PATTERN, json_size_at_most
 from annotations.services import annotation_flow, safety
 from annotations.services.chat import MAX_MESSAGE_CHARS
@@ -251,6 +252,40 @@ class WithdrawInput(serializers.Serializer):
         if not value:
             raise serializers.ValidationError("must be true to withdraw")
         return value
+
+
+class ClientErrorInput(serializers.Serializer):
+    """An unexpected error of the app: where it happened, never what the participant typed.
+    Any other key is dropped unread (``known_fields``). Kept as sent (no trimming), so the
+    schema's bounds are exactly the checks."""
+
+    message = serializers.RegexField(
+        NOT_BLANK_PATTERN,
+        max_length=client_error_limits.MAX_MESSAGE_CHARS,
+        trim_whitespace=False,
+        help_text="The error's message (the app cuts it to the bound).",
+    )
+    stack = serializers.CharField(
+        max_length=client_error_limits.MAX_STACK_CHARS,
+        allow_blank=True,
+        trim_whitespace=False,
+        default="",
+        help_text="Where in the app's code (file names, functions, lines).",
+    )
+    screen = serializers.CharField(
+        max_length=client_error_limits.MAX_SCREEN_CHARS,
+        allow_blank=True,
+        trim_whitespace=False,
+        default="",
+        help_text="The step the app showed (session.step), or the page before a session.",
+    )
+    build = serializers.CharField(
+        max_length=client_error_limits.MAX_BUILD_CHARS,
+        allow_blank=True,
+        trim_whitespace=False,
+        default="",
+        help_text="The app's build id.",
+    )
 
 
 # --- responses ----------------------------------------------------------------------------------

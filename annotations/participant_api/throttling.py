@@ -34,6 +34,9 @@ DEFAULT_RATES = {
     "participant_start": "60/min",
     "participant": "240/min",  # reads, drafts saved as they type, annotation submits
     "participant_message": "30/min",  # model calls: each costs money
+    # The app reports each distinct error once per page load: a few a minute is a broken page.
+    "participant_client_error": "10/min",
+    "participant_client_error_all": "120/min",  # every address and participant together
 }
 
 
@@ -106,3 +109,18 @@ class StudyStartBudgetThrottle(ParticipantRateThrottle):
     def get_cache_key(self, request: Any, view: Any) -> str | None:
         slug = getattr(view, "kwargs", {}).get("slug")
         return self.cache_format % {"scope": self.scope, "ident": slug} if slug else None
+
+
+class ClientErrorRateThrottle(ParticipantRateThrottle):
+    """Error reports of one participant (or, before a session exists, one address)."""
+
+    scope = "participant_client_error"
+
+
+class ClientErrorBudgetThrottle(ParticipantRateThrottle):
+    """Error reports from everyone together: a flood of them cannot fill the database."""
+
+    scope = "participant_client_error_all"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": "all"}

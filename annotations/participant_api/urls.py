@@ -33,4 +33,5 @@ urlpatterns = [
     path("drafts/<str:key>", views.DraftView.as_view(), name="study-draft"),
     # Last: a study slug could otherwise shadow the fixed paths above.
     path("<slug:slug>/start", views.StartView.as_view(), name="study-start"),
+    path("<slug:slug>/client-errors", views.ClientErrorView.as_view(), name="study-client-errors"),
 ]

@@ -28,6 +28,8 @@ from annotations.participant_api.db import on_db_pool, write
 from annotations.participant_api.errors import participant_exception_handler
 from annotations.participant_api.json_limits import BoundedJSONParser, parse_body, represent
 from annotations.participant_api.throttling import (
+    ClientErrorBudgetThrottle,
+    ClientErrorRateThrottle,
     ParticipantRateThrottle,
     StartRateThrottle,
     StudyStartBudgetThrottle,
@@ -35,6 +37,7 @@ from annotations.participant_api.throttling import (
 from annotations.services import (
     annotation_flow,
     chat,
+    client_errors,
     drafts,
     participants,
     progress,
@@ -296,4 +299,37 @@ class DraftView(ParticipantView):
     @extend_schema(operation_id="study_draft_delete", responses={204: None, **ERRORS})
     def delete(self, request: Request, key: str) -> Response:
         write(drafts.delete_draft, self.participant, key)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ClientErrorView(_ParticipantAPIView):
+    """The app's unexpected errors. Anyone with the study's page may report (an error on the
+    landing page comes before any token), so the limits are per participant or address, then
+    one budget for everyone; a token, when sent, ties the report to its participant."""
+
+    authentication_classes = [ParticipantTokenAuthentication]
+    permission_classes = [AllowAny]
+    throttle_classes = [ClientErrorRateThrottle, ClientErrorBudgetThrottle]
+
+    def check_throttles(self, request: Request) -> None:
+        # The first refusal ends it: a refused sender must not also spend everyone's budget.
+        for throttle in self.get_throttles():
+            if not throttle.allow_request(request, self):
+                self.throttled(request, throttle.wait())  # type: ignore[arg-type]  # DRF takes None
+
+    @extend_schema(
+        operation_id="study_client_error",
+        request=io.ClientErrorInput,
+        responses={
+            204: OpenApiResponse(description="stored"),
+            404: OpenApiResponse(io.ErrorOutput, description="no study with this slug"),
+            **{k: v for k, v in ERRORS.items() if k in (400, 401, 429)},
+        },
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        user = request.user
+        participant = user.participant if isinstance(user, ParticipantPrincipal) else None
+        write(
+            client_errors.record_client_error, slug, participant, **self.parsed(io.ClientErrorInput)
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)

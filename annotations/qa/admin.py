@@ -23,6 +23,7 @@ from django.http import HttpRequest
 from annotations.admin import ReadOnlyAdminMixin
 from annotations.models import (
     AuditEntry,
+    ClientError,
     Conversation,
     ConversationWideAnswers,
     ModelConfig,
@@ -324,6 +325,7 @@ ANNOTATION_STUDY_LOOKUPS = {
     TurnAnnotation: "turn__conversation__study",
     ConversationWideAnswers: "conversation__study",
     TurnSignal: "turn__conversation__study",  # its evidence quotes the participant
+    ClientError: "study",
 }
 
 

@@ -46,6 +46,20 @@ describe("App", () => {
     expect(server.calls("GET", "/api/study/session")[0]?.headers.get("Authorization")).toBe("Participant tok-2");
   });
 
+  it("keeps what is typed in localStorage once typing pauses or the page is hidden, not per keystroke", async () => {
+    window.sessionStorage.setItem(
+      "attune:session:test-study",
+      JSON.stringify({ token: "tok-3", prolificPid: "PID42", studyId: "", sessionId: "" }),
+    );
+    server.on("GET", "/api/study/session", session()).on("PUT", "/api/study/drafts/message", () => json({}));
+    render(<App config={CONFIG} search={LINK} hash="" />);
+    await userEvent.type(await screen.findByLabelText("Your message"), "Hello");
+    const stored = () => window.localStorage.getItem("attune:draft:test-study:PID42:message");
+    expect(stored()).toBeNull(); // five keystrokes, no write yet
+    window.dispatchEvent(new Event("pagehide"));
+    expect(JSON.parse(stored() ?? "null")).toMatchObject({ value: { text: "Hello" } });
+  });
+
   it("goes back to the landing page when the stored token no longer works", async () => {
     window.sessionStorage.setItem(
       "attune:session:test-study",

@@ -11,6 +11,7 @@ import { Screen } from "./components/Screen";
 import { Withdraw } from "./components/Withdraw";
 import type { AppConfig } from "./config";
 import { DraftStore } from "./drafts/store";
+import { errorReporter } from "./errors/report";
 import { Landing } from "./screens/Landing";
 import { previewPid, tokenFromFragment } from "./session/fragment";
 import { prolificParams } from "./session/prolific";
@@ -81,6 +82,11 @@ export function App({ config, search = window.location.search, hash = window.loc
   const client = useMemo(() => new ApiClient(config.apiBase), [config.apiBase]);
   const params = useMemo(() => prolificParams(search), [search]);
   const [state, setState] = useState<State>(() => firstState(config.slug, params, tokenFromFragment(hash)));
+  // Unexpected errors go to the study's staff, with this tab's token once it has one.
+  useEffect(() => {
+    errorReporter.connect((report) => client.reportClientError(config.slug, report));
+    return () => errorReporter.connect(null);
+  }, [client, config.slug]);
 
   const enter = useCallback(
     async (stored: StoredSession, known: Session | null, signal?: AbortSignal): Promise<Ready> => {
@@ -214,7 +220,7 @@ function ReadySession({ state, client, signOut }: ReadySessionProps) {
         }
       >
         {session.preview ? <p className="badge">Preview: nothing here counts as study data.</p> : null}
-        <ErrorBoundary key={session.step} onReset={() => void context.refresh().catch(() => undefined)}>
+        <ErrorBoundary key={session.step} screen={session.step} onReset={() => void context.refresh().catch(() => undefined)}>
           <StepScreen session={session} />
         </ErrorBoundary>
       </Frame>

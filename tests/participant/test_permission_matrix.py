@@ -52,7 +52,9 @@ ENDPOINTS = [
     ("study-draft", "put", "drafts/message", {"data": {"text": "typed"}}),
     ("study-draft", "delete", "drafts/message", None),
 ]
-OPEN_TO_ALL = {"study-start"}  # a study link starts (or resumes) a participant: no token yet
+# A study link starts (or resumes) a participant: no token yet. An error of the app may come
+# before any token too (tests/participant/test_client_errors.py: anonymous, throttled).
+OPEN_TO_ALL = {"study-start", "study-client-errors"}
 NO_TOKEN_PERSONAS = ["anonymous", "outsider", "viewer", "reviewer", "researcher", "superuser"]
 
 

@@ -47,6 +47,7 @@ VALID = {
     },
     "DraftInput": {"data": {"text": "draft"}},
     "WithdrawInput": {"confirm": True},
+    "ClientErrorInput": {"message": "TypeError: x is undefined"},
 }
 # A valid value of the component an array or object of them holds (for item and key probes).
 VALID_ITEM = {

@@ -4,6 +4,7 @@
 import type {
   AnnotationPayload,
   AnnotationStep,
+  ClientErrorReport,
   ErrorBody,
   Instrument,
   PostSurveyPayload,
@@ -79,11 +80,19 @@ export class ApiClient {
   private token: string | null = null;
   private readonly base: string;
   private readonly fetcher: Fetch;
+  private readonly reachable = new Set<() => void>();
 
   constructor(base: string, fetcher?: Fetch) {
     this.base = base.endsWith("/") ? base : base + "/";
     // Bound late so tests can replace globalThis.fetch after construction.
     this.fetcher = fetcher ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  /** Be told whenever the server answers (any status: it is reachable again), so work that
+   * waits for a connection can go; returns the unsubscribe. */
+  onReachable(listener: () => void): () => void {
+    this.reachable.add(listener);
+    return () => void this.reachable.delete(listener);
   }
 
   /** Every later call carries this participant's token. */
@@ -111,6 +120,8 @@ export class ApiClient {
       if (error instanceof DOMException && error.name === "AbortError") throw error;
       throw new ApiError(0, NETWORK, NETWORK_MESSAGE);
     }
+    // After this call's own caller has its answer: a listener's request must not overtake it.
+    if (this.reachable.size) queueMicrotask(() => this.reachable.forEach((listener) => listener()));
     if (!response.ok) throw await errorFromResponse(response);
     return response;
   }
@@ -188,6 +199,12 @@ export class ApiClient {
 
   withdraw(): Promise<Session> {
     return this.json("POST", "withdraw", { confirm: true });
+  }
+
+  /** An unexpected error of the app, for the study's staff (sent with the token when there is
+   * one; before a session, anonymously). */
+  async reportClientError(slug: string, report: ClientErrorReport): Promise<void> {
+    await this.call("POST", `${encodeURIComponent(slug)}/client-errors`, report);
   }
 
   // --- drafts ---------------------------------------------------------------------------------

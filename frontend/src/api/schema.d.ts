@@ -26,6 +26,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/study/{slug}/client-errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The app's unexpected errors. Anyone with the study's page may report (an error on the
+         *     landing page comes before any token), so the limits are per participant or address, then
+         *     one budget for everyone; a token, when sent, ties the report to its participant.
+         */
+        post: operations["study_client_error"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/study/{slug}/start": {
         parameters: {
             query?: never;
@@ -412,6 +433,30 @@ export interface components {
             prompt: string;
             multi: boolean;
             options: components["schemas"]["OptionOutput"][];
+        };
+        /**
+         * @description An unexpected error of the app: where it happened, never what the participant typed.
+         *     Any other key is dropped unread (``known_fields``). Kept as sent (no trimming), so the
+         *     schema's bounds are exactly the checks.
+         */
+        ClientErrorInput: {
+            /** @description The error's message (the app cuts it to the bound). */
+            message: string;
+            /**
+             * @description Where in the app's code (file names, functions, lines).
+             * @default
+             */
+            stack: string;
+            /**
+             * @description The step the app showed (session.step), or the page before a session.
+             * @default
+             */
+            screen: string;
+            /**
+             * @description The app's build id.
+             * @default
+             */
+            build: string;
         };
         ComparisonOutput: {
             /**
@@ -899,6 +944,66 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+        };
+    };
+    study_client_error: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClientErrorInput"];
+            };
+        };
+        responses: {
+            /** @description stored */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid: error.field names the input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description no study with this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
                 };
             };
         };

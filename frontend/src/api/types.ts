@@ -50,6 +50,7 @@ export type MoodTag = Schemas["MoodTagInput"];
 export type AnnotationPayload = Required<Schemas["AnnotationInput"]>;
 export type ProfilePayload = Schemas["ProfileInput"];
 export type PostSurveyPayload = Schemas["PostSurveyInput"];
+export type ClientErrorReport = Required<Schemas["ClientErrorInput"]>;
 
 /** The API's one error shape: {"error": {"code", "message", "field", ...extra}}. */
 export interface ErrorBody {

@@ -5,7 +5,7 @@
 // read fails, the live copy stays and `reloadFailed` offers to try again. Leaving the chat
 // aborts the stream and the reads.
 import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError } from "../api/client";
+import { ApiError, NETWORK } from "../api/client";
 import { followChatStream } from "../api/chatStream";
 import type { AnnotationStep, Support, Turn } from "../api/types";
 import { useStudy } from "../StudyContext";
@@ -57,7 +57,7 @@ export function useChatStream(onSupport: (support: Support) => void) {
   );
 
   const follow = useCallback(
-    async (open: (signal: AbortSignal) => Promise<Response>, userMessage: string, number: number | null, key: string | null, onStored?: () => void) => {
+    async (open: (signal: AbortSignal) => Promise<Response>, userMessage: string, number: number | null, key: string | null, onStored?: () => void, onUnreached?: () => void) => {
       const signal = mounted.current?.signal;
       if (!signal || signal.aborted) return;
       setLive({ number, userMessage, text: "" });
@@ -97,6 +97,12 @@ export function useChatStream(onSupport: (support: Support) => void) {
           setCrash({ error: caught });
           return;
         }
+        // The request never reached the server: the caller's outbox keeps the message (no error).
+        if (caught.code === NETWORK && onUnreached) {
+          setLive(null);
+          onUnreached();
+          return;
+        }
         if (caught.code === "unauthenticated") signOut(caught.message);
         setError(caught);
       }
@@ -106,8 +112,8 @@ export function useChatStream(onSupport: (support: Support) => void) {
   );
 
   const send = useCallback(
-    (text: string, key: string, onStored: () => void) =>
-      follow((signal) => client.sendMessage(text, key, signal), text, null, key, onStored),
+    (text: string, key: string, onStored: () => void, onUnreached?: () => void) =>
+      follow((signal) => client.sendMessage(text, key, signal), text, null, key, onStored, onUnreached),
     [client, follow],
   );
   const retry = useCallback(

@@ -1,12 +1,16 @@
 // The last net under a screen: an exception while rendering (a bug, or an answer the app did
 // not expect) shows a way back instead of a blank page. Drafts live in localStorage and on the
-// server, so "Try again" and "Reload the page" lose nothing that was typed.
+// server, so "Try again" and "Reload the page" lose nothing that was typed. The error goes to
+// the study's staff (errors/report.ts: once per distinct error, never what was typed).
 import { Component, type ErrorInfo, type ReactNode } from "react";
+import { reportError } from "../errors/report";
 
 interface ErrorBoundaryProps {
   children: ReactNode;
   /** Called by "Try again" before the screen is drawn again (e.g. read the session afresh). */
   onReset?: () => void;
+  /** Where the app was (the session's step), for the report. */
+  screen?: string;
 }
 
 interface ErrorBoundaryState {
@@ -22,6 +26,7 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
 
   componentDidCatch(error: unknown, info: ErrorInfo): void {
     console.error("The participant app hit an error while rendering", error, info.componentStack);
+    reportError(error, this.props.screen ?? "app");
   }
 
   private reset = () => {

@@ -14,9 +14,35 @@ describe("DraftStore", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it("keeps a draft in localStorage at once, so a reload finds it", () => {
-    new DraftStore("s:p", window.localStorage, remote()).write("message", { text: "Hello" });
+  it("writes a draft to localStorage once typing pauses, not per keystroke, so a reload finds it", async () => {
+    const setItem = vi.spyOn(Storage.prototype, "setItem");
+    const store = new DraftStore("s:p", window.localStorage, remote(), 800, () => 1000, 500);
+    for (const text of ["H", "He", "Hel", "Hell", "Hello"]) store.write("message", { text });
+    expect(store.read("message")).toEqual({ text: "Hello" }); // the screen has it at once
+    expect(setItem).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(setItem).toHaveBeenCalledTimes(1);
     expect(new DraftStore("s:p", window.localStorage, remote()).read("message")).toEqual({ text: "Hello" });
+    setItem.mockRestore();
+  });
+
+  it("a flush (the page hidden or left) writes what is waiting to localStorage at once, then the server", async () => {
+    const server = remote();
+    const store = new DraftStore("s:p", window.localStorage, server, 800, () => 1000, 500);
+    store.write("message", { text: "typed just now" });
+    void store.flush(true); // what the pagehide listener does: the local write is synchronous
+    expect(new DraftStore("s:p", window.localStorage, null).read("message")).toEqual({ text: "typed just now" });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.save).toHaveBeenCalledWith("message", { value: { text: "typed just now" }, savedAt: 1000 }, true);
+  });
+
+  it("a write while the page is hidden goes to localStorage and the server at once (no timer would run)", async () => {
+    const server = remote();
+    const store = new DraftStore("s:p", window.localStorage, server, 800, () => 1000, 500, () => true);
+    store.write("annotation:1", { edited: "last words" });
+    expect(new DraftStore("s:p", window.localStorage, null).read("annotation:1")).toEqual({ edited: "last words" });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(server.save).toHaveBeenCalledWith("annotation:1", expect.anything(), true);
   });
 
   it("keeps each participant's drafts apart", () => {
@@ -114,6 +140,7 @@ describe("DraftStore", () => {
   it("after a reload a fresh store reads what was typed from localStorage itself", () => {
     const before = new DraftStore("s:p", window.localStorage, remote());
     before.write("post_survey", { emotion_clarity: "clear" });
+    before.flushLocal();
     const raw = window.localStorage.getItem("attune:draft:s:p:post_survey");
     expect(JSON.parse(raw ?? "null")).toMatchObject({ value: { emotion_clarity: "clear" } });
     expect(new DraftStore("s:p", window.localStorage, remote()).read("post_survey")).toEqual({ emotion_clarity: "clear" });
@@ -143,6 +170,7 @@ describe("DraftStore", () => {
     const local = new DraftStore("s:p", window.localStorage, null, 500, () => 2000);
     local.write("message", "typed here later");
     local.write("profile", { age: "3" });
+    local.flushLocal();
     const server = remote([
       { key: "message", data: { value: "older on the server", savedAt: 1000 }, updated_at: "" },
       { key: "profile", data: { value: { age: "34" }, savedAt: 3000 }, updated_at: "" },

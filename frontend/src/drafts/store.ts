@@ -1,6 +1,9 @@
-// Draft persistence: whatever a participant types is written to localStorage at once (it
-// survives a reload, the back button and a dropped connection) and, a moment later, to the
-// server's drafts endpoint (it survives a different device or a cleared browser). On start the
+// Draft persistence: whatever a participant types is kept in memory at once, written to
+// localStorage once typing pauses (it survives a reload, the back button and a dropped
+// connection; a write per keystroke made typing janky on slow phones) and, a moment later, to
+// the server's drafts endpoint (it survives a different device or a cleared browser). A flush
+// (the app flushes when the page is hidden or left: pagehide, visibilitychange) writes both at
+// once, and so does every write while the page is hidden. On start the
 // newer of the two copies wins. A failed server save stays pending and is sent again on the
 // next flush (the app flushes when the connection comes back and when the page is hidden).
 // The server hears about each key in order, one request at a time: a save still in flight is
@@ -37,6 +40,8 @@ export class DraftStore {
   private readonly memory = new Map<string, DraftEnvelope>();
   private readonly unsent = new Map<string, DraftEnvelope>();
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Per key, the localStorage write waiting for typing to pause. */
+  private readonly localTimers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Keys cleared here whose server copy is still to be deleted. */
   private readonly unremoved = new Set<string>();
   /** Per key, the server request running now (the next one waits for it). */
@@ -47,11 +52,14 @@ export class DraftStore {
   private readonly prefix: string;
 
   constructor(
-    namespace: string,
+    /** Whose drafts these are (study and participant): other per-participant stores use it. */
+    readonly namespace: string,
     private readonly storage: KeyValueStorage | null,
     private readonly remote: DraftRemote | null,
     private readonly delayMs = 800,
     private readonly now: () => number = () => Date.now(),
+    private readonly localDelayMs = 500,
+    private readonly isHidden: () => boolean = pageIsHidden,
   ) {
     this.prefix = `attune:draft:${namespace}:`;
   }
@@ -63,8 +71,15 @@ export class DraftStore {
   write(key: string, value: unknown): void {
     const envelope = { value, savedAt: this.now() };
     this.unremoved.delete(key);
-    this.keepLocally(key, envelope);
+    this.memory.set(key, envelope);
     this.unsent.set(key, envelope);
+    if (this.isHidden()) {
+      // The page is going away (a listener wrote after the app's flush): no timer would run.
+      this.writeLocal(key);
+      void this.send(key, true);
+      return;
+    }
+    this.scheduleLocal(key);
     this.schedule(key);
   }
 
@@ -74,6 +89,7 @@ export class DraftStore {
     this.memory.delete(key);
     this.unsent.delete(key);
     this.cancelTimer(key);
+    this.cancelLocal(key);
     try {
       this.storage?.removeItem(this.prefix + key);
     } catch {
@@ -84,8 +100,10 @@ export class DraftStore {
     void this.enqueue(key, () => this.removeRemote(key));
   }
 
-  /** Send every unsent draft now (keepalive while the page is being hidden or closed). */
+  /** Write every draft still waiting to localStorage now, then send every unsent one to the
+   * server (keepalive while the page is being hidden or closed). */
   async flush(keepalive = false): Promise<void> {
+    this.flushLocal();
     const removals = [...this.unremoved].map((key) => this.enqueue(key, () => this.removeRemote(key)));
     await Promise.all([...removals, ...[...this.unsent.keys()].map((key) => this.send(key, keepalive))]);
   }
@@ -117,6 +135,12 @@ export class DraftStore {
     }
   }
 
+  /** Write to localStorage now what is waiting for typing to pause (synchronous: safe in a
+   * pagehide listener). */
+  flushLocal(): void {
+    for (const key of [...this.localTimers.keys()]) this.writeLocal(key);
+  }
+
   private envelope(key: string): DraftEnvelope | undefined {
     const cached = this.memory.get(key);
     if (cached) return cached;
@@ -139,6 +163,23 @@ export class DraftStore {
     } catch {
       // Quota or private mode: the memory copy and the server copy still hold it.
     }
+  }
+
+  private scheduleLocal(key: string): void {
+    this.cancelLocal(key);
+    this.localTimers.set(key, setTimeout(() => this.writeLocal(key), this.localDelayMs));
+  }
+
+  private cancelLocal(key: string): void {
+    const timer = this.localTimers.get(key);
+    if (timer !== undefined) clearTimeout(timer);
+    this.localTimers.delete(key);
+  }
+
+  private writeLocal(key: string): void {
+    this.cancelLocal(key);
+    const envelope = this.memory.get(key);
+    if (envelope) this.keepLocally(key, envelope);
   }
 
   private schedule(key: string): void {
@@ -199,4 +240,8 @@ export class DraftStore {
       // Offline: the next flush deletes it.
     }
   }
+}
+
+function pageIsHidden(): boolean {
+  return typeof document !== "undefined" && document.visibilityState === "hidden";
 }

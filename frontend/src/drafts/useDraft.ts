@@ -1,4 +1,5 @@
-// A piece of React state that is also a draft: every change is persisted (see store.ts), and
+// A piece of React state that is also a draft: every change is persisted once typing pauses
+// (see store.ts: localStorage after 500 ms, the server after 800 ms, both at once on pagehide), and
 // the initial value is whatever was saved before a reload.
 import { useCallback, useRef, useState } from "react";
 import { useStudy } from "../StudyContext";

@@ -11,6 +11,7 @@ import { TurnView } from "../chat/TurnView";
 import { useChatStream } from "../chat/useChatStream";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { Screen } from "../components/Screen";
+import { useMessageOutbox, type Deliver } from "../outbox/useMessageOutbox";
 import { SupportBanner } from "../safety/SupportBanner";
 import { useStudy } from "../StudyContext";
 
@@ -65,12 +66,29 @@ export function Chat() {
     setTimeout(() => document.getElementById("message")?.focus(), 0);
   }, [refresh]);
   const { send: sendMessage } = stream;
+  // A message goes through the outbox: offline it waits (same idempotency key) and goes by itself.
+  const deliver = useCallback<Deliver>(
+    (message, onStored) =>
+      new Promise((resolve) => {
+        let stored = false;
+        const onTurn = () => {
+          stored = true;
+          onStored();
+        };
+        void sendMessage(message.text, message.key, onTurn, () => resolve("unreached")).then(() =>
+          resolve(stored ? "stored" : "refused"),
+        );
+      }),
+    [sendMessage],
+  );
+  const outbox = useMessageOutbox(turns, deliver);
+  const { submit } = outbox;
   const send = useCallback(
     (text: string, key: string, onStored: () => void) => {
       setSaved(false);
-      return sendMessage(text, key, onStored);
+      return submit(text, key, onStored);
     },
-    [sendMessage],
+    [submit],
   );
 
   const toAnnotate = !live && last?.status === "done" && !last.annotation_submitted ? last : null;
@@ -144,8 +162,10 @@ export function Chat() {
         <Composer
           turns={turns}
           maxChars={study.message_max_chars}
-          enabled={reason === null}
+          enabled={reason === null && outbox.waiting === null}
           reason={reason}
+          waiting={outbox.waiting !== null}
+          delivered={outbox.delivered}
           onSend={send}
         />
       ) : null}
