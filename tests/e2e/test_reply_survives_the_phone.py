@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from annotations.models import AuditEntry, Turn, TurnStatus
 from annotations.services.study_instrument import instrument_of
 from tests.e2e import participant as act
+from tests.e2e.drop_proxy import DroppingProxy
 from tests.e2e.steps import PHONE
 from tests.e2e.test_whole_session import upstream_study
 from tests.factories import unique
@@ -39,6 +40,7 @@ def _chat_calls(openai_server, text: str) -> int:
 
 
 def _start(page: Page, platform: str, openai_server) -> None:
+    """Start a chat at ``platform`` and send a message; return in the middle of its reply."""
     openai_server.behaviour.reset()
     openai_server.behaviour.token_delay_s = 0.25
     study = upstream_study(openai_server)
@@ -75,12 +77,24 @@ def test_a_reload_in_the_middle_of_a_reply(phone: Page, platform: str, openai_se
 
 
 def test_offline_in_the_middle_of_a_reply(phone: Page, platform: str, openai_server):
-    _start(phone, platform, openai_server)
-    phone.context.set_offline(True)
+    """The network drops (the open stream breaks: Chromium's offline emulation alone would
+    leave it open) and the browser is offline; then both come back."""
+    proxy = DroppingProxy(platform)
+    try:
+        _start(phone, proxy.url, openai_server)
+        proxy.drop()
+        phone.context.set_offline(True)
+        _offline_until_the_reply_ends(phone, openai_server, proxy)
+    finally:
+        proxy.close()
+
+
+def _offline_until_the_reply_ends(phone: Page, openai_server, proxy: DroppingProxy) -> None:
     deadline = time.monotonic() + 30  # the reply ends on the server, offline or not
     while not Turn.objects.filter(user_message=MESSAGE, status=TurnStatus.DONE).exists():
         assert time.monotonic() < deadline, "the reply did not end on the server"
         time.sleep(0.1)
+    proxy.restore()
     phone.context.set_offline(False)
     done = phone.locator(".message-assistant:not(.streaming) .message-text")
     expect(done).to_have_text(REPLY, timeout=30_000)
