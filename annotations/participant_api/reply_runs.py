@@ -95,8 +95,12 @@ _runs_lock = threading.Lock()  # stop_participant reads them from the pool's thr
 
 
 def run_of(turn_id: int, claim: int) -> Run | None:
+    """The run of this claim on the turn, if this event loop runs it (another loop's run is
+    followed as another process's is: through Redis)."""
     run = _runs.get(turn_id)
-    return run if run is not None and run.claim == claim else None
+    if run is None or run.claim != claim or run.loop is not asyncio.get_running_loop():
+        return None
+    return run
 
 
 def start(

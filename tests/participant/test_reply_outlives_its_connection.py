@@ -7,6 +7,7 @@ import httpx
 import pytest
 
 from annotations.models import AuditEntry, Participant, Turn, TurnStatus
+from annotations.participant_api.reply_mirror import redis_url
 from annotations.services.withdrawal import WITHDREW_MID_REPLY
 from tests.participant.client import parse_sse
 from tests.participant.held_streams import wait_until
@@ -145,3 +146,21 @@ def test_tokens_that_come_apart_are_sent_apart(
     result = client.send("one two three four")
     assert result.names.count("delta") > 3  # token by token, not one block
     assert result.text == Turn.objects.get().model_reply
+
+
+def test_a_re_attach_on_another_web_process_reads_the_reply_from_redis(
+    upstream_study, live_participant, openai_server, asgi_server, second_asgi_server, sent_tasks
+):
+    """Two uvicorns, two event loops: the reply runs on the first, the participant comes back
+    through the second, which follows it through the turn's Redis Stream."""
+    if not redis_url():
+        pytest.skip("several web processes share a reply's progress through Redis")
+    openai_server.behaviour.token_delay_s = 0.1
+    client = live_participant(upstream_study)
+    client.onboard()
+    first = _leave_after(asgi_server, client, "Over there?", "delta", "key-other-1")
+    last_id = [line[3:].strip() for line in first if line.startswith("id:")][-1]
+    rest = _follow(second_asgi_server, client, 1, last_event_id=last_id)
+    assert "event: done" in rest and "event: turn" not in rest
+    assert _text(first) + _text(rest) == Turn.objects.get().model_reply
+    assert len(_chat_calls(openai_server, "Over there?")) == 1
