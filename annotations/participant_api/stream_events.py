@@ -124,6 +124,11 @@ class StreamEvent:
     def envelope(self) -> type[serializers.Serializer]:
         """The schema's component of the event: ``{"event": <name>, "data": <data>}``."""
         fields = {
+            "id": serializers.CharField(
+                required=False,
+                help_text="The `id:` line (`<claim>:<offset>`; `queued` has none): "
+                "send it back as `Last-Event-ID` to resume after this event.",
+            ),
             "event": EventNameField(self.name, help_text="The `event:` line."),
             "data": EventDataField(self.data, help_text="The `data:` line: JSON."),
         }

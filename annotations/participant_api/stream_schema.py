@@ -11,7 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
-from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework.parsers import JSONParser
 from rest_framework.views import APIView
 
@@ -28,7 +33,15 @@ model is busy: the reply waits for it), then `delta` (many; concatenate them), t
 `error`. While the model is silent the stream sends the comment
 `{KEEPALIVE_COMMENT.decode().strip()}` (no event; SSE readers skip it).
 
+Every event but `queued` has an id (`<claim>:<offset>`): after a reload or a dropped
+connection, GET /api/study/turns/{{number}}/stream (with `Last-Event-ID`) re-attaches to the
+reply, which the server generates and stores whether or not the stream is read.
+
 Errors before the stream starts come as JSON with the usual error shape and status."""
+
+FOLLOW_DESCRIPTION = """Server-Sent Events, as the message's stream: `turn`, the text so far as
+one `delta`, then the rest as it comes, and `done` or `error`; with `Last-Event-ID`, only
+the events after it. A turn already settled is replayed from what is stored."""
 
 # One component per event (stream_events.py), the stream a oneOf of them by event name.
 STREAM_EVENT = PolymorphicProxySerializer(
@@ -103,6 +116,37 @@ class RetryStreamDocs(_StreamDocs):
         "a turn already answered is replayed.",
     )
     def post(self, request: Any, number: int) -> None:  # pragma: no cover - documentation only
+        raise NotImplementedError
+
+
+class FollowStreamDocs(_StreamDocs):
+    @extend_schema(
+        operation_id="study_follow_turn",
+        request=None,
+        parameters=[
+            OpenApiParameter(
+                "Last-Event-ID",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="The id of the last event the client has (`<claim>:<offset>`): "
+                "the stream resumes after it; without it (or with an id of an earlier "
+                "attempt) it starts again with `turn` and the text so far as one `delta`.",
+            )
+        ],
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                STREAM_EVENT, description=FOLLOW_DESCRIPTION
+            ),
+            **ERRORS,
+            404: OpenApiResponse(
+                io.ErrorOutput, description="not_found: the conversation has no such turn"
+            ),
+        },
+        description="Re-attach to a turn's reply (after a reload or a dropped connection): "
+        "the reply runs on the server whether or not a stream reads it. Never a model call.",
+    )
+    def get(self, request: Any, number: int) -> None:  # pragma: no cover - documentation only
         raise NotImplementedError
 
 

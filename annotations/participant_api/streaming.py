@@ -60,23 +60,21 @@ from annotations.participant_api.throttling import MessageRateThrottle
 from annotations.services import chat
 from annotations.services.errors import FlowError
 from annotations.services.participant_sessions import participant_for_token
+from annotations.services.withdrawal import WITHDREW_MID_REPLY
 from attune_collect.client_address import client_address, rate_limit_key
 from attune_collect.llm import GatewayError, Queued, StreamDone, TokenDelta, default_gateway
 from attune_collect.llm._litellm import load_litellm  # the gateway imports it lazily
 
-from .sse import delta_event, sse_response
-from .stream_events import DELTA, DONE, ERROR, QUEUED, TURN
-from .stream_limits import (
-    StreamPlace,
-    StreamTicket,
-    close_stream,
-    keep_renewed,
-    open_stream,
-)
+from . import reply_runs
+from .reply_mirror import redis_items, redis_url
+from .sse import sse_response
+from .stream_events import DONE, ERROR, QUEUED, TURN
+from .stream_limits import StreamPlace, StreamTicket, open_stream
 from .turn_lease import lease_kept
 
 logger = logging.getLogger(__name__)
 DISCONNECTED = "the participant's connection closed before the reply was complete"
+STOPPED = "the reply's generation was stopped before it was complete"
 
 
 @csrf_exempt  # authenticated by header, never by cookie: a cross-site form cannot send it
@@ -108,11 +106,11 @@ async def _stream_for(
         raise
     if isinstance(outcome, HttpResponse):
         return outcome
+    participant, plan = outcome
     ticket = place.ticket
     assert ticket is not None  # _prepare holds one whenever it returns a plan
-    # The response's close gives the place back if the stream never ran (the client left
-    # between the view and the first event); after the stream it finds it given back.
-    return sse_response(stream_reply(outcome, ticket), on_close=ticket.close)
+    # The reply's run holds the place from here to the reply's end, whoever reads it.
+    return sse_response(stream_reply(plan, ticket, participant.pk))
 
 
 def _accept(participant: Participant, request: HttpRequest) -> chat.ChatPlan:
@@ -130,16 +128,13 @@ def _prepare(
     request: HttpRequest,
     action: Callable[[Participant, HttpRequest], chat.ChatPlan],
     place: StreamPlace,
-) -> chat.ChatPlan | HttpResponse:
+) -> tuple[Participant, chat.ChatPlan] | HttpResponse:
     """Phase 1 (sync, in a thread): everything that may refuse the request, and the write.
     The stream's place (stream_limits.py) is taken before the write and given back if the
     request is refused, so a refused request stores nothing."""
-    token = token_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
-    participant = participant_for_token(token) if token else None
-    if participant is None:
-        response = JsonResponse(error_body("unauthenticated", INVALID_SESSION), status=401)
-        response["WWW-Authenticate"] = 'Participant realm="study"'
-        return response
+    participant = _participant_of(request)
+    if isinstance(participant, HttpResponse):
+        return participant
     # What the throttle counts by: the participant API's principal, as its DRF views have it.
     request.user = ParticipantPrincipal(participant)  # type: ignore[assignment]
     throttle: BaseThrottle = MessageRateThrottle()
@@ -153,7 +148,7 @@ def _prepare(
     if not held:  # the client left meanwhile: store nothing (no one reads this answer)
         return JsonResponse(error_body("disconnected", DISCONNECTED), status=499)
     try:
-        return action(participant, request)
+        return participant, action(participant, request)
     except FlowError as error:
         place.abandon()
         return flow_error_response(error)
@@ -165,6 +160,16 @@ def _prepare(
         raise
 
 
+def _participant_of(request: HttpRequest) -> Participant | HttpResponse:
+    token = token_from_header(request.META.get("HTTP_AUTHORIZATION", ""))
+    participant = participant_for_token(token) if token else None
+    if participant is None:
+        response = JsonResponse(error_body("unauthenticated", INVALID_SESSION), status=401)
+        response["WWW-Authenticate"] = 'Participant realm="study"'
+        return response
+    return participant
+
+
 def _stream_refused(error: FlowError) -> HttpResponse:
     response = flow_error_response(error)
     if "retry_after" in error.data:
@@ -172,37 +177,47 @@ def _stream_refused(error: FlowError) -> HttpResponse:
     return response
 
 
-async def stream_reply(
-    plan: chat.ChatPlan, ticket: StreamTicket | None = None
+def stream_reply(
+    plan: chat.ChatPlan, ticket: StreamTicket | None = None, participant_id: int = 0
 ) -> AsyncGenerator[bytes]:
-    """Phases 2 and 3: relay the model's stream, then store how it ended; the stream's place
-    (``ticket``, when it holds one) goes back after its last event."""
-    if ticket is None:
-        async for event in _reply_events(plan, None):
-            yield event
-        return
-    keep_renewed(ticket)
-    try:
-        async for event in _reply_events(plan, ticket.address):
-            yield event
-    finally:
-        await close_stream(ticket)
+    """Phases 2 and 3 in the reply's run (``reply_runs.py``), which relays the model's stream
+    and stores how it ended whether or not this stream is still read; the stream's place
+    (``ticket``, when it holds one) goes back after the run's last event. Returns the events
+    of the run, from its start, for the stream that started it."""
+    producer = _reply_events(plan, ticket.address if ticket is not None else None)
+    run = reply_runs.start(plan, participant_id, producer, ticket, _stopped_event(plan))
+    return reply_runs.as_events(reply_runs.local_items(run), plan.claim)
 
 
-async def _reply_events(plan: chat.ChatPlan, address: str | None) -> AsyncGenerator[bytes]:
-    yield TURN.encode(
-        {
-            "turn": {
-                "number": plan.turn_number,
-                "status": TurnStatus.STREAMING,
-                "user_message": plan.user_message,
-            },
-            "support": plan.support,
-        }
+def _stopped_event(plan: chat.ChatPlan) -> Callable[[str | None], bytes]:
+    def event(reason: str | None) -> bytes:
+        if reason == "withdrawn":
+            return _not_kept(plan)
+        return _error_event(plan.turn_number, "internal")
+
+    return event
+
+
+async def _reply_events(
+    plan: chat.ChatPlan, address: str | None
+) -> AsyncGenerator[reply_runs.Item]:
+    """The run's items: the turn, the pieces of the reply, and the last event (stored first)."""
+    yield (
+        "turn",
+        TURN.encode(
+            {
+                "turn": {
+                    "number": plan.turn_number,
+                    "status": TurnStatus.STREAMING,
+                    "user_message": plan.user_message,
+                },
+                "support": plan.support,
+            }
+        ),
     )
     if plan.replay is not None:  # a repeated submit of an answered message: the same turn again
-        yield DELTA.encode({"text": plan.replay})
-        yield await _last_event(plan, _done_event, plan.turn_id)
+        yield "text", plan.replay
+        yield "end", await _last_event(plan, _done_event, plan.turn_id)
         return
     completion = None
     # While the model is silent, the handler sends keep-alive comments (sse_send.py).
@@ -218,35 +233,40 @@ async def _reply_events(plan: chat.ChatPlan, address: str | None) -> AsyncGenera
         ):
             async for event in events:
                 if isinstance(event, TokenDelta):
-                    yield delta_event(event.text)  # DELTA.encode's bytes, cheaper
+                    yield "text", event.text
                 elif isinstance(event, StreamDone):
                     completion = event.completion
                 elif isinstance(event, Queued):
-                    yield QUEUED.encode({"reason": "model_busy"})
+                    yield "queued", QUEUED.encode({"reason": "model_busy"})
     except GatewayError as error:
-        yield await _failed(plan, error.message, attempts=error.attempts, reason=error.kind)
+        yield "end", await _failed(plan, error.message, attempts=error.attempts, reason=error.kind)
         return
     except asyncio.CancelledError:
-        # The participant left mid-reply: leave a retryable turn, then let the cancel go on.
+        # The run was stopped (a withdrawal: the turn is settled already, this changes nothing)
+        # or the process is going away: leave a retryable turn, then let the cancel go on.
         await run_in_db_thread(
             write,
             chat.record_failure,
             plan.turn_id,
-            DISCONNECTED,
+            STOPPED,
             claim=plan.claim,
-            kind="disconnected",
+            kind="stopped",
         )
         raise
     except Exception:
         logger.exception("streaming turn %s failed unexpectedly", plan.turn_id)
-        yield await _failed(plan, "internal error while streaming", attempts=0, reason="internal")
-        return
-    if completion is None:
-        yield await _failed(
-            plan, "the stream ended without a result", attempts=0, reason="internal"
+        yield (
+            "end",
+            await _failed(plan, "internal error while streaming", attempts=0, reason="internal"),
         )
         return
-    yield await _last_event(plan, _store_reply, plan, completion)
+    if completion is None:
+        yield (
+            "end",
+            await _failed(plan, "the stream ended without a result", attempts=0, reason="internal"),
+        )
+        return
+    yield "end", await _last_event(plan, _store_reply, plan, completion)
 
 
 async def _last_event(plan: chat.ChatPlan, step: Callable[..., bytes], *args: Any) -> bytes:
@@ -295,9 +315,13 @@ async def _failed(plan: chat.ChatPlan, message: str, *, attempts: int, reason: s
     except Exception:  # not recorded: the turn's lease lapses, then it can be retried
         logger.exception("recording the failure of turn %s failed", plan.turn_id)
     # The stored message may name the endpoint: the participant gets only the reason's kind.
+    return _error_event(plan.turn_number, reason)
+
+
+def _error_event(turn_number: int, reason: str) -> bytes:
     return ERROR.encode(
         {
-            "turn": {"number": plan.turn_number, "status": TurnStatus.FAILED},
+            "turn": {"number": turn_number, "status": TurnStatus.FAILED},
             "error": {"reason": reason, "message": io.FAILED_REPLY_MESSAGE, "retryable": True},
         }
     )
@@ -312,7 +336,7 @@ def _store_reply(plan: chat.ChatPlan, completion: Any) -> bytes:
     return _done_if_stored(plan.turn_id) or _not_kept(plan)
 
 
-def _not_kept(plan: chat.ChatPlan) -> bytes:
+def _not_kept(plan: chat.ChatPlan | chat.FollowPlan) -> bytes:
     return ERROR.encode(
         {
             "turn": {"number": plan.turn_number, "status": TurnStatus.FAILED},
@@ -336,3 +360,108 @@ def _method_not_allowed() -> JsonResponse:
     response = JsonResponse(error_body("method_not_allowed", "Use POST."), status=405)
     response["Allow"] = "POST"
     return response
+
+
+# -- re-attaching to a reply --------------------------------------------------------------
+
+
+@csrf_exempt
+async def follow_turn(request: HttpRequest, number: int) -> HttpResponse | StreamingHttpResponse:
+    """GET /api/study/turns/<number>/stream -> the turn's reply as an SSE stream: the text so
+    far and then the rest while it is generated (on this web process or another), the stored
+    reply when it is done. ``Last-Event-ID`` (an id of this stream) resumes after that event.
+    Never a model call, and no stream place: the reply's run holds that."""
+    if request.method != "GET":
+        response = JsonResponse(error_body("method_not_allowed", "Use GET."), status=405)
+        response["Allow"] = "GET"
+        return response
+    outcome = await run_in_db_thread(_follow_plan, request, number)
+    if isinstance(outcome, HttpResponse):
+        return outcome
+    resume = reply_runs.parse_event_id(request.headers.get("Last-Event-ID", ""))
+    resume_at = resume[1] if resume is not None and resume[0] == outcome.claim else None
+    return sse_response(_followed(outcome, resume_at))
+
+
+def _follow_plan(request: HttpRequest, number: int) -> chat.FollowPlan | HttpResponse:
+    participant = _participant_of(request)
+    if isinstance(participant, HttpResponse):
+        return participant
+    try:
+        return chat.turn_to_follow(participant, number)
+    except FlowError as error:
+        return flow_error_response(error)
+
+
+async def _followed(plan: chat.FollowPlan, resume_at: int | None) -> AsyncGenerator[bytes]:
+    if plan.status == TurnStatus.STREAMING:
+        run = reply_runs.run_of(plan.turn_id, plan.claim)
+        if run is not None:
+            async for event in reply_runs.as_events(
+                reply_runs.local_items(run), plan.claim, resume_at
+            ):
+                yield event
+            return
+        if redis_url():  # the run is on another web process
+            ended = False
+            items = redis_items(plan.turn_id, plan.claim, _still_streaming(plan))
+            async for event in reply_runs.as_events(items, plan.claim, resume_at):
+                ended = event.startswith(b"id: %d:end" % plan.claim)
+                yield event
+            if ended:
+                return
+        # Ended meanwhile (or its process is gone): as the database has it now.
+        try:
+            plan = await run_in_db_thread(_reread, plan)
+        except Exception:
+            logger.exception("reading turn %s failed", plan.turn_id)
+    async for event in reply_runs.as_events(_settled_items(plan), plan.claim, resume_at):
+        yield event
+
+
+def _still_streaming(plan: chat.FollowPlan) -> Callable[[], Any]:
+    async def alive() -> bool:
+        now = await run_in_db_thread(_reread, plan)
+        return now.status == TurnStatus.STREAMING and now.claim == plan.claim and now.owner_lives
+
+    return alive
+
+
+def _reread(plan: chat.FollowPlan) -> chat.FollowPlan:
+    turn = Turn.objects.only("status", "stream_claim", "lease_expires_at", "error").get(
+        pk=plan.turn_id
+    )
+    return chat.FollowPlan(
+        **{
+            **plan.__dict__,
+            "status": turn.status,
+            "claim": turn.stream_claim,
+            "reply": Turn.objects.values_list("model_reply", flat=True).get(pk=plan.turn_id),
+            "withdrawn": turn.error == WITHDREW_MID_REPLY,
+            "owner_lives": chat.owner_lives(turn),
+        }
+    )
+
+
+async def _settled_items(plan: chat.FollowPlan) -> AsyncGenerator[reply_runs.Item]:
+    """A turn no run is writing: its stored reply, or why it has none."""
+    yield (
+        "turn",
+        TURN.encode(
+            {
+                "turn": {
+                    "number": plan.turn_number,
+                    "status": TurnStatus.STREAMING,
+                    "user_message": plan.user_message,
+                },
+                "support": plan.support,
+            }
+        ),
+    )
+    if plan.status == TurnStatus.DONE:
+        yield "text", plan.reply
+        yield "end", await run_in_db_thread(_done_event, plan.turn_id)
+    elif plan.withdrawn:
+        yield "end", _not_kept(plan)
+    else:  # failed, or lost with its process: the app offers the retry
+        yield "end", _error_event(plan.turn_number, "internal")

@@ -4,6 +4,7 @@ from django.urls import path
 
 from annotations.participant_api import streaming, views
 from annotations.participant_api.stream_schema import (
+    FollowStreamDocs,
     MessageStreamDocs,
     RetryStreamDocs,
     documented_by,
@@ -24,6 +25,11 @@ urlpatterns = [
         "turns/<int:number>/retry",
         documented_by(streaming.retry_turn, RetryStreamDocs),
         name="study-turn-retry",
+    ),
+    path(
+        "turns/<int:number>/stream",
+        documented_by(streaming.follow_turn, FollowStreamDocs),
+        name="study-turn-stream",
     ),
     path("turns/<int:number>/annotation", views.AnnotationView.as_view(), name="study-annotation"),
     path("finish", views.FinishView.as_view(), name="study-finish"),

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotations.models import PanasPhase, Participant
+from annotations.participant_api import reply_runs
 from annotations.participant_api import serializers as io
 from annotations.participant_api.auth import (
     IsParticipant,
@@ -205,10 +206,19 @@ ProfileView = step_view("study_profile", participants.submit_profile, io.Profile
 TopicView = step_view("study_topic", surveys.choose_topic, io.TopicInput)
 FinishView = step_view("study_finish_chat", chat.finish_chat)
 PostSurveyView = step_view("study_post_survey", surveys.submit_post_survey, io.PostSurveyInput)
+
+
 # The input only confirms; withdrawal itself takes nothing but the participant.
+def _withdraw(participant: Participant) -> object:
+    result = participants.withdraw(participant)
+    # A reply still being generated for them here ends now (its turn is settled already).
+    reply_runs.stop_participant(participant.pk)
+    return result
+
+
 WithdrawView = step_view(
     "study_withdraw",
-    lambda participant, confirm: participants.withdraw(participant),
+    lambda participant, confirm: _withdraw(participant),
     io.WithdrawInput,
     open_after_withdrawal_=True,  # withdrawing twice is not an error
 )

@@ -243,6 +243,48 @@ def _resume(conversation: Conversation, turn: Turn, participant: Participant) ->
     return _plan(conversation, turn, support)
 
 
+@dataclass(frozen=True)
+class FollowPlan:
+    """A turn as a re-attaching stream finds it (``participant_api/reply_runs.py``)."""
+
+    turn_id: int
+    turn_number: int
+    claim: int
+    status: str
+    user_message: str
+    reply: str
+    withdrawn: bool  # failed because its participant withdrew while it streamed
+    owner_lives: bool
+    support: safety.SupportNotice | None
+
+
+def turn_to_follow(participant: Participant, turn_number: int) -> FollowPlan:
+    """Read one of the participant's own turns to follow its reply (nothing is written: a
+    re-attach never starts a model call). Another participant's turn is not found."""
+    conversation = current_conversation(participant)
+    turn = None
+    if conversation is not None:
+        turn = conversation.turns.filter(number=turn_number).first()
+    if conversation is None or turn is None:
+        raise FlowError("not_found", f"There is no message {turn_number}.")
+    return FollowPlan(
+        turn_id=turn.pk,
+        turn_number=turn.number,
+        claim=turn.stream_claim,
+        status=turn.status,
+        user_message=turn.user_message,
+        reply=turn.model_reply,
+        withdrawn=turn.error == WITHDREW_MID_REPLY,
+        owner_lives=_owner_lives(turn, timezone.now()),
+        support=safety.notice_for_turn(turn, conversation.study),
+    )
+
+
+def owner_lives(turn: Turn) -> bool:
+    """Whether the stream that owns the turn is alive (its lease holds)."""
+    return _owner_lives(turn, timezone.now())
+
+
 def _owner_lives(turn: Turn, now) -> bool:
     return turn.lease_expires_at is not None and turn.lease_expires_at > now
 

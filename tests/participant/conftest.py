@@ -9,6 +9,7 @@ finished reply in place without a stream.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -123,6 +124,20 @@ def participant_client(chat_study) -> Callable[..., ParticipantClient]:
 @pytest.fixture
 def asgi_server(transactional_db) -> Iterator[str]:
     """The platform's ASGI application under uvicorn in a thread; yields its base URL."""
+    with _uvicorn_in_a_thread() as url:
+        yield url
+
+
+@pytest.fixture
+def second_asgi_server(asgi_server) -> Iterator[str]:
+    """Another uvicorn beside ``asgi_server``, on an event loop of its own: as another web
+    process would, it reaches the first one's replies only through Redis."""
+    with _uvicorn_in_a_thread() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def _uvicorn_in_a_thread() -> Iterator[str]:
     from attune_collect.asgi_handler import AttuneASGIHandler
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

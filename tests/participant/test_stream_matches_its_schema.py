@@ -8,6 +8,7 @@ model (keep-alive), a repeated submit (replay), an upstream failure (error) and 
 
 import datetime
 import json
+import re
 import uuid
 from dataclasses import replace
 from typing import Any
@@ -53,11 +54,17 @@ def validate(schema: dict[str, Any], ref: str, value: Any) -> list[str]:
 
 
 def raw_stream(
-    http: httpx.Client, path: str, body: dict, headers: dict, kept: list[httpx.Response]
+    http: httpx.Client,
+    path: str,
+    body: dict | None,
+    headers: dict,
+    kept: list[httpx.Response],
 ) -> list[tuple[str, str]]:
     """The stream's messages as sent: (event name, data line) or ("comment", the comment).
-    The response itself goes to ``kept`` (read whole: Schemathesis validates it again)."""
-    with http.stream("POST", path, json=body, headers=headers) as response:
+    The response itself goes to ``kept`` (read whole: Schemathesis validates it again).
+    Without a body, a GET (re-attaching to a turn)."""
+    method = "GET" if body is None else "POST"
+    with http.stream(method, path, json=body, headers=headers) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
         text = response.read().decode()
@@ -69,6 +76,8 @@ def raw_stream(
             assert block + "\n\n" == KEEPALIVE_COMMENT.decode(), block
             messages.append(("comment", block))
             continue
+        if lines[0].startswith("id: "):  # every event but queued: where to resume after it
+            assert re.fullmatch(r"id: \d+:(\d+|end)", lines.pop(0)), block
         assert len(lines) == 2 and lines[0].startswith("event: ") and lines[1].startswith("data: ")
         messages.append((lines[0].removeprefix("event: "), lines[1].removeprefix("data: ")))
     assert text.endswith("\n\n")
@@ -102,9 +111,16 @@ def test_every_event_of_real_streams_matches_its_schema_component(
         send("And now?", uuid.uuid4().hex)
         retry = raw_stream(http, "/api/study/turns/2/retry", {}, client.headers, responses)
         streams.append(retry)
+        streams.append(
+            raw_stream(http, "/api/study/turns/2/stream", None, client.headers, responses)
+        )
 
-    for operation in ("/api/study/messages", "/api/study/turns/{number}/retry"):
-        content = schema["paths"][operation]["post"]["responses"]["200"]["content"]
+    for operation, method in (
+        ("/api/study/messages", "post"),
+        ("/api/study/turns/{number}/retry", "post"),
+        ("/api/study/turns/{number}/stream", "get"),
+    ):
+        content = schema["paths"][operation][method]["responses"]["200"]["content"]
         assert content["text/event-stream"] == {"schema": {"$ref": ANY_EVENT}}  # one event
     union = schema["components"]["schemas"]["ChatStreamEvent"]
     mapping = union["discriminator"]["mapping"]
@@ -132,12 +148,13 @@ def test_every_event_of_real_streams_matches_its_schema_component(
     assert set(names) == {"turn", "delta", "done", "error", "comment"}  # every kind was checked
     assert set(mapping) == {"turn", "queued", "delta", "done", "error"}
     turns = [data for name, data in seen if name == "turn"]
-    assert turns[0]["support"] is not None and turns[-1]["support"] is None
+    assert turns[0]["support"] is not None and turns[3]["support"] is None  # the retry
     assert [[n for n, _ in s if n not in ("delta", "comment")] for s in streams] == [
         ["turn", "done"],
         ["turn", "done"],
         ["turn", "error"],
         ["turn", "done"],
+        ["turn", "done"],  # the same turn again, re-attached
     ]
     assert streams[0].index(("comment", KEEPALIVE_COMMENT.decode().strip())) == 1
 
@@ -146,7 +163,8 @@ def test_every_event_of_real_streams_matches_its_schema_component(
     operations = schemathesis.openapi.from_dict(schema)
     for response in responses:
         path = response.request.url.path.replace("/turns/2/", "/turns/{number}/")
-        assert operations[path]["POST"].validate_response(response) is None
+        method = response.request.method
+        assert operations[path][method].validate_response(response) is None
 
 
 def test_an_event_the_schema_does_not_describe_fails_validation(schema):

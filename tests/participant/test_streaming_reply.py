@@ -18,7 +18,9 @@ def test_the_reply_streams_as_events_and_is_stored(chat_study, live_participant)
     result = client.send("I am so nervous about tomorrow's exam.")
     assert result.status == 200
     assert result.names[0] == "turn" and result.names[-1] == "done"
-    assert result.names.count("delta") > 3  # token by token, not one block
+    # The demo's tokens come at once here: a follower sends what has come since it last sent
+    # (tokens that come apart are sent apart: test_reply_outlives_its_connection.py).
+    assert result.names.count("delta") >= 1
     first = result.data("turn")
     assert first["turn"] == {
         "number": 1,

@@ -3,12 +3,13 @@
 // then `done` or `error`. The events' types are generated from the server's schema
 // (ChatStreamEvent, which the server's stream is built from); the stream itself is still
 // checked as it arrives, since a proxy or an older server may send anything. A stream that
-// stops without `done` or `error` (lost connection, server restart) is reported as "cut": the
-// app then asks the server what became of the turn. Only reading the network is caught here:
+// stops without `done` or `error` (lost connection, a phone switching apps) is reported as
+// "cut": the reply goes on on the server, and the app re-attaches to it (GET
+// turns/<n>/stream, with the last event's id), which sends the same events from there. Only reading the network is caught here:
 // an event without the shape the app relies on is skipped (a `done` that follows still
 // counts), and an exception thrown by a callback is a bug of the app, which goes on to the
 // caller instead of passing for a lost connection.
-import { readSse } from "./sse";
+import { readSse, type SseEvent } from "./sse";
 import type { AnnotationStep, StreamError, StreamEvent, StreamingTurn, Support, Turn } from "./types";
 
 export type StartedTurn = Pick<StreamingTurn, "number" | "user_message">;
@@ -18,6 +19,8 @@ export interface StreamCallbacks {
   onDelta?: (text: string) => void;
   /** The model is busy: the reply waits its turn (say so, rather than a silent spinner). */
   onQueued?: () => void;
+  /** The id of each event that has one: send the last back to resume after it. */
+  onId?: (id: string) => void;
 }
 
 export type StreamOutcome =
@@ -97,7 +100,7 @@ export async function followChatStream(response: Response, callbacks: StreamCall
   if (!response.body) return { kind: "cut", turnNumber };
   const events = readSse(response.body);
   for (;;) {
-    let next: IteratorResult<{ event: string; data: string }>;
+    let next: IteratorResult<SseEvent>;
     try {
       next = await events.next();
     } catch (error) {
@@ -107,6 +110,7 @@ export async function followChatStream(response: Response, callbacks: StreamCall
     if (next.done) return { kind: "cut", turnNumber };
     const event = decode(next.value.event, next.value.data);
     if (!event) continue;
+    if (next.value.id !== undefined) callbacks.onId?.(next.value.id);
     switch (event.event) {
       case "turn":
         turnNumber = event.data.turn.number;

@@ -54,6 +54,7 @@ interface CallOptions {
   accept?: string;
   signal?: AbortSignal;
   keepalive?: boolean;
+  headers?: Record<string, string>;
 }
 
 /** The error a non-2xx response stands for (the API's shape, or a generic one). */
@@ -105,6 +106,7 @@ export class ApiClient {
     const headers = new Headers({ Accept: options.accept ?? "application/json" });
     if (this.token) headers.set("Authorization", `Participant ${this.token}`);
     if (body !== undefined) headers.set("Content-Type", "application/json");
+    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
     let response: Response;
     try {
       response = await this.fetcher(this.base + path, {
@@ -179,6 +181,13 @@ export class ApiClient {
 
   retryTurn(number: number, signal?: AbortSignal): Promise<Response> {
     return this.stream(`turns/${number}/retry`, {}, signal);
+  }
+
+  /** Re-attach to a turn's reply (it runs on the server whoever reads it): after
+   * `lastEventId` when given, else from the start. Never a new model call. */
+  followTurn(number: number, lastEventId: string | null, signal?: AbortSignal): Promise<Response> {
+    const headers: Record<string, string> = lastEventId ? { "Last-Event-ID": lastEventId } : {};
+    return this.call("GET", `turns/${number}/stream`, undefined, { accept: "text/event-stream", signal, headers });
   }
 
   annotationStep(turn: number, signal?: AbortSignal): Promise<AnnotationStep> {

@@ -349,6 +349,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/study/turns/{number}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Re-attach to a turn's reply (after a reload or a dropped connection): the reply runs on the server whether or not a stream reads it. Never a model call. */
+        get: operations["study_follow_turn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/study/withdraw": {
         parameters: {
             query?: never;
@@ -734,6 +751,8 @@ export interface components {
         };
         /** @description A piece of the reply; many, to concatenate. */
         StreamDeltaEvent: {
+            /** @description The `id:` line (`<claim>:<offset>`; `queued` has none): send it back as `Last-Event-ID` to resume after this event. */
+            id?: string;
             /**
              * @description The `event:` line. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -750,6 +769,8 @@ export interface components {
         };
         /** @description Last, on success: the stored turn and its annotation step. */
         StreamDoneEvent: {
+            /** @description The `id:` line (`<claim>:<offset>`; `queued` has none): send it back as `Last-Event-ID` to resume after this event. */
+            id?: string;
             /**
              * @description The `event:` line. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -785,6 +806,8 @@ export interface components {
         };
         /** @description Last, on failure: the reply could not be written; the message is kept and the turn can be retried. */
         StreamErrorEvent: {
+            /** @description The `id:` line (`<claim>:<offset>`; `queued` has none): send it back as `Last-Event-ID` to resume after this event. */
+            id?: string;
             /**
              * @description The `event:` line. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -808,6 +831,8 @@ export interface components {
         StreamQueuedDataReasonEnum: "model_busy";
         /** @description Only when the model is busy, before the reply's first piece: the reply waits for the model (show that it is waiting, not a silent spinner). */
         StreamQueuedEvent: {
+            /** @description The `id:` line (`<claim>:<offset>`; `queued` has none): send it back as `Last-Event-ID` to resume after this event. */
+            id?: string;
             /**
              * @description The `event:` line. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -824,6 +849,8 @@ export interface components {
         };
         /** @description First: the message is stored (support resources come with it when it signalled risk). */
         StreamTurnEvent: {
+            /** @description The `id:` line (`<claim>:<offset>`; `queued` has none): send it back as `Last-Event-ID` to resume after this event. */
+            id?: string;
             /**
              * @description The `event:` line. (enum property replaced by openapi-typescript)
              * @enum {string}
@@ -1497,6 +1524,10 @@ export interface operations {
              *     `error`. While the model is silent the stream sends the comment
              *     `: keep-alive` (no event; SSE readers skip it).
              *
+             *     Every event but `queued` has an id (`<claim>:<offset>`): after a reload or a dropped
+             *     connection, GET /api/study/turns/{number}/stream (with `Last-Event-ID`) re-attaches to the
+             *     reply, which the server generates and stores whether or not the stream is read.
+             *
              *     Errors before the stream starts come as JSON with the usual error shape and status.
              */
             200: {
@@ -2145,6 +2176,10 @@ export interface operations {
              *     `error`. While the model is silent the stream sends the comment
              *     `: keep-alive` (no event; SSE readers skip it).
              *
+             *     Every event but `queued` has an id (`<claim>:<offset>`): after a reload or a dropped
+             *     connection, GET /api/study/turns/{number}/stream (with `Last-Event-ID`) re-attaches to the
+             *     reply, which the server generates and stores whether or not the stream is read.
+             *
              *     Errors before the stream starts come as JSON with the usual error shape and status.
              */
             200: {
@@ -2201,6 +2236,89 @@ export interface operations {
                 };
             };
             /** @description rate_limited, or too_many_streams: too many chat streams are open from this client's address (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+        };
+    };
+    study_follow_turn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The id of the last event the client has (`<claim>:<offset>`): the stream resumes after it; without it (or with an id of an earlier attempt) it starts again with `turn` and the text so far as one `delta`. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description Server-Sent Events, as the message's stream: `turn`, the text so far as
+             *     one `delta`, then the rest as it comes, and `done` or `error`; with `Last-Event-ID`, only
+             *     the events after it. A turn already settled is replayed from what is stored.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ChatStreamEvent"];
+                };
+            };
+            /** @description invalid: error.field names the input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description withdrawn or screened_out */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description not_found: the conversation has no such turn */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description the step is not open now (error.code says why) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -43,7 +43,16 @@ describe("SseParser", () => {
   it("joins several data lines with newlines and ignores comments and unknown fields", () => {
     const parser = new SseParser();
     const events = parser.push(": keep-alive\nid: 7\nevent: done\ndata: a\ndata:b\nretry: 5\n\n");
-    expect(events).toEqual([{ event: "done", data: "a\nb" }]);
+    expect(events).toEqual([{ event: "done", data: "a\nb", id: "7" }]);
+  });
+
+  it("gives each event its own id (where a re-attach resumes), none to an event without one", () => {
+    const parser = new SseParser();
+    const events = parser.push("id: 3:0\nevent: turn\ndata: {}\n\nevent: queued\ndata: {}\n\n");
+    expect(events).toEqual([
+      { event: "turn", data: "{}", id: "3:0" },
+      { event: "queued", data: "{}" },
+    ]);
   });
 
   it("drops an event the stream ends before its blank line (it may be cut short)", () => {

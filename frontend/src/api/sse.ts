@@ -2,17 +2,21 @@
 // Authorization header or a POST body, so the chat stream is read by hand. The parser follows
 // the SSE rules the server relies on (annotations/participant_api/sse.py): `event:` and
 // `data:` lines, a blank line ends an event, several data lines join with "\n", lines
-// starting with ":" are comments; chunks may split a line (or a multi-byte character) anywhere.
+// starting with ":" are comments, `id:` names the event (where a re-attach resumes); chunks may
+// split a line (or a multi-byte character) anywhere.
 
 export interface SseEvent {
   event: string;
   data: string;
+  /** The event's `id:` (where to resume after it: Last-Event-ID), if it had one. */
+  id?: string;
 }
 
 export class SseParser {
   private buffer = "";
   private event = "";
   private data: string[] = [];
+  private id: string | undefined;
 
   /** Feed decoded text; returns the events completed by it. */
   push(text: string): SseEvent[] {
@@ -46,11 +50,14 @@ export class SseParser {
     if (line === "") {
       if (this.data.length === 0) {
         this.event = "";
+        this.id = undefined;
         return null;
       }
-      const event = { event: this.event || "message", data: this.data.join("\n") };
+      const event: SseEvent = { event: this.event || "message", data: this.data.join("\n") };
+      if (this.id !== undefined) event.id = this.id;
       this.event = "";
       this.data = [];
+      this.id = undefined;
       return event;
     }
     if (line.startsWith(":")) return null;
@@ -60,6 +67,7 @@ export class SseParser {
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "event") this.event = value;
     else if (field === "data") this.data.push(value);
+    else if (field === "id" && !value.includes("\0")) this.id = value;
     return null;
   }
 }

@@ -1,7 +1,7 @@
 // The chat: the conversation so far, the reply streaming in, the questions about the last
 // reply, the progress toward the minimum, and the message box. The session (from the server)
 // says what is allowed; this screen only lays it out.
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { AnnotationPanel } from "../annotation/AnnotationPanel";
 import type { Support, Turn } from "../api/types";
 import { Composer } from "../chat/Composer";
@@ -45,7 +45,17 @@ export function Chat() {
   const live = stream.live;
   const waiting = !live && last !== undefined && (last.status === "streaming" || last.status === "pending");
 
-  // A reply that was on its way when the page loaded: ask again until the server settles it.
+  // A reply that was on its way when the page loaded (a reload mid-reply): re-attach to it, once
+  // per turn; the server generates it whoever reads it.
+  const attached = useRef<number | null>(null);
+  const { attach } = stream;
+  useEffect(() => {
+    if (!waiting || last === undefined || attached.current === last.number) return;
+    attached.current = last.number;
+    void attach(last);
+  }, [waiting, last, attach]);
+
+  // If that fails, ask again until the server settles it.
   // Polls may overlap on a slow connection: the session store keeps only the newest answer.
   useEffect(() => {
     if (!waiting) return;

@@ -52,18 +52,52 @@ describe("Chat with the session store", () => {
     expect(harness.server.calls("GET", "/api/study/session")).toHaveLength(1);
   });
 
-  it("says the connection was lost when the stream stops mid-reply, and shows the turn as the server has it", async () => {
+  it("re-attaches to the same reply when the stream stops mid-reply, and shows the rest of it", async () => {
     const harness = makeHarness();
+    const done = turn({ reply: "Half a reply, then the rest." });
     harness.server
-      .on("POST", "/api/study/messages", () => sseResponse([sse("turn", { turn: stored, support: null }), sse("delta", { text: "Half a rep" })]))
-      .on("GET", "/api/study/session", session({ chat: { turns: [turn({ status: "streaming", reply: "" })], answered: 0, can_send: false, can_finish: false } }));
+      .on("POST", "/api/study/messages", () =>
+        sseResponse([`id: 1:0\n${sse("turn", { turn: stored, support: null })}`, `id: 1:10\n${sse("delta", { text: "Half a rep" })}`]),
+      )
+      .on("GET", "/api/study/turns/1/stream", () =>
+        sseResponse([`id: 1:28\n${sse("delta", { text: "ly, then the rest." })}`, `id: 1:end\n${sse("done", { turn: done, annotation: annotationStep() })}`]),
+      )
+      .on("GET", "/api/study/session", session({ chat: { turns: [done], answered: 0, can_send: false, can_finish: false } }));
     const user = userEvent.setup();
     renderWithServerSession(<Chat />, harness);
     await user.type(screen.getByLabelText("Your message"), MESSAGE);
     await user.click(screen.getByRole("button", { name: "Send" }));
-    expect(await screen.findByText(/The connection was lost/)).toBeInTheDocument();
-    expect(await screen.findByText(/still on its way/)).toBeInTheDocument();
-    expect(screen.getByText(MESSAGE)).toBeInTheDocument();
+    expect(await conversation().findByText("Half a reply, then the rest.")).toBeInTheDocument();
+    const reattached = harness.server.calls("GET", "/api/study/turns/1/stream");
+    expect(reattached).toHaveLength(1);
+    expect(reattached[0]?.headers.get("Last-Event-ID")).toBe("1:10"); // only the rest
+    expect(harness.server.calls("POST", "/api/study/messages")).toHaveLength(1); // no new reply
+    expect(screen.queryByText(/The connection was lost/)).not.toBeInTheDocument();
+  });
+
+  it("re-attaches to a reply that was on its way when the page loaded, from its start", async () => {
+    const streaming = turn({ status: "streaming", reply: "" });
+    const harness = makeHarness({ session: session({ chat: { turns: [streaming], answered: 0, can_send: false, can_finish: false } }) });
+    const done = turn({ reply: "The whole reply." });
+    let settled = false;
+    harness.server
+      .on("GET", "/api/study/turns/1/stream", () => {
+        settled = true;
+        return sseResponse([
+          `id: 1:0\n${sse("turn", { turn: stored, support: null })}`,
+          `id: 1:16\n${sse("delta", { text: "The whole reply." })}`,
+          `id: 1:end\n${sse("done", { turn: done, annotation: annotationStep() })}`,
+        ]);
+      })
+      .on("GET", "/api/study/session", () =>
+        json(session({ chat: { turns: [settled ? done : streaming], answered: 0, can_send: false, can_finish: false } })),
+      );
+    renderWithServerSession(<Chat />, harness);
+    expect(await conversation().findByText("The whole reply.")).toBeInTheDocument();
+    const reattached = harness.server.calls("GET", "/api/study/turns/1/stream");
+    expect(reattached).toHaveLength(1);
+    expect(reattached[0]?.headers.get("Last-Event-ID")).toBeNull();
+    expect(harness.server.calls("POST", "/api/study/turns/1/retry")).toHaveLength(0);
   });
 
   it("keeps the reply and the message on screen when reading the session fails, and offers to load it again", async () => {

@@ -1,0 +1,121 @@
+"""A reply's progress where every web process can read it: a Redis Stream per turn and claim,
+when ``REDIS_URL`` is set (without it the platform runs one web process, and ``reply_runs.py``
+keeps the progress in the process alone).
+
+Writes are batched: the run's pieces of text are gathered for ``BATCH_S`` and written as one
+entry (an ``XADD`` and a ``PEXPIRE`` in one round trip, on the event loop through redis's
+asyncio client), so a reply costs at most five round trips a second, not one per token; the ``turn``
+event and the last one are written at once. The stream expires ``TTL_S`` after its last write:
+by then the reply is stored and a re-attach reads the turn from the database.
+
+Entries: ``k`` the kind (turn, text, queued, end) and ``v`` the event's bytes or the text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+BATCH_S = 0.2  # at most 5 round trips a second per reply (about 0.16 ms of CPU each, measured)
+TTL_S = 600
+BLOCK_MS = 5000  # a follower's longest wait in one read; then it checks the turn again
+KEY_PREFIX = "attune:reply:"
+
+_clients: dict[asyncio.AbstractEventLoop, Any] = {}
+
+
+def redis_url() -> str | None:
+    return getattr(settings, "REDIS_URL", None) or None
+
+
+def _client() -> Any:
+    """Redis's asyncio client of this loop (a connection pool belongs to one loop)."""
+    import redis.asyncio as aioredis
+
+    loop = asyncio.get_running_loop()
+    client = _clients.get(loop)
+    if client is None:
+        client = _clients[loop] = aioredis.Redis.from_url(redis_url() or "")
+    return client
+
+
+def stream_key(turn_id: int, claim: int) -> str:
+    return f"{KEY_PREFIX}{turn_id}:{claim}"
+
+
+class ReplyMirror:
+    """Writes one run's items to its Redis Stream, in order, text batched."""
+
+    def __init__(self, turn_id: int, claim: int) -> None:
+        self.key = stream_key(turn_id, claim)
+        self._pending: list[tuple[str, bytes | str]] = []
+        self._wake = asyncio.Event()
+        self._closed = False
+        self._task = asyncio.get_running_loop().create_task(self._write())
+        self.round_trips = 0
+
+    def add(self, kind: str, value: bytes | str) -> None:
+        if self._pending and kind == "text" and self._pending[-1][0] == "text":
+            self._pending[-1] = ("text", self._pending[-1][1] + value)  # type: ignore[operator]
+        else:
+            self._pending.append((kind, value))
+        self._wake.set()
+
+    def close(self) -> None:
+        self._closed = True
+        self._wake.set()
+
+    async def _write(self) -> None:
+        client = _client()
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            if not self._closed and all(kind == "text" for kind, _ in self._pending):
+                await asyncio.sleep(BATCH_S)  # gather the next tokens into the same entry
+            batch, self._pending = self._pending, []
+            if batch:
+                try:
+                    async with client.pipeline(transaction=False) as pipe:
+                        for kind, value in batch:
+                            pipe.xadd(self.key, {"k": kind, "v": value})
+                        pipe.pexpire(self.key, TTL_S * 1000)
+                        await pipe.execute()
+                    self.round_trips += 1
+                except Exception:  # Redis away: followers on this process still read the run
+                    logger.exception("could not write the progress of %s", self.key)
+            if self._closed and not self._pending:
+                return
+
+
+def mirror_for(turn_id: int, claim: int) -> ReplyMirror | None:
+    return ReplyMirror(turn_id, claim) if redis_url() else None
+
+
+async def redis_items(
+    turn_id: int, claim: int, alive: Callable[[], Awaitable[bool]]
+) -> AsyncIterator[tuple[Any, bytes | str]]:
+    """A run's items from its Redis Stream, from the start; ends after ``end``, or with
+    nothing more when the stream stays silent for ``BLOCK_MS`` and ``alive()`` says the run is
+    gone (its turn settled or its process dead: the caller reads the turn)."""
+    client = _client()
+    key = stream_key(turn_id, claim)
+    last_id = "0"
+    while True:
+        answer = await client.xread({key: last_id}, block=BLOCK_MS, count=200)
+        if not answer:
+            if await alive():
+                continue
+            return
+        for entry_id, fields in answer[0][1]:
+            last_id = entry_id
+            kind = fields[b"k"].decode()
+            value = fields[b"v"]
+            yield kind, (value.decode() if kind == "text" else value)
+            if kind == "end":
+                return

@@ -1,0 +1,70 @@
+"""A TCP proxy in front of the platform whose network can drop: ``drop()`` cuts every open
+connection (as a phone losing its signal does: an open stream breaks mid-reply) and refuses
+new ones until ``restore()``. Chromium's own offline emulation leaves an open response
+alone, so the browser tests of a dropped connection go through this."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from urllib.parse import urlsplit
+
+
+class DroppingProxy:
+    def __init__(self, target_url: str) -> None:
+        target = urlsplit(target_url)
+        self.target = (target.hostname or "127.0.0.1", target.port or 80)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.up = True
+        self._open: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def drop(self) -> None:
+        with self._lock:
+            self.up = False
+            sockets, self._open = self._open, set()
+        for sock in sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+
+    def restore(self) -> None:
+        self.up = True
+
+    def close(self) -> None:
+        self.drop()
+        self.listener.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.up:
+                client.close()
+                continue
+            try:
+                server = socket.create_connection(self.target)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._open |= {client, server}
+            for source, sink in ((client, server), (server, client)):
+                threading.Thread(target=_pump, args=(source, sink), daemon=True).start()
+
+
+def _pump(source: socket.socket, sink: socket.socket) -> None:
+    try:
+        while chunk := source.recv(65536):
+            sink.sendall(chunk)
+    except OSError:
+        pass
+    finally:
+        for sock in (source, sink):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
