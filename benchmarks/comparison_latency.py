@@ -92,9 +92,7 @@ def wait_until_taking_messages(process: subprocess.Popen) -> None:
     token = uuid.uuid4().hex
     send(HEARTBEAT, token)
     deadline = time.monotonic() + READY_TIMEOUT_S
-    while not AuditEntry.objects.filter(
-        action="system.worker.heartbeat", target_id=token
-    ).exists():
+    while not AuditEntry.objects.filter(action="system.worker.heartbeat", target_id=token).exists():
         if process.poll() is not None:
             raise SystemExit(f"the worker exited ({process.returncode}) before it was ready")
         if time.monotonic() > deadline:
@@ -237,7 +235,7 @@ def main() -> None:
                     warm += seconds_to_comparison(store_replies(study, 1))
         finally:
             stop_worker(worker)
-        print(f"worker {round_number + 1}/{args.workers}: cold {cold[-args.concurrency:]}")
+        print(f"worker {round_number + 1}/{args.workers}: cold {cold[-args.concurrency :]}")
     broker = settings.CELERY_BROKER_URL.split(":", 1)[0]
     print(
         f"database: {connection.vendor}; broker: {broker}; worker: {args.pool} "
