@@ -43,6 +43,10 @@ class TurnAnnotation(models.Model):
     selected_pairwise_questions = models.JSONField(default=list, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
+    # When the participant saved every answer but the A/B choice while the comparison's second
+    # reply was still being written (services/annotation_flow.py): those answers are stored,
+    # the step is submitted once the comparison is answered (or skipped).
+    answers_saved_at = models.DateTimeField(null=True, blank=True)
     timings = models.JSONField(
         default=dict, blank=True, help_text="Seconds spent per annotation step."
     )

@@ -37,8 +37,8 @@ STATUS_OF_CODE = {
     "study_unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
 }
 # Every other code (the FlowErrors' consent_changed, wrong_step, out_of_turn, turn_in_progress,
-# already_submitted, max_turns_reached, min_turns_not_reached, improved_reply_pending,
-# idempotency_key_reused) is a conflict with the current state: 409.
+# already_submitted, max_turns_reached, min_turns_not_reached, idempotency_key_reused) is a
+# conflict with the current state: 409.
 DEFAULT_STATUS = status.HTTP_409_CONFLICT
 
 

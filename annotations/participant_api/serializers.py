@@ -361,12 +361,19 @@ class ComparisonOutput(serializers.Serializer):
 class AnnotationStepOutput(serializers.Serializer):
     turn = serializers.IntegerField(source="turn.number")
     submitted = serializers.SerializerMethodField()
+    answers_saved = serializers.SerializerMethodField(
+        help_text="Every answer but the A/B choice is saved (while the comparison was pending); "
+        "the step is submitted once the comparison is answered or skipped."
+    )
     draft_key = serializers.SerializerMethodField()
     behaviour_questions = serializers.SerializerMethodField()
     comparison = serializers.SerializerMethodField()
 
     def get_submitted(self, annotation: TurnAnnotation) -> bool:
         return annotation.submitted_at is not None
+
+    def get_answers_saved(self, annotation: TurnAnnotation) -> bool:
+        return annotation.answers_saved_at is not None
 
     def get_draft_key(self, annotation: TurnAnnotation) -> str:
         return annotation_flow.draft_key(annotation.turn.number)

@@ -10,8 +10,12 @@ The comparison waits for the improved reply at most ``improved_reply_timeout()``
 moment the step opened (``ATTUNE_IMPROVED_REPLY_TIMEOUT_S``, attune_collect/config.py). The
 rule, the same for the step, the submit and the improver:
 
-- within the limit a pending reply is reported ``pending`` and the submit answers
-  ``improved_reply_pending``; a reply that is ready within the limit stays ``ready``;
+- within the limit a pending reply is reported ``pending``; a reply that is ready within the
+  limit stays ``ready``. While it is pending the participant can save every other answer
+  (mood, behaviour, their version of the reply): they are stored (``answers_saved_at``) but
+  the step is not submitted, and an A/B choice is refused (there is nothing to compare yet).
+  The save once the comparison is answered (or skipped) submits the step, its answers
+  replacing those saved before;
 - past the limit a reply still pending is reported ``unavailable`` and the submit skips the
   comparison (no choices stored, ``selected_pairwise_questions`` emptied, as for a failed
   improver, so the released record has no comparison at that turn);
@@ -139,6 +143,13 @@ def comparison_status(annotation: TurnAnnotation, now: datetime | None = None) -
     return status
 
 
+def comparison_pending(annotation: TurnAnnotation) -> bool:
+    """True while the turn plans a comparison whose second reply is still awaited."""
+    return bool(annotation.pairwise_plan) and (
+        comparison_status(annotation) == ImprovedStatus.PENDING
+    )
+
+
 def comparison_texts(annotation: TurnAnnotation) -> dict[str, str] | None:
     """The texts shown as A and B, once the improved reply exists (labels stay server-side)."""
     if not annotation.pairwise_plan or comparison_status(annotation) != ImprovedStatus.READY:
@@ -200,9 +211,17 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
     instrument = instrument_of(conversation.study)
     tags = _mood_tags(instrument, data.mood_tags)
     answers = _behaviour(annotation.shown_behaviour_questions, data.behaviour)
-    winners = _pairwise(annotation, data.pairwise or {})
+    waiting = comparison_pending(annotation)
+    if waiting and data.pairwise:
+        raise invalid("pairwise", "the comparison is not ready yet")
+    winners = None if waiting else _pairwise(annotation, data.pairwise or {})
     edited = _edited_reply(data.edited_reply)
     timings = _timings(data.timings or {})
+
+    if annotation.answers_saved_at is not None:
+        # Saved once while the comparison was pending: this save's answers replace those.
+        MoodTag.objects.filter(annotation=annotation).delete()
+        BehaviourJudgement.objects.filter(annotation=annotation).delete()
 
     # Each list in one INSERT whose SQL is written once (compiled_write.py). Nothing in this
     # step reads these rows back, and the step's row is locked: every write below rides the
@@ -227,6 +246,21 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
         ],
         at_commit=True,
     )
+    if waiting:
+        # Everything but the comparison is stored; the step stays open for the A/B choice
+        # (the next message waits for it), and the draft keeps what is not saved yet.
+        annotation.human_edited_reply = edited
+        annotation.timings = timings
+        annotation.answers_saved_at = timezone.now()
+        update(annotation, ["human_edited_reply", "timings", "answers_saved_at"], at_commit=True)
+        record_audit(
+            "annotations.annotation.save_answers",
+            target=annotation,
+            actor_label=actor_for(participant),
+            data={"turn": turn_number, "mood_tags": len(tags)},
+            at_commit=True,
+        )
+        return annotation
     if winners is None:  # the comparison never reached the participant
         annotation.selected_pairwise_questions = []
         skipped = {"pairwise_skipped": True}
@@ -318,7 +352,8 @@ def _behaviour(
 
 
 def _pairwise(annotation: TurnAnnotation, raw: Mapping[str, Any]) -> dict[str, str | None] | None:
-    """The winner per planned question, or None when the comparison was never shown."""
+    """The winner per planned question, or None when the comparison was never shown (the
+    caller handles a comparison still pending)."""
     planned = [row["question_id"] for row in annotation.pairwise_plan]
     # Past the limit a pending (or late) reply is "unavailable": the comparison is skipped
     # rather than holding the participant.
@@ -327,14 +362,6 @@ def _pairwise(annotation: TurnAnnotation, raw: Mapping[str, Any]) -> dict[str, s
         if raw:
             raise invalid("pairwise", "there is no comparison at this turn")
         return None
-    if status == ImprovedStatus.PENDING:
-        if raw:
-            raise invalid("pairwise", "the comparison is not ready yet")
-        raise FlowError(
-            "improved_reply_pending",
-            "The second reply for the comparison is still being written. Please wait a moment.",
-            data={"retry_after": 3},
-        )
     for qid in raw:
         if qid not in planned:
             raise invalid(f"pairwise.{qid}", "this question was not asked at this turn")

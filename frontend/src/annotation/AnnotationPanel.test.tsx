@@ -1,7 +1,7 @@
 import { act, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { errorResponse, json } from "../test/fakeServer";
+import { json } from "../test/fakeServer";
 import { annotationStep } from "../test/fixtures";
 import { makeHarness, renderInStudy } from "../test/renderInStudy";
 import { AnnotationPanel } from "./AnnotationPanel";
@@ -87,7 +87,9 @@ describe("AnnotationPanel", () => {
     try {
       const pending = annotationStep({ comparison: { status: "pending", questions: annotationStep().comparison.questions, responses: null } });
       const { harness, user } = setup(pending);
-      expect(screen.getByRole("status")).toHaveTextContent(/being written/);
+      expect(screen.getByRole("status")).toHaveTextContent(
+        "Preparing a second version of the reply to compare: you can answer the other questions meanwhile and save them.",
+      );
       await user.click(screen.getByRole("checkbox", { name: "No clear change" })); // not blocked meanwhile
       harness.server.on("GET", "/api/study/turns/1/annotation", annotationStep());
       await act(async () => {
@@ -100,19 +102,24 @@ describe("AnnotationPanel", () => {
     }
   });
 
-  it("shows the server's message when it asks to wait for the comparison, and reloads the step", async () => {
-    const pending = annotationStep({ comparison: { status: "pending", questions: [], responses: null } });
-    const { harness, user } = setup(pending);
-    harness.server.on("POST", "/api/study/turns/1/annotation", () =>
-      errorResponse(409, "improved_reply_pending", "The second reply is still being written. Please wait a moment."),
-    );
+  it("saves the other answers while the comparison is pending, keeps the draft and says what it waits for", async () => {
+    const questions = annotationStep().comparison.questions;
+    const pending = annotationStep({ comparison: { status: "pending", questions, responses: null } });
+    const { harness, user, onSaved } = setup(pending);
+    const saved = annotationStep({ answers_saved: true, comparison: { status: "pending", questions, responses: null } });
+    harness.server.on("POST", "/api/study/turns/1/annotation", saved).on("GET", "/api/study/turns/1/annotation", saved);
     await user.click(screen.getByRole("checkbox", { name: "No clear change" }));
     for (const group of screen.getAllByRole("radiogroup", { name: "Did it?" })) await user.click(within(group).getByRole("radio", { name: "No" }));
     for (const group of screen.getAllByRole("radiogroup", { name: "Should it have?" })) await user.click(within(group).getByRole("radio", { name: "No" }));
-    const before = harness.server.calls("GET", "/api/study/turns/1/annotation").length;
     await user.click(screen.getByRole("button", { name: "Save my answers" }));
-    expect(await screen.findByText(/still being written. Please wait/)).toBeInTheDocument();
-    expect(harness.server.calls("GET", "/api/study/turns/1/annotation").length).toBeGreaterThan(before);
+    const [request] = harness.server.calls("POST", "/api/study/turns/1/annotation");
+    expect(request?.body).toMatchObject({ mood_tags: [], pairwise: {} }); // no choice before both replies
+    expect(
+      await screen.findByText(/Your other answers are saved. Preparing a second version of the reply to compare/),
+    ).toBeInTheDocument();
+    expect(onSaved).not.toHaveBeenCalled(); // the step is not finished: the comparison is left
+    expect(harness.drafts.read("annotation:1")).toBeDefined();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
 
   it("loads the step itself after a reload (no step from the stream)", async () => {

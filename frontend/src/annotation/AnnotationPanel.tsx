@@ -94,14 +94,19 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
     setAttempt((n) => n + 1);
     if (missingAnswers(draft, step, reply).length) return;
     void run(async () => {
+      let saved: AnnotationStep;
       try {
-        await client.submitAnnotation(step.turn, toPayload(draft, step, reply, Date.now()));
+        saved = await client.submitAnnotation(step.turn, toPayload(draft, step, reply, Date.now()));
       } catch (caught) {
         // The comparison may have become ready (or been skipped) since we last looked.
-        if (caught instanceof ApiError && (caught.field?.startsWith("pairwise") || caught.code === "improved_reply_pending")) {
-          await reload();
-        }
+        if (caught instanceof ApiError && caught.field?.startsWith("pairwise")) await reload();
         throw caught;
+      }
+      if (!saved.submitted) {
+        // Saved while the second reply is written: only the comparison is left. The draft
+        // stays (the choice is still to make), and the step is polled until it is ready.
+        await reload();
+        return;
       }
       drafts.clear(step.draft_key);
       await onSaved();
@@ -146,6 +151,7 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
         />
         <ComparisonQuestions
           comparison={step.comparison}
+          answersSaved={step.answers_saved}
           winners={draft.pairwise}
           invalid={attempt > 0}
           onChange={onWinner}

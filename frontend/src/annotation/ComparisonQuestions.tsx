@@ -1,5 +1,6 @@
 // Section 4: the A/B comparisons. The second reply is written in the background; until it is
-// ready this section says so and the rest of the panel stays usable (the page never waits).
+// ready this section says what the app waits for, and the rest of the panel stays usable and
+// can be saved (the page never waits; the choice itself waits for both replies).
 import { memo, useId } from "react";
 import type { Comparison, Winner } from "../api/types";
 import { pairwiseId } from "./model";
@@ -13,12 +14,20 @@ const CHOICES: { value: Winner; label: string }[] = [
 
 interface ComparisonQuestionsProps {
   comparison: Comparison;
+  /** The other answers are saved on the server; only the comparison is left. */
+  answersSaved: boolean;
   winners: Record<string, Winner>;
   invalid: boolean;
   onChange: (questionId: string, winner: Winner) => void;
 }
 
-export const ComparisonQuestions = memo(function ComparisonQuestions({ comparison, winners, invalid, onChange }: ComparisonQuestionsProps) {
+export const ComparisonQuestions = memo(function ComparisonQuestions({
+  comparison,
+  answersSaved,
+  winners,
+  invalid,
+  onChange,
+}: ComparisonQuestionsProps) {
   const name = useId();
   if (comparison.status === "pending") {
     return (
@@ -27,8 +36,10 @@ export const ComparisonQuestions = memo(function ComparisonQuestions({ compariso
           <span className="section-number" aria-hidden="true">4</span> Compare two replies
         </h3>
         <p className="notice notice-wait" role="status">
-          <span className="spinner" aria-hidden="true" /> A second version of the reply is being written. It will appear
-          here when it is ready; you can answer the questions above meanwhile.
+          <span className="spinner" aria-hidden="true" />{" "}
+          {answersSaved
+            ? "Your other answers are saved. Preparing a second version of the reply to compare: it appears here in a moment, then choose between the two replies and save."
+            : "Preparing a second version of the reply to compare: you can answer the other questions meanwhile and save them."}
         </p>
       </div>
     );

@@ -411,6 +411,8 @@ export interface components {
         AnnotationStepOutput: {
             turn: number;
             readonly submitted: boolean;
+            /** @description Every answer but the A/B choice is saved (while the comparison was pending); the step is submitted once the comparison is answered or skipped. */
+            readonly answers_saved: boolean;
             readonly draft_key: string;
             readonly behaviour_questions: components["schemas"]["QuestionOutput"][];
             readonly comparison: components["schemas"]["ComparisonOutput"];

@@ -126,6 +126,7 @@ export function annotationStep(overrides: Partial<AnnotationStep> = {}): Annotat
   return {
     turn: 1,
     submitted: false,
+    answers_saved: false,
     draft_key: "annotation:1",
     behaviour_questions: [
       { id: "B1", text: "Did the reply notice your feelings? (server)" },
