@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("annotations", "0012_study_recruitment"),
+        ("annotations", "0013_client_error"),
     ]
 
     operations = [
