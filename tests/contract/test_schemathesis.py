@@ -23,6 +23,7 @@ derandomized, 18 operations): anonymous 180 cases (78 positive, 102 negative), p
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -57,6 +58,7 @@ STEP_OF = {
     "POST /api/study/topic": "topic",
     "GET /api/study/turns/{number}": "annotation",
     "GET /api/study/turns/{number}/annotation": "annotation",
+    "GET /api/study/turns/{number}/stream": "annotation",
     "POST /api/study/turns/{number}/annotation": "annotation",
     "POST /api/study/turns/{number}/retry": "annotation",
     "POST /api/study/finish": "annotated",
@@ -111,6 +113,11 @@ def _configured(case: Any, study: Study, client: ParticipantClient | None) -> No
         params["phase"] = "pre"
     if "number" in params:
         params["number"] = 1
+    if case.operation.path == "/api/study/{slug}/start" and isinstance(case.body, dict):
+        # A Prolific study takes Prolific's ids only (24 lowercase hex digits; the schema's
+        # pattern is every study's): the generated id, turned into one.
+        generated = str(case.body.get("prolific_pid", ""))
+        case.body["prolific_pid"] = hashlib.sha256(generated.encode()).hexdigest()[:24]
     if client is None or not isinstance(case.body, dict):
         return
     body, path = case.body, case.operation.path

@@ -42,11 +42,16 @@ def test_each_field_is_read_from_the_variable_it_names(clean_environment, tmp_pa
     # Guards the reader against a field read from another variable (or not at all).
     for spec in fields(AttuneConfig):
         default = getattr(read_environment(tmp_path), spec.name)
-        if isinstance(default, tuple):  # a list of names
-            clean_environment.setenv(spec.metadata["env"], "SEVEN_API, EIGHT")
+        if isinstance(default, tuple):  # a list: of addresses (the proxies) or of names
+            items = (
+                ("10.0.0.7", "10.0.0.8")
+                if spec.name == "trusted_proxies"
+                else ("SEVEN_API", "EIGHT")
+            )
+            clean_environment.setenv(spec.metadata["env"], ", ".join(items))
             changed = getattr(read_environment(tmp_path), spec.name)
             clean_environment.delenv(spec.metadata["env"])
-            assert changed == ("SEVEN_API", "EIGHT"), spec.name
+            assert changed == items, spec.name
             continue
         value = "/somewhere/else" if isinstance(default, Path) else "7"
         value = "10.0.0.7" if isinstance(default, tuple) else value  # a list of addresses
