@@ -198,11 +198,9 @@ def _stopped_event(plan: chat.ChatPlan) -> Callable[[str | None], bytes]:
     return event
 
 
-async def _reply_events(
-    plan: chat.ChatPlan, address: str | None
-) -> AsyncGenerator[reply_runs.Item]:
-    """The run's items: the turn, the pieces of the reply, and the last event (stored first)."""
-    yield (
+def _turn_item(plan: chat.ChatPlan | chat.FollowPlan) -> reply_runs.Item:
+    """The stream's first event: the turn being answered, and the support notice it earned."""
+    return (
         "turn",
         TURN.encode(
             {
@@ -215,6 +213,13 @@ async def _reply_events(
             }
         ),
     )
+
+
+async def _reply_events(
+    plan: chat.ChatPlan, address: str | None
+) -> AsyncGenerator[reply_runs.Item]:
+    """The run's items: the turn, the pieces of the reply, and the last event (stored first)."""
+    yield _turn_item(plan)
     if plan.replay is not None:  # a repeated submit of an answered message: the same turn again
         yield "text", plan.replay
         yield "end", await _last_event(plan, _done_event, plan.turn_id)
@@ -445,19 +450,7 @@ def _reread(plan: chat.FollowPlan) -> chat.FollowPlan:
 
 async def _settled_items(plan: chat.FollowPlan) -> AsyncGenerator[reply_runs.Item]:
     """A turn no run is writing: its stored reply, or why it has none."""
-    yield (
-        "turn",
-        TURN.encode(
-            {
-                "turn": {
-                    "number": plan.turn_number,
-                    "status": TurnStatus.STREAMING,
-                    "user_message": plan.user_message,
-                },
-                "support": plan.support,
-            }
-        ),
-    )
+    yield _turn_item(plan)
     if plan.status == TurnStatus.DONE:
         yield "text", plan.reply
         yield "end", await run_in_db_thread(_done_event, plan.turn_id)
