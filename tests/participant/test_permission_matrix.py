@@ -43,6 +43,7 @@ ENDPOINTS = [
     ("study-messages", "post", "messages", {"text": "hello", "idempotency_key": "matrix-key-1"}),
     ("study-turn", "get", "turns/1", None),
     ("study-turn-retry", "post", "turns/1/retry", {}),
+    ("study-turn-stream", "get", "turns/1/stream", None),
     ("study-annotation", "get", "turns/1/annotation", None),
     ("study-annotation", "post", "turns/1/annotation", ANNOTATION),
     ("study-finish", "post", "finish", {}),
