@@ -73,6 +73,15 @@ class Thresholds:
     neighbour_similarity: float = 1.0  # a near copy of a training risk message is risk
 
 
+@dataclass(frozen=True)
+class Firing:
+    score: float
+    fired: bool
+    sure: bool
+    neighbour: str | None
+    category: str | None
+
+
 class RiskModel:
     """The artefact's logistic regression over the embedding, and the training risk messages
     (embedded at load) for the nearest-neighbour explanation."""
@@ -115,13 +124,15 @@ class RiskModel:
             self._neighbour_categories[best],
         )
 
-    def fires(self, vector: np.ndarray) -> tuple[float, bool, bool]:
+    def fires(self, vector: np.ndarray) -> Firing:
         """The score, whether the model fires (at the check-in threshold, or as a near copy of
-        a training risk message), and whether it is sure (at the flag threshold, or a copy)."""
+        a training risk message), whether it is sure (at the flag threshold, or a copy), and
+        the nearest training risk message (computed once: it decides the copy rule too)."""
         score = self.score(vector)
-        near_copy = self.nearest(vector)[0] >= self.thresholds.neighbour_similarity
-        sure = near_copy or score >= self.thresholds.flag
-        return score, sure or score >= self.thresholds.check_in, sure
+        similarity, neighbour, category = self.nearest(vector)
+        sure = similarity >= self.thresholds.neighbour_similarity or score >= self.thresholds.flag
+        fired = sure or score >= self.thresholds.check_in
+        return Firing(score, fired, sure, neighbour, category)
 
 
 _lock = threading.Lock()
@@ -161,16 +172,16 @@ def assess(text: str, language: str = "en") -> RiskAssessment:
         signal = LEXICON if phrases else None
         return RiskAssessment(bool(phrases), signal, phrases, score=None, borderline=False)
     vector = model.embed(text)
-    score, fired, sure = model.fires(vector)
-    borderline = not phrases and fired and not sure
-    risk = bool(phrases) or fired
-    signal = LEXICON if phrases else MODEL if fired else None
-    _, neighbour, category = model.nearest(vector) if risk else (0.0, None, None)
-    return RiskAssessment(risk, signal, phrases, score, borderline, neighbour, category)
+    firing = model.fires(vector)
+    borderline = not phrases and firing.fired and not firing.sure
+    risk = bool(phrases) or firing.fired
+    signal = LEXICON if phrases else MODEL if firing.fired else None
+    neighbour, category = (firing.neighbour, firing.category) if risk else (None, None)
+    return RiskAssessment(risk, signal, phrases, firing.score, borderline, neighbour, category)
 
 
 def is_risk(text: str, language: str = "en") -> bool:
     if matches(RISK_PATTERN, text):
         return True  # the lexicon decides alone: no need for the model
     model = model_for(language)
-    return model is not None and model.fires(model.embed(text))[1]
+    return model is not None and model.fires(model.embed(text)).fired
