@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page
 
 from tests.e2e.servers import KEY_ENV, KEY_VALUE, running_uvicorn
 
@@ -105,18 +106,43 @@ def email_env(folder: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def platform(
-    django_db_setup, django_db_blocker, built_frontend, openai_server, email_folder
-) -> Iterator[str]:
-    """uvicorn with the ASGI app and a Celery worker, both on the test database; the base URL."""
-    from tests.worker_process import celery_worker, test_database_url
+def platform_env(django_db_setup, django_db_blocker, email_folder) -> dict[str, str]:
+    """What the platform's processes add to the environment: the test database, the model key."""
+    from tests.worker_process import test_database_url
 
     with django_db_blocker.unblock():
         database_url = test_database_url()
-    env = {"DATABASE_URL": database_url, KEY_ENV: KEY_VALUE, **email_env(email_folder)}
+    return {"DATABASE_URL": database_url, KEY_ENV: KEY_VALUE, **email_env(email_folder)}
+
+
+@pytest.fixture(scope="session")
+def platform(platform_env, built_frontend, openai_server) -> Iterator[str]:
+    """uvicorn with the ASGI app and a Celery worker, both on the test database; the base URL."""
+    from tests.worker_process import celery_worker
+
     # Both processes stop before pytest-django drops the test database (they hold connections).
-    with celery_worker(extra_env=env, name="e2e"), running_uvicorn(env) as base_url:
-        yield base_url
+    with celery_worker(extra_env=platform_env, name="e2e"), running_uvicorn(platform_env) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def second_web_process(platform, platform_env) -> Iterator[str]:
+    """A second uvicorn beside ``platform`` on the same database and Redis, as a deployment with
+    two web processes behind a load balancer runs; its base URL."""
+    with running_uvicorn(platform_env) as url:
+        yield url
+
+
+@pytest.fixture
+def phone(browser, platform) -> Iterator[Page]:
+    """A touch phone (390x844) in English, on the platform's real Content-Security-Policy."""
+    from tests.e2e.steps import PHONE
+
+    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    yield page
+    context.close()
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,9 @@
 """A TCP proxy in front of the platform whose network can drop: ``drop()`` cuts every open
 connection (as a phone losing its signal does: an open stream breaks mid-reply) and refuses
 new ones until ``restore()``. Chromium's own offline emulation leaves an open response
-alone, so the browser tests of a dropped connection go through this."""
+alone, so the browser tests of a dropped connection go through this. ``retarget()`` sends the
+connections made from then on to another server (a second web process behind a load
+balancer), and ``connections`` counts the connections each server was given."""
 
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ from urllib.parse import urlsplit
 
 class DroppingProxy:
     def __init__(self, target_url: str) -> None:
-        target = urlsplit(target_url)
-        self.target = (target.hostname or "127.0.0.1", target.port or 80)
+        self.target = _address(target_url)
+        self.connections: dict[tuple[str, int], int] = {}
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
         self.up = True
@@ -30,6 +32,9 @@ class DroppingProxy:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
             sock.close()
+
+    def retarget(self, target_url: str) -> None:
+        self.target = _address(target_url)
 
     def restore(self) -> None:
         self.up = True
@@ -47,15 +52,22 @@ class DroppingProxy:
             if not self.up:
                 client.close()
                 continue
+            target = self.target
             try:
-                server = socket.create_connection(self.target)
+                server = socket.create_connection(target)
             except OSError:
                 client.close()
                 continue
+            self.connections[target] = self.connections.get(target, 0) + 1
             with self._lock:
                 self._open |= {client, server}
             for source, sink in ((client, server), (server, client)):
                 threading.Thread(target=_pump, args=(source, sink), daemon=True).start()
+
+
+def _address(url: str) -> tuple[str, int]:
+    parts = urlsplit(url)
+    return (parts.hostname or "127.0.0.1", parts.port or 80)
 
 
 def _pump(source: socket.socket, sink: socket.socket) -> None:

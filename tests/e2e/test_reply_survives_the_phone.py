@@ -14,7 +14,6 @@ from annotations.models import AuditEntry, Turn, TurnStatus
 from annotations.services.study_instrument import instrument_of
 from tests.e2e import participant as act
 from tests.e2e.drop_proxy import DroppingProxy
-from tests.e2e.steps import PHONE
 from tests.e2e.test_whole_session import upstream_study
 from tests.factories import unique
 
@@ -24,15 +23,6 @@ STREAMING = ".message-assistant.streaming .message-text"
 # Twelve words: the test server's reply quotes them, about 17 pieces at 0.25 s each.
 MESSAGE = "My manager keeps moving my deadlines and I never know what comes"
 REPLY = f"Test server reply to: {MESSAGE}"
-
-
-@pytest.fixture
-def phone(browser, platform) -> Page:
-    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    yield page
-    context.close()
 
 
 def _chat_calls(openai_server, text: str) -> int:
