@@ -17,9 +17,9 @@ comes back with ``Last-Event-ID`` (``GET /api/study/turns/<n>/stream``) gets the
 there; any other comes back to the whole turn (``turn``, the text so far as one ``delta``, then
 the rest as it comes).
 
-A withdrawal stops the runs of its participant in this process at once (``stop_participant``);
-a run on another process stores nothing either way (``chat.record_reply``) and ends with its
-model's stream.
+A withdrawal stops the runs of its participant at once (``stop_participant`` in this process;
+``reply_stops.py`` tells the other web processes through Redis); a run that is not told
+stores nothing either way (``chat.record_reply``) and ends with its model's stream.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotations.models import PanasPhase, Participant
-from annotations.participant_api import reply_runs
+from annotations.participant_api import reply_stops
 from annotations.participant_api import serializers as io
 from annotations.participant_api.auth import (
     IsParticipant,
@@ -211,8 +211,9 @@ PostSurveyView = step_view("study_post_survey", surveys.submit_post_survey, io.P
 # The input only confirms; withdrawal itself takes nothing but the participant.
 def _withdraw(participant: Participant) -> object:
     result = participants.withdraw(participant)
-    # A reply still being generated for them here ends now (its turn is settled already).
-    reply_runs.stop_participant(participant.pk)
+    # A reply still being generated for them ends now, in this web process or another one
+    # (its turn is settled already).
+    reply_stops.stop_everywhere(participant.pk)
     return result
 
 
