@@ -2,8 +2,6 @@
 get models by the pool's balance with each other's new conversation counted: the post-survey
 opens the next conversation under the study's row lock, as consent opens the first."""
 
-import time
-
 import pytest
 from django.db import transaction
 
@@ -11,7 +9,7 @@ from annotations.models import Conversation, ConversationState
 from annotations.services import surveys
 from tests.factories import make_endpoint, make_participant
 from tests.participant.conftest import POST_SURVEY
-from tests.threads import in_a_thread
+from tests.threads import in_a_thread, until_another_waits_for_a_lock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,7 +32,7 @@ def test_the_second_finisher_sees_the_first_ones_new_conversation(
     with transaction.atomic():  # the first finisher's post-survey, not committed yet
         surveys.submit_post_survey(first, **POST_SURVEY)
         other = in_a_thread(lambda: surveys.submit_post_survey(second, **POST_SURVEY))
-        time.sleep(0.3)  # the second one reaches the model's choice meanwhile
+        until_another_waits_for_a_lock()
     other.join(timeout=20)
 
     nexts = dict(

@@ -3,7 +3,6 @@ after a lease lapsed while its stream lived on) waits for that step and replays 
 reply. Deciding on a status read before that commit set the answered turn streaming again:
 a second model call, whose reply could never be stored, and a chat that could not go on."""
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -13,7 +12,7 @@ from django.utils import timezone
 from annotations.models import Conversation, Participant, Turn, TurnStatus
 from annotations.services import chat
 from tests.participant.conftest import fake_completion
-from tests.threads import in_a_thread
+from tests.threads import in_a_thread, until_another_waits_for_a_lock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TEXT, KEY = "Are you there?", "key-retry-during-reply"
@@ -43,7 +42,7 @@ def test_the_answered_turn_is_replayed_not_restarted(participant_client, again):
         second = in_a_thread(
             lambda: plans.append(again(Participant.objects.get(prolific_pid=client.pid)))
         )
-        time.sleep(0.3)  # the retry reaches the turn meanwhile
+        until_another_waits_for_a_lock()
     second.join(timeout=20)
 
     assert plans and plans[0].replay == "I am here."

@@ -4,8 +4,6 @@ is not stored, no annotation step or improver call is opened for it, and under t
 the turn stays erased. A reply stored just before the withdrawal is erased with the rest, and
 the improver makes no model call for a withdrawn participant."""
 
-import time
-
 import httpx
 import pytest
 from django.db import transaction
@@ -16,7 +14,7 @@ from annotations.services import chat, participants
 from annotations.services.improver import run_improver
 from annotations.services.withdrawal import WITHDREW_MID_REPLY
 from tests.participant.conftest import fake_completion
-from tests.threads import in_a_thread
+from tests.threads import in_a_thread, until_another_waits_for_a_lock
 
 IMPROVE = "annotations.improve_reply"
 
@@ -95,7 +93,7 @@ def test_a_reply_being_stored_is_erased_with_the_rest(participant_client, chat_s
     with transaction.atomic():
         assert chat.record_reply(plan.turn_id, fake_completion("About your worry...")) is not None
         leaving = in_a_thread(lambda: participants.withdraw(participant))
-        time.sleep(0.3)  # the withdrawal reaches the turn's lock meanwhile
+        until_another_waits_for_a_lock()
     leaving.join(timeout=20)
     turn = Turn.objects.get(pk=plan.turn_id)
     assert (turn.user_message, turn.model_reply) == ("", "")

@@ -4,15 +4,13 @@ waits for the survey's step instead of turning a completed conversation into an 
 a move the conversation's states do not allow. The next conversation that step opened (a study
 of several per participant) is abandoned: nothing stays open for a withdrawn participant."""
 
-import time
-
 import pytest
 from django.db import transaction
 
 from annotations.models import Conversation, ConversationState, Participant
 from annotations.services import participants, surveys
 from tests.participant.conftest import POST_SURVEY
-from tests.threads import in_a_thread
+from tests.threads import in_a_thread, until_another_waits_for_a_lock
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,7 +25,7 @@ def test_a_completed_conversation_stays_completed(
     with transaction.atomic():  # the survey's step, not committed yet
         surveys.submit_post_survey(participant, **POST_SURVEY)
         leaving = in_a_thread(lambda: participants.withdraw(participant))
-        time.sleep(0.3)  # the withdrawal reads the open conversations meanwhile
+        until_another_waits_for_a_lock()
     leaving.join(timeout=20)
 
     first, *later = Conversation.objects.order_by("pk")
