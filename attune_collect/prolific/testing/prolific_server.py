@@ -193,7 +193,10 @@ class ProlificTestServer:
 
     def start(self) -> ProlificTestServer:
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, name=f"prolific-test-{self.port}", daemon=True
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.02},
+            name=f"prolific-test-{self.port}",
+            daemon=True,
         )
         self._thread.start()
         return self
