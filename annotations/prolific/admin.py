@@ -17,7 +17,6 @@ from annotations import dispatch
 from annotations.models import BonusBatch, Participant, ProlificLink, ReviewDecision
 from annotations.prolific.access import may_operate, require_operator
 from annotations.prolific.bonuses import bonus_table, intend_bonuses
-from annotations.prolific.places import places_summary
 from annotations.prolific.review import (
     ProlificRefused,
     approval_candidates,
@@ -26,6 +25,7 @@ from annotations.prolific.review import (
 )
 from annotations.prolific.setup import save_link
 from annotations.qa.access import study_scope
+from annotations.qa.monitoring import places
 from annotations.staff import staff_user
 from attune_collect.prolific.client import MIN_REJECTION_MESSAGE, REJECTION_CATEGORIES
 
@@ -95,7 +95,7 @@ class ProlificLinkAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "title": f"Prolific: {link.study}",
             "link": link,
-            "places": places_summary(link.study),
+            "places": places(link.study),
             "candidates": approval_candidates(link),
             "decisions": ReviewDecision.objects.filter(link=link).order_by("-pk")[:50],
             "bonus_rows": rows,

@@ -4,12 +4,9 @@ already freed is left as it is, so a second sync or sweep changes nothing."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Count
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from annotations.models import (
@@ -17,7 +14,6 @@ from annotations.models import (
     ConversationState,
     Participant,
     ProlificLink,
-    Study,
 )
 from annotations.services.audit import record_audit
 from annotations.services.conversation_states import move
@@ -100,38 +96,3 @@ def sweep_idle_conversations() -> int:
         for participant_id in set(idle):
             freed += free_place(participant_id, IDLE, actor_label="system:idle-sweep")
     return freed
-
-
-@dataclass(frozen=True)
-class Places:
-    target: int
-    held: int
-    freed: dict[str, int]  # reason -> participants
-
-    @property
-    def remaining(self) -> int:
-        return max(0, self.target - self.held)
-
-
-def places_summary(study: Study) -> Places:
-    """Places held (as ``participants.is_full`` counts them), freed by reason, and remaining."""
-    people = Participant.objects.filter(study=study, is_preview=False)
-    held = (
-        people.filter(
-            withdrawn=False,
-            consented_at__isnull=False,
-            screened_out_at__isnull=True,
-            place_freed_at__isnull=True,
-        )
-        .annotate(person=Coalesce("restart_of_id", "id"))
-        .values("person")
-        .distinct()
-        .count()
-    )
-    freed = dict(
-        people.filter(place_freed_at__isnull=False)
-        .values_list("place_freed_reason")
-        .annotate(n=Count("id"))
-        .values_list("place_freed_reason", "n")
-    )
-    return Places(target=study.target_participants, held=held, freed=freed)
