@@ -17,6 +17,7 @@ from annotations import dispatch
 from annotations.models import BonusBatch, Participant, ProlificLink, ReviewDecision
 from annotations.prolific.access import may_operate, require_operator
 from annotations.prolific.bonuses import bonus_table, intend_bonuses
+from annotations.prolific.controls import set_recruiting
 from annotations.prolific.review import (
     ProlificRefused,
     approval_candidates,
@@ -27,7 +28,11 @@ from annotations.prolific.setup import save_link
 from annotations.qa.access import study_scope
 from annotations.qa.monitoring import places
 from annotations.staff import staff_user
-from attune_collect.prolific.client import MIN_REJECTION_MESSAGE, REJECTION_CATEGORIES
+from attune_collect.prolific.client import (
+    MIN_REJECTION_MESSAGE,
+    REJECTION_CATEGORIES,
+    ProlificError,
+)
 
 
 class RejectForm(forms.Form):
@@ -75,6 +80,11 @@ class ProlificLinkAdmin(admin.ModelAdmin):
                 "<int:pk>/reject/", view(self.reject_view), name="annotations_prolificlink_reject"
             ),
             path("<int:pk>/pay/", view(self.pay_view), name="annotations_prolificlink_pay"),
+            path(
+                "<int:pk>/recruiting/",
+                view(self.recruiting_view),
+                name="annotations_prolificlink_recruiting",
+            ),
             *super().get_urls(),
         ]
 
@@ -165,6 +175,22 @@ class ProlificLinkAdmin(admin.ModelAdmin):
             return self._back(link)
         dispatch.prolific_settle(link.pk)
         messages.info(request, "Bonuses recorded; they are being paid once on Prolific.")
+        return self._back(link)
+
+    def recruiting_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        link = self._post(request, pk)
+        action = request.POST.get("action", "")
+        if action not in ("PAUSE", "START"):
+            messages.error(request, "Choose pause or resume.")
+            return self._back(link)
+        try:
+            set_recruiting(link, action, actor=staff_user(request))
+        except ProlificError as error:
+            messages.error(request, f"Prolific refused: {error}")
+            return self._back(link)
+        messages.info(
+            request, "Paused on Prolific." if action == "PAUSE" else "Resumed on Prolific."
+        )
         return self._back(link)
 
     def _post(self, request: HttpRequest, pk: int) -> ProlificLink:

@@ -13,7 +13,7 @@ from tests.prolific.conftest import arrive, complete
 
 pytestmark = pytest.mark.django_db
 
-ACTIONS = ("sync", "approve", "pay")
+ACTIONS = ("sync", "approve", "pay", "recruiting")
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def ready(linked_study, prolific_server):
 def post(client, user, link, action):
     client.force_login(user)
     url = reverse(f"admin:annotations_prolificlink_{action}", args=[link.pk])
-    return client.post(url, {"expected_total_cents": "0"})
+    return client.post(url, {"expected_total_cents": "0", "action": "PAUSE"})
 
 
 @pytest.mark.parametrize("persona", ["viewer", "reviewer", "outsider"])
