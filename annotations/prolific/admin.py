@@ -26,7 +26,7 @@ from annotations.prolific.review import (
 )
 from annotations.prolific.setup import save_link
 from annotations.qa.access import study_scope
-from annotations.qa.monitoring import places
+from annotations.services.places import place_counts
 from annotations.staff import staff_user
 from attune_collect.prolific.client import (
     MIN_REJECTION_MESSAGE,
@@ -105,7 +105,7 @@ class ProlificLinkAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "title": f"Prolific: {link.study}",
             "link": link,
-            "places": places(link.study),
+            "places": place_counts(link.study),
             "candidates": approval_candidates(link),
             "decisions": ReviewDecision.objects.filter(link=link).order_by("-pk")[:50],
             "bonus_rows": rows,

@@ -32,6 +32,7 @@ from annotations.models import Conversation, ConversationState, Participant, Stu
 from annotations.qa.flags import flag_label
 from annotations.qa.flags.loading import seconds_spent
 from annotations.qa.models import Flag
+from annotations.services.places import FREED_REASONS, place_counts
 from annotations.services.start_refusals import RefusalReason, refused_starts_by_day
 
 NO_MODEL = "(none)"
@@ -236,41 +237,14 @@ def refused_starts(study: Study) -> Table:
     )
 
 
-# Why a place went back to the study (Participant.place_freed_reason: a Prolific submission's
-# status at sync, or "idle" from the sweep; annotations/prolific/places.py).
-FREED_REASONS = ("RETURNED", "TIMED-OUT", "REJECTED", "idle")
-
-
 def places(study: Study) -> Table:
-    """Places held (as ``participants.is_full`` counts them), freed by reason, remaining."""
-    people = Participant.objects.filter(study=study, is_preview=False)
-    held = (
-        people.filter(
-            withdrawn=False,
-            consented_at__isnull=False,
-            screened_out_at__isnull=True,
-            place_freed_at__isnull=True,
-        )
-        .annotate(person=Coalesce("restart_of_id", "id"))
-        .values("person")
-        .distinct()
-        .count()
-    )
-    freed = Counter(
-        people.filter(place_freed_at__isnull=False).values_list("place_freed_reason", flat=True)
-    )
+    """Places held, freed by reason, and remaining (``services/places.py``)."""
+    counts = place_counts(study)
     return Table(
         "places",
         "Places held, freed and remaining",
         ("target", "held", *(f"freed: {r}" for r in FREED_REASONS), "remaining"),
-        [
-            (
-                study.target_participants,
-                held,
-                *(freed[r] for r in FREED_REASONS),
-                max(0, study.target_participants - held),
-            )
-        ],
+        [(counts.target, counts.held, *counts.freed.values(), counts.remaining)],
     )
 
 
