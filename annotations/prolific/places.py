@@ -7,12 +7,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Max, OuterRef, Subquery
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from annotations.models import (
     Conversation,
     ConversationState,
     Participant,
+    ParticipantDraft,
     ProlificLink,
 )
 from annotations.services.audit import record_audit
@@ -73,6 +76,27 @@ def free_place(participant_id: int, reason: str, *, actor_label: str) -> bool:
     return True
 
 
+def _last_activity():
+    """A conversation's last sign of life: its own last write (a step), its turns' messages and
+    replies, their annotations, the participant's drafts (saved as they type). A turn does not
+    touch the conversation's row, so ``updated_at`` alone would call a chatting person idle."""
+    drafts = (
+        ParticipantDraft.objects.filter(participant=OuterRef("participant"))
+        .order_by()
+        .values("participant")
+        .annotate(last=Max("updated_at"))
+        .values("last")
+    )
+    signs = (
+        Max("turns__started_at"),
+        Max("turns__finished_at"),
+        Max("turns__annotation__submitted_at"),
+        Subquery(drafts),
+    )
+    # Greatest is NULL on SQLite when any argument is: each falls back to updated_at.
+    return Greatest("updated_at", *(Coalesce(sign, "updated_at") for sign in signs))
+
+
 def sweep_idle_conversations() -> int:
     """The workers' sweep step: conversations of a Prolific study idle past its bound are
     abandoned and their places freed (``ProlificLink.idle_abandon_minutes``; 0: never)."""
@@ -86,10 +110,12 @@ def sweep_idle_conversations() -> int:
             Conversation.objects.filter(
                 study_id=link.study_id,
                 state__in=OPEN_STATES,
-                updated_at__lt=cutoff,
+                updated_at__lt=cutoff,  # indexed first cut; the activity below decides
                 participant__is_preview=False,
                 participant__place_freed_at__isnull=True,
             )
+            .annotate(active_at=_last_activity())
+            .filter(active_at__lt=cutoff)
             .order_by("updated_at")
             .values_list("participant_id", flat=True)[:SWEEP_BATCH]
         )

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from annotations.models import AuditEntry, Conversation, ConversationState, ProlificLink
+from annotations.models import AuditEntry, Conversation, ConversationState, ProlificLink, Turn
 from annotations.prolific.places import sweep_idle_conversations
 from annotations.services.progress import Step, progress_of
 from attune_collect.sweep import STEPS
@@ -21,14 +21,25 @@ pytestmark = pytest.mark.django_db
 def test_idle_conversations_are_abandoned_once(linked_study, prolific_server):
     ProlificLink.objects.filter(study=linked_study).update(idle_abandon_minutes=60)
     idle, active = arrive(linked_study, prolific_server), arrive(linked_study, prolific_server)
-    Conversation.objects.filter(participant=idle.participant).update(
-        updated_at=timezone.now() - timedelta(minutes=61)
+    chatting = arrive(linked_study, prolific_server)
+    long_ago = timezone.now() - timedelta(minutes=61)
+    Conversation.objects.filter(participant__in=[idle.participant, chatting.participant]).update(
+        updated_at=long_ago
+    )
+    # A message a minute ago: the conversation row is old, the chat is not (turns do not
+    # touch it).
+    Turn.objects.create(
+        conversation=Conversation.objects.get(participant=chatting.participant),
+        number=1,
+        user_message="still here",
+        started_at=timezone.now() - timedelta(minutes=1),
     )
     assert sweep_idle_conversations() == 1
     assert sweep_idle_conversations() == 0
     states = dict(Conversation.objects.values_list("participant_id", "state"))
     assert states[idle.participant.pk] == ConversationState.ABANDONED
     assert states[active.participant.pk] == ConversationState.CONSENTED
+    assert states[chatting.participant.pk] == ConversationState.CONSENTED
     freed = AuditEntry.objects.get(action="prolific.place.freed")
     assert freed.data["reason"] == "idle"
     idle.participant.refresh_from_db()
