@@ -198,9 +198,6 @@ class ProlificLinkAdmin(admin.ModelAdmin):
             raise Http404("POST only")
         return self._link(request, pk)
 
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return super().has_module_permission(request)
-
 
 admin.site.register(ProlificLink, ProlificLinkAdmin)
 

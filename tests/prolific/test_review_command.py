@@ -29,8 +29,8 @@ def test_dry_run_then_run(linked_study, prolific_server, researcher):
     shown = run(linked_study, researcher, dry_run=True)
     assert "would approve 2 submissions" in shown
     assert len(prolific_server.calls) == calls_before  # nothing sent, nothing read
-    run(linked_study, researcher, pay_bonuses=True)
-    shown = run(linked_study, researcher, dry_run=True, pay_bonuses=True)
+    run(linked_study, researcher, pay=True)
+    shown = run(linked_study, researcher, dry_run=True, pay=True)
     assert "would approve 0" in shown and "total bonus owed: 0 cents" in shown
     assert len(prolific_server.calls_of("transition")) == 2
     assert list(prolific_server.paid_bulk_bonuses().values()) == [1]

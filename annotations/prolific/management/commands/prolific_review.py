@@ -32,9 +32,11 @@ class Command(BaseCommand):
         parser.add_argument("study", help="the study's slug")
         parser.add_argument("--actor", required=True, help="who acts (a researcher's username)")
         parser.add_argument("--dry-run", action="store_true", help="show, send nothing")
-        parser.add_argument("--pay-bonuses", action="store_true", help="also pay the bonus table")
+        parser.add_argument(
+            "--pay-bonuses", dest="pay", action="store_true", help="also pay the bonus table"
+        )
 
-    def handle(self, *args, study: str, actor: str, dry_run: bool, pay_bonuses: bool, **_) -> None:
+    def handle(self, *args, study: str, actor: str, dry_run: bool, pay: bool, **_) -> None:
         link = ProlificLink.objects.select_related("study").filter(study__slug=study).first()
         if link is None:
             raise CommandError(f"The study {study!r} has no Prolific link.")
@@ -52,13 +54,13 @@ class Command(BaseCommand):
             made = intend_approvals(link, actor=user)
             sent = send_decisions(link)
             self.stdout.write(f"approvals recorded: {made}; decisions {sent}")
-            if pay_bonuses:
+            if pay:
                 rows = bonus_table(link)
                 if rows:
                     intend_bonuses(
                         link, actor=user, expected_total_cents=sum(r.amount_cents for r in rows)
                     )
-                self.stdout.write(f"bonuses: {pay_bonuses_of(link)}")
+                self.stdout.write(f"bonuses: {pay_bonuses(link)}")
         except (ProlificError, ProlificRefused) as error:
             raise CommandError(str(error)) from None
 
@@ -75,7 +77,3 @@ class Command(BaseCommand):
                 f"{row.amount_cents}  {'yes' if row.capped else ''}"
             )
         self.stdout.write(f"total bonus owed: {sum(r.amount_cents for r in rows)} cents")
-
-
-def pay_bonuses_of(link: ProlificLink) -> object:
-    return pay_bonuses(link)
