@@ -159,11 +159,13 @@ def pay_bonuses(
     owed = BonusBatch.objects.filter(
         link=link, state__in=(BonusState.INTENDED, BonusState.CREATED, BonusState.PAYING)
     ).order_by("pk")
+    if not owed.exists():
+        return result
+    client = client or client_for(link)  # a missing token refuses before anything is claimed
     for batch_id in owed.values_list("pk", flat=True):
         batch = _claim(batch_id, timezone.now())
         if batch is None:
             continue  # another worker or tab holds it
-        client = client or client_for(link)
         try:
             _advance(link, batch, client, settle, result)
         except ProlificError as error:

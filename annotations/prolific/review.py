@@ -192,11 +192,13 @@ def send_decisions(link: ProlificLink, *, client: ProlificClient | None = None) 
     pending = ReviewDecision.objects.filter(
         link=link, state__in=(DecisionState.INTENDED, DecisionState.SENDING)
     ).order_by("pk")
+    if not pending.exists():
+        return result
+    client = client or client_for(link)  # a missing token refuses before anything is claimed
     for decision in pending:
         was_sending = decision.state == DecisionState.SENDING
         if not _claim(decision.pk, timezone.now()):
             continue
-        client = client or client_for(link)
         target = _TARGET[decision.action]
         try:
             if was_sending and client.submission(decision.submission_id).status == target:
