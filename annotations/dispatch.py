@@ -13,6 +13,9 @@ COMPUTE_FLAGS = "qa.compute_flags"  # annotations/qa/tasks.py
 RISK_ALERT = "qa.risk_alert"  # annotations/qa/tasks.py
 MODERATE_MESSAGE = "safety.moderate_message"  # annotations/tasks.py
 BUILD_RELEASE = "releases.build"  # annotations/releases/tasks.py
+PROLIFIC_SYNC = "prolific.sync"  # annotations/prolific/tasks.py
+PROLIFIC_SYNC_ALL = "prolific.sync_all"  # annotations/prolific/tasks.py (Celery beat)
+PROLIFIC_SETTLE = "prolific.settle"  # annotations/prolific/tasks.py: send decisions, pay
 
 
 def improve_reply(turn_id: int) -> None:
@@ -39,3 +42,13 @@ def moderate_message(turn_id: int) -> None:
 def build_release(release_id: int) -> None:
     """Build a release (the sweep sends it again while it is queued and claimed by nobody)."""
     send_on_commit(BUILD_RELEASE, release_id)
+
+
+def prolific_sync(link_id: int) -> None:
+    """Sync one study with Prolific now (the admin's "sync now"; beat syncs every study)."""
+    send_on_commit(PROLIFIC_SYNC, link_id)
+
+
+def prolific_settle(link_id: int) -> None:
+    """Send a study's owed approvals and rejections and pay its owed bonuses."""
+    send_on_commit(PROLIFIC_SETTLE, link_id)

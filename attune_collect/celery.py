@@ -11,6 +11,13 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Platform tasks live in the project package, which autodiscovery (apps only) does not scan.
 app.conf.imports = ("attune_collect.tasks",)
+# Run by `celery -A attune_collect beat` (docs/prolific.md): every study linked to Prolific is
+# synced (places freed by returned, timed-out and rejected submissions) every five minutes.
+# The name is annotations.dispatch.PROLIFIC_SYNC_ALL (not imported here: Django is not set up).
+PROLIFIC_SYNC_EVERY_S = 300.0
+app.conf.beat_schedule = {
+    "prolific-sync": {"task": "prolific.sync_all", "schedule": PROLIFIC_SYNC_EVERY_S},
+}
 
 
 # Each process that runs tasks loads litellm, the demo provider and the risk model at its

@@ -158,6 +158,7 @@ INSTALLED_APPS = [
     "annotations.releases",
     "evaluation",
     "annotations.qa",
+    "annotations.prolific",  # no models of its own: its admin page and tasks (docs/prolific.md)
 ]
 
 MIDDLEWARE = [

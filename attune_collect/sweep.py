@@ -28,7 +28,9 @@ improved reply's) and sends their tasks again:
 - QA flags (``annotations.qa.services.flagging.sweep_owed_flags``): completed conversations
   whose flags were not computed by ``Conversation.flags_resend_at``;
 - risk alerts (``annotations.qa.services.risk_alerts.sweep_risk_alerts``): risk signals whose
-  alert has not run (or failed) by ``TurnSignal.alert_resend_at``.
+  alert has not run (or failed) by ``TurnSignal.alert_resend_at``;
+- idle conversations of Prolific studies (``annotations.prolific.places.sweep_idle_conversations``):
+  open past the study's ``idle_abandon_minutes`` are abandoned and their places freed.
 
 Each step claims what it sends again with a conditional update (the last three through
 ``attune_collect.dispatch.resend_owed``, which moves the "resend at" time on), so the sweeps
@@ -49,6 +51,7 @@ from collections.abc import Callable, Sequence
 from celery import bootsteps
 from django.db import close_old_connections
 
+from annotations.prolific.places import sweep_idle_conversations
 from annotations.qa.services.flagging import sweep_owed_flags
 from annotations.qa.services.risk_alerts import sweep_risk_alerts
 from annotations.releases.services import sweep_release_builds
@@ -69,6 +72,7 @@ STEPS: Sequence[tuple[str, Callable[[], object]]] = (
     ("improved replies", sweep_improved_replies),
     ("QA flags", sweep_owed_flags),
     ("risk alerts", sweep_risk_alerts),
+    ("idle Prolific conversations", sweep_idle_conversations),
 )
 
 

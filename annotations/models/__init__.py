@@ -21,6 +21,16 @@ from annotations.models.endpoint import ModelEndpoint
 from annotations.models.instrument import Instrument, InstrumentInUseError
 from annotations.models.model_config import ModelConfig, ModelConfigImmutableError
 from annotations.models.participant import Participant
+from annotations.models.prolific import (
+    ApproveRule,
+    BonusBatch,
+    BonusLine,
+    BonusState,
+    DecisionState,
+    ProlificLink,
+    ProlificSubmission,
+    ReviewDecision,
+)
 from annotations.models.rotation import QuestionRotation
 from annotations.models.session import ParticipantSession
 from annotations.models.signal import SignalKind, SignalSource, TurnSignal
@@ -34,6 +44,14 @@ from annotations.models.study import (
 from annotations.models.survey import ConversationWideAnswers, PanasPhase, PanasResponse
 
 __all__ = [
+    "ApproveRule",
+    "BonusBatch",
+    "BonusLine",
+    "BonusState",
+    "DecisionState",
+    "ProlificLink",
+    "ProlificSubmission",
+    "ReviewDecision",
     "ALLOWED_TRANSITIONS",
     "AuditEntry",
     "BehaviourJudgement",

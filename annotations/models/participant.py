@@ -50,6 +50,13 @@ class Participant(models.Model):
         "started beside it (a link with the same PROLIFIC_PID that proved nothing, under the "
         "study's 'fresh' returning-link policy).",
     )
+    place_freed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the participant's place went back to the study: their Prolific "
+        "submission was returned, timed out or rejected, or their conversation sat idle.",
+    )
+    place_freed_reason = models.CharField(max_length=40, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -26,6 +26,7 @@ STATUS_OF_CODE = {
     "unauthenticated": status.HTTP_401_UNAUTHORIZED,
     "withdrawn": status.HTTP_403_FORBIDDEN,
     "screened_out": status.HTTP_403_FORBIDDEN,
+    "place_released": status.HTTP_403_FORBIDDEN,  # a Prolific place freed (docs/prolific.md)
     "study_closed": status.HTTP_403_FORBIDDEN,
     "study_paused": status.HTTP_403_FORBIDDEN,
     "study_full": status.HTTP_403_FORBIDDEN,

@@ -32,6 +32,7 @@ from annotations.models import Conversation, ConversationState, Participant, Stu
 from annotations.qa.flags import flag_label
 from annotations.qa.flags.loading import seconds_spent
 from annotations.qa.models import Flag
+from annotations.services.places import FREED_REASONS, place_counts
 from annotations.services.start_refusals import RefusalReason, refused_starts_by_day
 
 NO_MODEL = "(none)"
@@ -236,8 +237,20 @@ def refused_starts(study: Study) -> Table:
     )
 
 
+def places(study: Study) -> Table:
+    """Places held, freed by reason, and remaining (``services/places.py``)."""
+    counts = place_counts(study)
+    return Table(
+        "places",
+        "Places held, freed and remaining",
+        ("target", "held", *(f"freed: {r}" for r in FREED_REASONS), "remaining"),
+        [(counts.target, counts.held, *counts.freed.values(), counts.remaining)],
+    )
+
+
 TABLES = {
     "funnel": funnel_by_day,
+    "places": places,
     "models": conversations_per_model,
     "turns": turns_per_conversation,
     "timings": median_times,

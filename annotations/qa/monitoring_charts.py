@@ -98,6 +98,14 @@ _SECTIONS: tuple[tuple[str, tuple[Callable[[Table], str], ...], str, str], ...] 
         "never consented; chatting = reached the chat; completed = finished (also when excluded later).",
         "No conversations yet.",
     ),
+    (
+        "places",
+        (),
+        "A place is held by a consented participant still in the study; a Prolific submission "
+        "returned, timed out or rejected, or a conversation left idle, frees it (abandoned "
+        "above). Synced from Prolific: docs/prolific.md.",
+        "",
+    ),
     ("models", (_models,), "How evenly the model pool is assigned.", "No conversations yet."),
     ("turns", (_turns,), "", "No conversations yet."),
     (

@@ -123,8 +123,9 @@ def current_conversation(
 
 
 def _place_holders(study: Study | int) -> QuerySet[Participant]:
-    """The records that hold a place: consented, and neither withdrawn nor screened out (a
-    start that never consented holds none). A fresh session holds its first record's place:
+    """The records that hold a place: consented, and neither withdrawn nor screened out nor
+    freed (a Prolific submission returned, timed out or rejected, or a conversation left idle:
+    ``annotations/prolific/places.py``); a start that never consented holds none. A fresh session holds its first record's place:
     one PROLIFIC_PID is one person, however many sessions it started."""
     return Participant.objects.filter(
         study=study,
@@ -132,6 +133,7 @@ def _place_holders(study: Study | int) -> QuerySet[Participant]:
         withdrawn=False,
         consented_at__isnull=False,
         screened_out_at__isnull=True,
+        place_freed_at__isnull=True,
     ).order_by()
 
 
@@ -336,6 +338,12 @@ def require_active(participant: Participant) -> None:
         raise FlowError("withdrawn", "You have withdrawn from this study.")
     if participant.screened_out_at is not None:
         raise FlowError("screened_out", "This study has ended for you.")
+    if participant.place_freed_at is not None:
+        raise FlowError(
+            "place_released",
+            "Your place in this study was released because the session ended on Prolific or "
+            "was inactive for too long. You do not need to do anything else here.",
+        )
 
 
 @transaction.atomic

@@ -80,7 +80,11 @@ def progress_of(participant: Participant) -> Progress:
         chat=chat_state(conversation) if step == Step.CHAT and conversation is not None else None,
         support=_support(conversation),
         completion=_exit(participant, study.completion_code) if step == Step.COMPLETE else None,
-        screenout=_exit(participant, study.screenout_code) if step == Step.SCREENED_OUT else None,
+        # A place freed by Prolific (returned, timed out) or by inactivity ends the study
+        # without a code: the submission is already closed on Prolific's side.
+        screenout=_exit(participant, study.screenout_code)
+        if step == Step.SCREENED_OUT and participant.place_freed_at is None
+        else None,
     )
 
 
@@ -112,7 +116,7 @@ _STEP_OF_STATE: dict[str, Step] = {
 def _step(participant: Participant, conversation: Conversation | None) -> Step:
     if participant.withdrawn:
         return Step.WITHDRAWN
-    if participant.screened_out_at is not None:
+    if participant.screened_out_at is not None or participant.place_freed_at is not None:
         return Step.SCREENED_OUT
     if participant.consented_at is None or conversation is None:
         return Step.CONSENT

@@ -37,6 +37,9 @@ def test_the_dispatch_modules_declare_names():
         "qa.risk_alert",
         "safety.moderate_message",
         "releases.build",
+        "prolific.sync",
+        "prolific.sync_all",
+        "prolific.settle",
     }
     assert declared_names(evaluation_dispatch) == {
         "evaluation.start_run",

@@ -1,0 +1,33 @@
+"""A study's Prolific client: the token read from the environment (or a file it names) at each
+use, never stored, logged or shown (a ``ProlificError`` says only which variable is missing)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from annotations.models import ProlificLink
+from attune_collect.prolific.client import ClientPolicy, ProlificClient, ProlificError
+
+
+def read_token(variable: str) -> str:
+    """The token in ``variable``, or in the file ``<variable>_FILE`` names (Docker secrets)."""
+    token = os.environ.get(variable, "").strip()
+    if not token and (path := os.environ.get(f"{variable}_FILE")):
+        try:
+            token = Path(path).read_text(encoding="utf-8").strip()
+        except OSError:
+            raise ProlificError(f"The file named by {variable}_FILE cannot be read.") from None
+    if not token:
+        raise ProlificError(f"No Prolific API token: set {variable} (or {variable}_FILE).")
+    return token
+
+
+# Attempts, timeout and backoff of every call (tests shorten the waits).
+DEFAULT_POLICY = ClientPolicy()
+
+
+def client_for(link: ProlificLink, *, policy: ClientPolicy | None = None) -> ProlificClient:
+    return ProlificClient(
+        read_token(link.token_env), base_url=link.api_base, policy=policy or DEFAULT_POLICY
+    )
