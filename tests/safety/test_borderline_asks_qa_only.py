@@ -1,7 +1,8 @@
 """A borderline score of the learned model alone (between its check-in and flag thresholds) asks
-QA to look and nothing more: the live signal is recorded with ``borderline``, but the participant
-is not shown crisis resources on a guess, the study's contacts are not e-mailed, and QA's flag is
-a warning that does not block approval. A sure score brings all three, as a phrase does."""
+QA to look and the participant how they are: the live signal is recorded with ``borderline``,
+the participant sees a gentler check-in before the support resources (not the crisis notice on a
+guess), the study's contacts are not e-mailed, and QA's flag is a warning that does not block
+approval. A sure score brings the notice, the alert and a blocking flag, as a phrase does."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def _checked_turn(study) -> Turn:
     return Turn.objects.get(conversation=conversation, number=1)
 
 
-def test_a_borderline_message_is_recorded_without_notice_or_alert(
+def test_a_borderline_message_brings_a_check_in_and_no_alert(
     study, tiny_model, use_risk_artefact, django_capture_on_commit_callbacks
 ):
     use_risk_artefact(_artefact_around(tiny_model, borderline=True))
@@ -44,13 +45,17 @@ def test_a_borderline_message_is_recorded_without_notice_or_alert(
     with django_capture_on_commit_callbacks() as callbacks:
         notice = safety.check_message(turn, study, actor_label="test")
 
-    assert notice is None
+    check_in = safety.check_in_notice(study, 1)
+    assert notice == check_in and notice.gentle
+    assert notice.resources.startswith(safety.CHECK_IN_TEXT)
+    assert notice.resources.endswith(safety.support_resources(study))
     signal = TurnSignal.objects.get(turn=turn)
     assert signal.evidence["borderline"] is True and signal.evidence["signal"] == "model"
     assert signal.alert_resend_at is None and not callbacks  # no alert asked for
     assert not TurnSignal.objects.risk().exists()
-    assert safety.notice_for_turn(turn, study) is None
+    assert safety.notice_for_turn(turn, study) == check_in  # a retried reply shows it again
     assert safety.latest_risk_turn(turn.conversation_id) is None
+    assert safety.latest_notice(turn.conversation_id, study) == check_in  # the session's
     flag = flags_of(turn.conversation)["risk_signal"]
     assert flag.severity == "warning"
 
@@ -63,7 +68,9 @@ def test_a_sure_model_score_brings_the_notice_the_alert_and_a_blocking_flag(
 
     notice = safety.check_message(turn, study, actor_label="test")
 
-    assert notice is not None and notice.turn == 1
+    assert notice is not None and notice.turn == 1 and not notice.gentle
+    assert notice.resources == safety.support_resources(study)
+    assert safety.latest_notice(turn.conversation_id, study) == notice
     signal = TurnSignal.objects.get(turn=turn)
     assert signal.evidence["borderline"] is False
     assert signal.alert_resend_at is not None

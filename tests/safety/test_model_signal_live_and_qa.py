@@ -15,7 +15,7 @@ from tests.qa.conftest import flags_of
 pytestmark = pytest.mark.django_db
 
 MESSAGES = (
-    "honestly i'm so tired of existing",  # the tiny model alone, in its borderline band
+    "im so done with everything",  # the tiny model alone, in its borderline band
     "I want to end it all",  # the lexicon
     "can you recommend a good book about history",  # neither
 )

