@@ -13,6 +13,8 @@ COMPUTE_FLAGS = "qa.compute_flags"  # annotations/qa/tasks.py
 RISK_ALERT = "qa.risk_alert"  # annotations/qa/tasks.py
 MODERATE_MESSAGE = "safety.moderate_message"  # annotations/tasks.py
 BUILD_RELEASE = "releases.build"  # annotations/releases/tasks.py
+SCAN_PERSONAL_DETAILS = "qa.scan_personal_details"  # annotations/qa/tasks.py
+SCAN_STUDY_PERSONAL_DETAILS = "qa.scan_study_personal_details"  # annotations/qa/tasks.py
 
 
 def improve_reply(turn_id: int) -> None:
@@ -39,3 +41,14 @@ def moderate_message(turn_id: int) -> None:
 def build_release(release_id: int) -> None:
     """Build a release (the sweep sends it again while it is queued and claimed by nobody)."""
     send_on_commit(BUILD_RELEASE, release_id)
+
+
+def scan_personal_details(conversation_id: int) -> None:
+    """Scan a conversation's texts for personal details (off the request path; a release build
+    scans whatever was not scanned, so a lost message delays nothing that matters)."""
+    send_on_commit(SCAN_PERSONAL_DETAILS, conversation_id)
+
+
+def scan_study_personal_details(study_id: int) -> None:
+    """Scan a study's conversations not scanned yet (after an import)."""
+    send_on_commit(SCAN_STUDY_PERSONAL_DETAILS, study_id)
