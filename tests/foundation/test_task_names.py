@@ -37,6 +37,8 @@ def test_the_dispatch_modules_declare_names():
         "qa.risk_alert",
         "safety.moderate_message",
         "releases.build",
+        "qa.scan_personal_details",
+        "qa.scan_study_personal_details",
     }
     assert declared_names(evaluation_dispatch) == {
         "evaluation.start_run",
