@@ -67,8 +67,7 @@ _ENTITY_KIND: dict[str, DetailKind] = {
     "UK_NHS": DetailKind.ID_NUMBER,
     "IP_ADDRESS": DetailKind.ID_NUMBER,
 }
-# When two findings overlap, the more specific kind keeps the span (an e-mail's domain is no
-# URL; a phone number is no date; a postcode inside an address is the address).
+# When two findings of one length overlap, the more specific kind keeps the span.
 _PRIORITY = {
     DetailKind.EMAIL: 0,
     DetailKind.URL: 1,
@@ -93,6 +92,11 @@ _STREET = (
     r"(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|close|way|court|ct|place|pl|crescent"
     r"|terrace|boulevard|blvd|gardens|grove|square|sq|hill|park|row|parade|mews|walk)"
 )
+# Words of "10 minutes down the road", never of a street's name.
+_NOT_A_STREET_WORD = (
+    r"(?:the|a|an|my|his|her|our|their|your|down|up|to|of|on|in|at|from|along|across|over"
+    r"|minutes?|mins?|hours?|hrs?|miles?|km|metres?|meters?|times?|days?|weeks?|years?)"
+)
 _EXTRA_RECOGNIZERS = (
     # @name on the social networks the participants mention; an e-mail's "@" is not one
     # (the e-mail wins the overlap, and the lookbehind refuses "x@y").
@@ -100,7 +104,8 @@ _EXTRA_RECOGNIZERS = (
     (
         "STREET_ADDRESS",
         "street address",
-        r"(?i:\b(?:flat|apt|apartment|unit)?\s?\d{1,5}[a-z]?,?\s+(?:[a-z][a-z'\-]+\s+){1,3}"
+        r"(?i:\b(?:(?:flat|apt|apartment|unit)\s?\d{1,4}[a-z]?,?\s+)?\d{1,5}[a-z]?,?\s+"
+        rf"(?:(?!{_NOT_A_STREET_WORD}\s)[a-z0-9][a-z0-9'\-]*\s+){{1,3}}"
         rf"{_STREET}\b\.?)(?:,\s?[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)?",
         0.6,
     ),
@@ -213,8 +218,10 @@ def detect(text: str) -> list[Detection]:
 
 
 def resolve_overlaps(found: list[Detection]) -> list[Detection]:
-    """Keep one finding per stretch of text: the more specific kind, then the longer span."""
-    ranked = sorted(found, key=lambda d: (_PRIORITY[d.kind], -(d.end - d.start), d.start))
+    """Keep one finding per stretch of text: the longer span (an e-mail over the domain in
+    it, a handle over the name after its "@", an address over its postcode), then the more
+    specific kind."""
+    ranked = sorted(found, key=lambda d: (-(d.end - d.start), _PRIORITY[d.kind], d.start))
     kept: list[Detection] = []
     for detection in ranked:
         if all(detection.end <= k.start or detection.start >= k.end for k in kept):
