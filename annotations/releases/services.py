@@ -558,10 +558,11 @@ def _release_items(release: Release, ids: list[int]) -> Iterator[ReleaseItem]:
     redaction = RedactionLayer.for_conversations(ids, release.redaction)
     for pk, record in zip(ids, load_records(ids), strict=True):
         pseudonym, synthetic, config = who[pk]
-        # Personal details are replaced first, on the texts the detectors read.
-        record = redaction.apply(record, pk)
         if apply is not None:
-            record = apply(record, pk)
+            # A corrected text was never scanned: the layer detects it on the fly.
+            record = redaction.apply(apply(record, pk), pk, stored=record)
+        else:
+            record = redaction.apply(record, pk)
         yield ReleaseItem(
             record=record,
             participant=release_pseudonym(pseudonym),

@@ -90,3 +90,25 @@ def test_auto_redaction_builds_without_review(build, planted):
     for detail in DETECTED:
         assert not [name for name, text in files.items() if detail in text]
     assert json.loads(files["MANIFEST.json"])["personal_details"]["redaction"] == "auto"
+
+
+def test_a_corrected_text_is_redacted_too(build, demo_study, reviewer):
+    from annotations.qa.services.correcting import add_correction
+
+    conversation = (
+        Conversation.objects.filter(study=demo_study, state=ConversationState.COMPLETED)
+        .order_by("pk")
+        .first()
+    )
+    add_correction(
+        conversation,
+        field_path="turns[turnNumber=1].userMessage",
+        value="fixed text: reach me at fixed.mail@example.org",
+        reason="broken_encoding",
+        actor=reviewer,
+    )
+    release = build("1.0.0", layer="corrected")
+    files = texts_of_release(Path(release.folder))
+    assert not [name for name, text in files.items() if "fixed.mail@example.org" in text]
+    record = json.loads(files[f"conversations/conversation_{conversation.external_id}.json"])
+    assert record["turns"][0]["userMessage"] == "fixed text: reach me at [EMAIL_1]"

@@ -275,11 +275,18 @@ class RedactionLayer:
                 grouped[finding.conversation_id].append(finding)
         return cls(dict(grouped), mode)
 
-    def apply(self, record: records.Conversation, conversation_id: int) -> records.Conversation:
-        findings = self.by_conversation.get(conversation_id)
-        if not findings:
-            return record
+    def apply(
+        self,
+        record: records.Conversation,
+        conversation_id: int,
+        stored: records.Conversation | None = None,
+    ) -> records.Conversation:
+        """``record`` as released, redacted. ``stored`` is the record the detectors scanned
+        when ``record`` differs from it (the correction layer applied): a text a correction
+        replaced was never scanned, so the pattern detector redacts it here, unreviewed."""
+        findings = self.by_conversation.get(conversation_id, [])
         texts = record_texts(record)
+        scanned = record_texts(stored) if stored is not None else texts
         shas = {path: _sha(text) for path, text in texts.items()}
         spans = [
             Span(f.field_path, f.start, f.end, DetailKind(f.kind))
@@ -288,6 +295,11 @@ class RedactionLayer:
             # scans every changed text first, so the new text has its own findings).
             if shas.get(f.field_path) == f.text_sha256
         ]
+        for path, text in texts.items():
+            if scanned.get(path) != text:
+                spans += [Span(path, d.start, d.end, d.kind) for d in patterns.detect(text)]
+        if not spans:
+            return record
         return replace_texts(record, redact_texts(texts, spans))
 
 
