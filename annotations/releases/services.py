@@ -433,8 +433,7 @@ def _build_into(release: Release, root: Path, temporary: Path, staged_archive: P
     _renew(release, progress_total=queryset.count())
     # Never a text the current detectors have not read: imports, texts stored while no worker
     # ran, and texts scanned by an older detector version are scanned now.
-    scan_queryset(queryset)
-    _renew(release)
+    scan_queryset(queryset, chunk_size=chunk_size(), after_chunk=lambda: _renew(release))
     _refuse_unreviewed(release, queryset)
     writer = ReleaseFolderWriter(temporary, instrument)
     done = 0

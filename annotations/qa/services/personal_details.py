@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -138,10 +138,20 @@ def _scan_texts(conversation_id: int, texts: dict[str, str], version: str, conte
     return len(new)
 
 
-def scan_queryset(queryset: QuerySet[Conversation], chunk_size: int = 200) -> int:
+def scan_queryset(
+    queryset: QuerySet[Conversation],
+    chunk_size: int = 200,
+    after_chunk: Callable[[], None] | None = None,
+) -> int:
     """Scan every conversation of the queryset not scanned as it is now by the current version
-    (a release build and ``manage.py scan_personal_details``)."""
-    return sum(scan_conversations(ids) for ids in iter_id_chunks(queryset, chunk_size))
+    (a release build and ``manage.py scan_personal_details``). ``after_chunk`` runs after each
+    chunk: a build renews its lease there, so a long scan never loses the build's claim."""
+    added = 0
+    for ids in iter_id_chunks(queryset, chunk_size):
+        added += scan_conversations(ids)
+        if after_chunk is not None:
+            after_chunk()
+    return added
 
 
 def unreviewed_findings(queryset: QuerySet[Conversation]) -> QuerySet[PersonalDetailFinding]:
