@@ -18,6 +18,10 @@ PROLIFIC_SYNC_ALL = "prolific.sync_all"  # annotations/prolific/tasks.py (Celery
 PROLIFIC_SETTLE = "prolific.settle"  # annotations/prolific/tasks.py: send decisions, pay
 
 
+SCAN_PERSONAL_DETAILS = "qa.scan_personal_details"  # annotations/qa/tasks.py
+SCAN_STUDY_PERSONAL_DETAILS = "qa.scan_study_personal_details"  # annotations/qa/tasks.py
+
+
 def improve_reply(turn_id: int) -> None:
     """Ask a worker for the turn's improved reply (the sweep asks again if this is lost)."""
     send_on_commit(IMPROVE_REPLY, turn_id)
@@ -52,3 +56,14 @@ def prolific_sync(link_id: int) -> None:
 def prolific_settle(link_id: int) -> None:
     """Send a study's owed approvals and rejections and pay its owed bonuses."""
     send_on_commit(PROLIFIC_SETTLE, link_id)
+
+
+def scan_personal_details(conversation_id: int) -> None:
+    """Scan a conversation's texts for personal details (off the request path; a release build
+    scans whatever was not scanned, so a lost message delays nothing that matters)."""
+    send_on_commit(SCAN_PERSONAL_DETAILS, conversation_id)
+
+
+def scan_study_personal_details(study_id: int) -> None:
+    """Scan a study's conversations not scanned yet (after an import)."""
+    send_on_commit(SCAN_STUDY_PERSONAL_DETAILS, study_id)

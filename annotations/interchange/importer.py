@@ -8,6 +8,7 @@ from pathlib import Path
 
 from django.db import DatabaseError, transaction
 
+from annotations import dispatch
 from annotations.interchange.from_records import (
     ProfileConflict,
     RecordOptions,
@@ -84,6 +85,8 @@ def import_folder(
                 **({"error": error} if error else {}),
             },
         )
+    if report.imported:  # their texts are scanned for personal details by a worker
+        dispatch.scan_study_personal_details(study.pk)
     return report
 
 

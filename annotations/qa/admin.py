@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
@@ -51,7 +51,9 @@ from annotations.qa.models import (
     StudyMembership,
     StudyQASettings,
 )
+from annotations.qa.services import QAError
 from annotations.qa.services.configuration import delete_configuration, save_configuration
+from annotations.qa.services.personal_details import ERASE_PERM, erase_participant
 from annotations.qa.services.scoped_setup import delete_setup_as, save_setup_as
 from annotations.staff import staff_user
 
@@ -339,10 +341,40 @@ class HiddenFromLimitedUsersMixin(_ModelAdmin):
         return not study_scope(request.user).limited and super().has_module_permission(request)
 
 
+@admin.action(
+    description="Erase on the participant's request (later releases retract it)",
+    permissions=["erase"],
+)
+def erase_on_request(modeladmin, request: HttpRequest, queryset: QuerySet[Participant]) -> None:
+    """The admin's erasure: each participant through the service, which checks the user's
+    permission in that participant's study and audits it."""
+    erased = 0
+    for participant in queryset.select_related("study"):
+        try:
+            erase_participant(participant, actor=staff_user(request))
+        except QAError as exc:
+            modeladmin.message_user(request, f"{participant}: {exc.message}", messages.ERROR)
+            continue
+        erased += 1
+    if erased:
+        modeladmin.message_user(request, f"Erased {erased} participant(s).", messages.SUCCESS)
+
+
+class ParticipantErasureMixin(_ModelAdmin):
+    """The participant admin's erasure action, offered to users holding the permission."""
+
+    actions = [erase_on_request]
+
+    def has_erase_permission(self, request: HttpRequest) -> bool:
+        # The study is checked per participant by the service (a membership narrows).
+        return request.user.has_perm(ERASE_PERM)
+
+
 def scope_admins(site: admin.AdminSite) -> None:
     """Re-register the annotation ModelAdmins with the study scope (idempotent)."""
     for model, lookup in ANNOTATION_STUDY_LOOKUPS.items():
         _rewrap(site, model, StudyScopedAdminMixin, {"study_lookup": lookup})
+    _rewrap(site, Participant, ParticipantErasureMixin, {})
     _rewrap(site, ModelEndpoint, EndpointScopedAdminMixin, {})
     _rewrap(site, ModelConfig, ConfigScopedAdminMixin, {})
     _rewrap(site, AuditEntry, HiddenFromLimitedUsersMixin, {})

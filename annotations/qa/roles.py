@@ -33,6 +33,8 @@ REVIEWER_PERMISSIONS = frozenset(
         ("qa", "view_correction"),
         ("qa", "correct_annotation"),
         ("qa", "view_monitoring"),
+        ("qa", "view_personaldetailfinding"),
+        ("qa", "review_personal_details"),
     }
 )
 VIEWER_EXTRA_PERMISSIONS = frozenset({("qa", "view_monitoring"), ("qa", "view_agreement")})

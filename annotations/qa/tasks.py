@@ -7,8 +7,15 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from annotations.dispatch import COMPUTE_FLAGS, RISK_ALERT
+from annotations.dispatch import (
+    COMPUTE_FLAGS,
+    RISK_ALERT,
+    SCAN_PERSONAL_DETAILS,
+    SCAN_STUDY_PERSONAL_DETAILS,
+)
+from annotations.models import Conversation
 from annotations.qa.services.flagging import compute_flags
+from annotations.qa.services.personal_details import scan_conversation, scan_queryset
 from annotations.qa.services.risk_alerts import run_risk_alert
 
 
@@ -23,3 +30,15 @@ def compute_flags_task(conversation_id: int) -> int:
 def risk_alert_task(turn_id: int) -> int:
     """Raise the risk flag of a turn's conversation and email the study's safety contacts."""
     return run_risk_alert(turn_id)
+
+
+@shared_task(name=SCAN_PERSONAL_DETAILS, acks_late=True)
+def scan_personal_details_task(conversation_id: int) -> int:
+    """Scan one conversation's texts for personal details; returns the findings added."""
+    return scan_conversation(conversation_id)
+
+
+@shared_task(name=SCAN_STUDY_PERSONAL_DETAILS, acks_late=True)
+def scan_study_personal_details_task(study_id: int) -> int:
+    """Scan a study's conversations the current detector has not read as they are now."""
+    return scan_queryset(Conversation.objects.filter(study_id=study_id))

@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.urls import path
 
-from annotations.qa.views import conversation, queue, studies
+from annotations.qa.views import conversation, personal_details, queue, studies
 
 app_name = "qa"
 
@@ -43,5 +43,20 @@ urlpatterns = [
         "studies/<slug:slug>/corrections.csv",
         _staff(studies.corrections_csv),
         name="corrections_csv",
+    ),
+    path(
+        "personal-details/",
+        _staff(personal_details.personal_details_queue),
+        name="personal_details",
+    ),
+    path(
+        "personal-details/<int:pk>/decide/",
+        _staff(personal_details.personal_detail_decide),
+        name="personal_detail_decide",
+    ),
+    path(
+        "personal-details/missed/",
+        _staff(personal_details.personal_detail_missed),
+        name="personal_detail_missed",
     ),
 ]

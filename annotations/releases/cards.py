@@ -52,6 +52,8 @@ class ReleaseInfo:
     # A fingerprint of the data (see ``folder.data_fingerprint``): the card's configs name it,
     # so two releases of the same version never share a `datasets` cache entry.
     data_sha256: str = ""
+    # How personal details were redacted: mode, detectors and their versions, spans per kind.
+    personal_details: dict[str, Any] = field(default_factory=dict)
 
 
 def declared_tables(info: ReleaseInfo) -> tuple[Table, ...]:
@@ -179,6 +181,7 @@ def _datasheet(info: ReleaseInfo) -> list[str]:
         "Participants appear only under a salted pseudonym that is stable across releases. Recruitment",
         "ids, session tokens, IP addresses and model keys are never exported. Withdrawn participants,",
         "excluded conversations and researchers' preview sessions are left out and counted above.",
+        *_personal_details(info),
         "",
         "### Uses",
         "",
@@ -188,6 +191,36 @@ def _datasheet(info: ReleaseInfo) -> list[str]:
         f"### Distribution\n\nLicense: {license_text(info)}.",
     ]
     return lines
+
+
+def _personal_details(info: ReleaseInfo) -> list[str]:
+    """How the texts were redacted, and how a participant asks for removal."""
+    details = info.personal_details
+    if not details:
+        return []
+    detectors = ", ".join(f"{k} {v}" for k, v in sorted(details.get("detectors", {}).items()))
+    spans = details.get("redacted_spans") or {}
+    counted = ", ".join(f"{kind} {n}" for kind, n in sorted(spans.items())) or "none"
+    mode = details.get("redaction", "")
+    how = (
+        "every finding was reviewed by QA"
+        if mode == "reviewed"
+        else "every finding above the detectors' threshold was redacted without review"
+    )
+    return [
+        "",
+        "Personal details (e-mail addresses, phone numbers, URLs, handles, street addresses and",
+        "postcodes, dates, ID-like numbers, and names QA marked) are replaced in every text by",
+        "placeholders such as `[NAME_1]`, numbered within a conversation so one person or detail",
+        f"keeps one placeholder across turns and edited replies. Redaction: {mode} ({how}).",
+        f"Detectors: {detectors}. Redacted spans by kind: {counted}.",
+        "",
+        "**Removal.** A participant may ask for their conversations to be removed at any time,",
+        "through the study's contact in their consent form (quoting their participant code).",
+        "Removed conversations are listed by id and date in `retractions.json` of the next",
+        "release (a new major version); holders of an earlier release should delete them",
+        "(`verify_release OLD --against NEW` names them).",
+    ]
 
 
 def _configurations(info: ReleaseInfo) -> list[str]:

@@ -156,7 +156,9 @@ class ReleaseFolderWriter:
         croissant_text = dumps_json(croissant(info, entries))
         (self.folder / "croissant.json").write_text(croissant_text, encoding="utf-8")
         entries.append(file_entry(self.folder, "croissant.json"))
-        manifest, content_hash = write_manifest(self.folder, info.name, info.version, entries)
+        manifest, content_hash = write_manifest(
+            self.folder, info.name, info.version, entries, info.personal_details
+        )
         return FolderResult(manifest, content_hash, dict(self.conversation_hashes), counts)
 
     def abort(self) -> None:

@@ -62,7 +62,11 @@ def release_files(folder: Path, *, exclude: tuple[str, ...] = (MANIFEST_NAME,)) 
 
 
 def write_manifest(
-    folder: Path, name: str, version: str, entries: list[dict[str, Any]]
+    folder: Path,
+    name: str,
+    version: str,
+    entries: list[dict[str, Any]],
+    personal_details: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], str]:
     """Write MANIFEST.json from the entries of every other file; returns it and its sha256,
     the release's content hash."""
@@ -72,12 +76,14 @@ def write_manifest(
         raise RuntimeError(
             f"manifest entries do not match the folder: {sorted(set(listed) ^ set(actual))[:5]}"
         )
-    manifest = {
+    manifest: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "name": name,
         "version": version,
         "files": sorted(entries, key=lambda entry: entry["path"]),
     }
+    if personal_details:  # the redaction mode, detectors and versions, spans per kind
+        manifest["personal_details"] = personal_details
     text = json.dumps(manifest, ensure_ascii=False, indent=1) + "\n"
     (folder / MANIFEST_NAME).write_text(text, encoding="utf-8")
     return manifest, hashlib.sha256(text.encode("utf-8")).hexdigest()

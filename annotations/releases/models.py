@@ -46,6 +46,11 @@ class AnnotationLayer(models.TextChoices):
     CORRECTED = "corrected", "With the QA correction layer applied"
 
 
+class Redaction(models.TextChoices):
+    REVIEWED = "reviewed", "Reviewed findings only (refused while any is unreviewed)"
+    AUTO = "auto", "Automatic: every finding above the threshold, reviewed or not"
+
+
 class Release(models.Model):
     name = models.SlugField(max_length=80, help_text="Dataset name, e.g. attunebench")
     version = models.CharField(
@@ -56,6 +61,10 @@ class Release(models.Model):
     qa_rule = models.CharField(max_length=16, choices=QaRule.choices, default=QaRule.NON_EXCLUDED)
     layer = models.CharField(
         max_length=16, choices=AnnotationLayer.choices, default=AnnotationLayer.PARTICIPANT
+    )
+    # How personal details found in the texts are redacted (annotations/qa/services/personal_details.py).
+    redaction = models.CharField(
+        max_length=10, choices=Redaction.choices, default=Redaction.REVIEWED
     )
     subsample_sizes = models.JSONField(default=list, blank=True, help_text="e.g. [100, 50, 25, 20]")
     subsample_seed = models.PositiveIntegerField(default=2026)

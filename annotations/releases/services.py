@@ -36,7 +36,15 @@ from annotations import dispatch
 from annotations.interchange.to_records import iter_id_chunks, load_records
 from annotations.models import Conversation, ConversationState, ModelConfig, Participant, Study
 from annotations.qa.corrections import apply_corrections
+from annotations.qa.personal_details import patterns as personal_detail_patterns
 from annotations.qa.selectors import agreement_summary, approved_conversations, exclusion_reasons
+from annotations.qa.services.personal_details import (
+    RedactionLayer,
+    erasure_dates,
+    redaction_counts,
+    scan_queryset,
+    unreviewed_findings,
+)
 from annotations.releases.archive import SUFFIX, write_archive
 from annotations.releases.cards import ReleaseInfo, StudyInfo
 from annotations.releases.configurations import ConfigSnapshot, read_configurations
@@ -46,10 +54,12 @@ from annotations.releases.models import (
     SEMVER,
     AnnotationLayer,
     QaRule,
+    Redaction,
     Release,
     ReleaseFrozenError,
     ReleaseState,
 )
+from annotations.releases.retractions import RETRACTIONS_NAME
 from annotations.releases.versioning import (
     ReleaseDiff,
     diff_configurations,
@@ -136,6 +146,7 @@ def create_release(
     completed_only: bool = True,
     qa_rule: str = QaRule.NON_EXCLUDED,
     layer: str = AnnotationLayer.PARTICIPANT,
+    redaction: str = Redaction.REVIEWED,
     subsample_sizes: list[int] | None = None,
     subsample_seed: int = 2026,
     license: str = "cc-by-4.0",
@@ -152,6 +163,7 @@ def create_release(
         completed_only=completed_only,
         qa_rule=qa_rule,
         layer=layer,
+        redaction=redaction,
         subsample_sizes=DEFAULT_SUBSAMPLES if subsample_sizes is None else subsample_sizes,
         subsample_seed=subsample_seed,
         license=license,
@@ -354,6 +366,43 @@ def build_release(release_id: int) -> Release:
         raise
 
 
+def _refuse_unreviewed(release: Release, queryset: QuerySet[Conversation]) -> None:
+    if release.redaction == Redaction.AUTO:
+        return
+    pending = unreviewed_findings(queryset)
+    count = pending.count()
+    if count:
+        conversations = pending.values("conversation").distinct().count()
+        raise ReleaseError(
+            f"{count} personal-detail finding(s) in {conversations} conversation(s) are not "
+            "reviewed: review them in QA (personal details queue), or build with redaction "
+            "auto (build_release --redaction auto) to redact every finding above the threshold"
+        )
+
+
+def _write_retractions(release: Release, folder: Path, queryset: QuerySet[Conversation]) -> None:
+    """The conversations of the previous version that this one no longer carries (erased on
+    request, withdrawn, excluded): ids and dates only, so holders of the old release can drop
+    them. Written by every release that has a previous version."""
+    previous = latest_frozen(release.name)
+    if previous is None or previous.pk == release.pk:
+        return
+    kept = {
+        conversation_filename(external)
+        for external in queryset.values_list("external_id", flat=True)
+    }
+    erased = erasure_dates(release.studies.values_list("pk", flat=True))
+    today = _published(release).date().isoformat()
+    removed = []
+    for filename in sorted(set(conversation_hashes(previous)) - kept):
+        external = filename.removeprefix("conversation_").removesuffix(".json")
+        removed.append({"conversationId": external, "retractedAt": erased.get(external, today)})
+    text = json.dumps(
+        {"previousVersion": previous.version, "retractions": removed}, ensure_ascii=False, indent=1
+    )
+    (folder / RETRACTIONS_NAME).write_text(text + "\n", encoding="utf-8")
+
+
 def _claim_lost(release: Release) -> BuildClaimLost:
     return BuildClaimLost(
         f"{release}: the build was taken over by another worker (this worker's claim, attempt "
@@ -382,6 +431,10 @@ def _build_into(release: Release, root: Path, temporary: Path, staged_archive: P
     instrument = studies[0].instrument.parsed()
     queryset, left_out = selected_conversations(release)
     _renew(release, progress_total=queryset.count())
+    # Never a text the current detectors have not read: imports, texts stored while no worker
+    # ran, and texts scanned by an older detector version are scanned now.
+    scan_queryset(queryset, chunk_size=chunk_size(), after_chunk=lambda: _renew(release))
+    _refuse_unreviewed(release, queryset)
     writer = ReleaseFolderWriter(temporary, instrument)
     done = 0
     try:
@@ -390,6 +443,7 @@ def _build_into(release: Release, root: Path, temporary: Path, staged_archive: P
             done += len(ids)
             _renew(release, progress_done=done)
         info = _release_info(release, studies, instrument, left_out, queryset)
+        _write_retractions(release, temporary, queryset)
         _renew(release)
         result = writer.close(info, list(release.subsample_sizes), release.subsample_seed)
     except BaseException:
@@ -500,10 +554,14 @@ def _release_items(release: Release, ids: list[int]) -> Iterator[ReleaseItem]:
     )
     who = {pk: (pseudonym, synthetic, config) for pk, pseudonym, synthetic, config in rows}
     apply = apply_corrections if release.layer == AnnotationLayer.CORRECTED else None
+    redaction = RedactionLayer.for_conversations(ids, release.redaction)
     for pk, record in zip(ids, load_records(ids), strict=True):
         pseudonym, synthetic, config = who[pk]
         if apply is not None:
-            record = apply(record, pk)
+            # A corrected text was never scanned: the layer detects it on the fly.
+            record = redaction.apply(apply(record, pk), pk, stored=record)
+        else:
+            record = redaction.apply(record, pk)
         yield ReleaseItem(
             record=record,
             participant=release_pseudonym(pseudonym),
@@ -571,6 +629,11 @@ def _release_info(
         qa_agreement={k: v for k, v in agreement.items() if v},
         synthetic=all(study.is_synthetic for study in studies),
         model_configs=_config_snapshots(queryset),
+        personal_details={
+            "redaction": release.redaction,
+            "detectors": personal_detail_patterns.versions(),
+            "redacted_spans": redaction_counts(queryset, release.redaction),
+        },
     )
 
 

@@ -203,6 +203,8 @@ def submit_post_survey(
     # QA's automatic flags, computed by a worker after commit (a broker error is logged, never
     # an error for the participant; the sweep sends what it lost, qa/services/flagging.py).
     dispatch.compute_flags(conversation.pk)
+    # Personal details in its texts, for the release review (qa/services/personal_details.py).
+    dispatch.scan_personal_details(conversation.pk)
     clear_drafts(participant, "post_survey")
     done = Conversation.objects.filter(
         participant=participant, state=ConversationState.COMPLETED

@@ -62,9 +62,12 @@ def stop_replies_in_flight(turn_ids: list[int]) -> int:
     )
 
 
-def apply_withdrawal_policy(participant: Participant) -> dict[str, object]:
-    """Apply the study's policy to a participant just withdrawn; returns what the audit records."""
-    policy = participant.study.withdrawal_policy
+def apply_withdrawal_policy(
+    participant: Participant, policy: str | None = None
+) -> dict[str, object]:
+    """Apply the study's policy (or ``policy``: an erasure on request erases whatever the
+    study's) to a participant just withdrawn; returns what the audit records."""
+    policy = policy or participant.study.withdrawal_policy
     drafts, _ = ParticipantDraft.objects.filter(participant=participant).delete()
     if policy != WithdrawalPolicy.ERASE:
         return {"policy": policy, "drafts_deleted": drafts}

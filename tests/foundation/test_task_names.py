@@ -40,6 +40,8 @@ def test_the_dispatch_modules_declare_names():
         "prolific.sync",
         "prolific.sync_all",
         "prolific.settle",
+        "qa.scan_personal_details",
+        "qa.scan_study_personal_details",
     }
     assert declared_names(evaluation_dispatch) == {
         "evaluation.start_run",

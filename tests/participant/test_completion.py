@@ -3,7 +3,7 @@ four-branch ratings; completion returns the Prolific code and redirect URL."""
 
 import pytest
 
-from annotations.dispatch import COMPUTE_FLAGS
+from annotations.dispatch import COMPUTE_FLAGS, SCAN_PERSONAL_DETAILS
 from annotations.models import Conversation, ConversationState, ConversationWideAnswers
 
 pytestmark = pytest.mark.django_db
@@ -65,6 +65,8 @@ def test_completing_asks_for_the_qa_flags_after_commit(
     for callback in callbacks:
         callback()
     assert sent_tasks[COMPUTE_FLAGS] == [Conversation.objects.get().pk]
+    # Its texts are scanned for personal details by a worker too, never in the request.
+    assert sent_tasks[SCAN_PERSONAL_DETAILS] == [Conversation.objects.get().pk]
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from annotations.qa.models import Correction, Flag, StudyQASettings
+from annotations.qa.models import Correction, Flag, PersonalDetailFinding, StudyQASettings
 from annotations.qa.roles import STUDY_APPS
 from annotations.qa.services.correcting import add_correction
 from annotations.qa.services.flagging import raise_flag
@@ -38,12 +38,15 @@ QA_MATRIX = [
     ("qa:monitoring_csv", "get", "table", {R, Q, V}),
     ("qa:agreement", "get", "study", {R, V}),
     ("qa:corrections_csv", "get", "study", {R}),
+    ("qa:personal_details", "get", None, {R, Q, E}),  # E sees an empty queue: none of its study
+    ("qa:personal_detail_decide", "post", "finding", {R, Q}),
 ]
 POST_DATA = {
     "qa:review": {"decision": "approve"},
     "qa:adjudicate": {"decision": "approve"},
     "qa:flag_raise": {"summary": "odd", "severity": "info"},
     "qa:flag_status": {"status": "confirmed"},
+    "qa:personal_detail_decide": {"decision": "dismiss"},
     "qa:correction_add": {
         "field_path": "turns[turnNumber=1].moodShiftTags[0].intensity",
         "value": "2",
@@ -95,7 +98,23 @@ def objects(study, reviewer):
         reason="misclick_reported",
         actor=reviewer,
     )
-    return {"conversation": conversation, "flag": flag, "correction": correction, "study": study}
+    finding = PersonalDetailFinding.objects.create(
+        conversation=conversation,
+        field_path="turns[turnNumber=1].userMessage",
+        start=0,
+        end=4,
+        text_sha256="0" * 64,
+        kind="name",
+        detector="patterns",
+        detector_version="patterns-1",
+    )
+    return {
+        "conversation": conversation,
+        "flag": flag,
+        "correction": correction,
+        "study": study,
+        "finding": finding,
+    }
 
 
 def _client_for(persona, client, request, study):

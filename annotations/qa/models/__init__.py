@@ -4,6 +4,12 @@ from annotations.qa.models.configuration import AttentionCheck, StudyQASettings,
 from annotations.qa.models.correction import Correction, CorrectionReason
 from annotations.qa.models.flag import Flag, FlagSource, FlagStatus, FlagVerdict, Severity
 from annotations.qa.models.membership import Role, StudyMembership
+from annotations.qa.models.personal_detail import (
+    FindingStatus,
+    ParticipantErasure,
+    PersonalDetailFinding,
+    PersonalDetailScan,
+)
 from annotations.qa.models.review import (
     ConversationReview,
     Decision,
@@ -23,7 +29,11 @@ __all__ = [
     "Flag",
     "FlagSource",
     "FlagStatus",
+    "FindingStatus",
     "FlagVerdict",
+    "ParticipantErasure",
+    "PersonalDetailFinding",
+    "PersonalDetailScan",
     "Review",
     "ReviewStage",
     "ReviewStatus",

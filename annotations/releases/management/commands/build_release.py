@@ -10,7 +10,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from annotations.models import Study
-from annotations.releases.models import AnnotationLayer, QaRule, Release, ReleaseState
+from annotations.releases.models import AnnotationLayer, QaRule, Redaction, Release, ReleaseState
 from annotations.releases.services import (
     DEFAULT_SUBSAMPLES,
     build_release,
@@ -60,6 +60,13 @@ class Command(BaseCommand):
             choices=AnnotationLayer.values,
             default=AnnotationLayer.PARTICIPANT,
             help="Annotation layer",
+        )
+        parser.add_argument(
+            "--redaction",
+            choices=Redaction.values,
+            default=Redaction.REVIEWED,
+            help="reviewed (default): refuse while personal-detail findings are unreviewed; "
+            "auto: redact every finding above the threshold without review",
         )
         parser.add_argument(
             "--include-unfinished", action="store_true", help="Not only completed conversations"
@@ -135,6 +142,7 @@ class Command(BaseCommand):
                 completed_only=not options["include_unfinished"],
                 qa_rule=options["qa"],
                 layer=options["layer"],
+                redaction=options["redaction"],
                 subsample_sizes=sizes,
                 subsample_seed=options["seed"],
                 license=options["license"],

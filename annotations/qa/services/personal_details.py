@@ -1,0 +1,378 @@
+"""Personal details: scan conversations, review the findings, redact releases, erase on request.
+
+Who may do what: scanning is the workers' (a Celery task after a conversation completes or is
+imported, the release build, ``manage.py scan_personal_details``); reviewing a finding needs
+``qa.review_personal_details`` in the conversation's study (researchers and QA reviewers);
+erasing a participant needs ``qa.erase_participant`` there (researchers). Viewers and users
+outside the study can do neither. Every decision is an audit entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from annotations.interchange.to_records import iter_id_chunks, load_records
+from annotations.models import Conversation, Participant
+from annotations.qa.access import has_study_perm
+from annotations.qa.models import (
+    FindingStatus,
+    ParticipantErasure,
+    PersonalDetailFinding,
+    PersonalDetailScan,
+)
+from annotations.qa.personal_details import patterns
+from annotations.qa.personal_details.kinds import DetailKind
+from annotations.qa.personal_details.redaction import Span, redact_texts
+from annotations.qa.personal_details.texts import record_texts, replace_texts
+from annotations.qa.services import QAError
+from annotations.services.audit import actor_label_for, record_audit
+from annotations.services.participants import withdraw
+from annotations.services.withdrawal import apply_withdrawal_policy
+from evaluation.benchmark import records
+
+REVIEW_PERM = "qa.review_personal_details"
+ERASE_PERM = "qa.erase_participant"
+REVIEWER = "reviewer"  # the detector name of a span a reviewer marked by hand
+
+
+class RedactionMode:
+    """How a release treats findings: ``reviewed`` refuses a study with findings nobody
+    reviewed and redacts the accepted ones; ``auto`` redacts every accepted finding and every
+    unreviewed one scored at least ``AUTO_THRESHOLD`` (a dismissed one never)."""
+
+    REVIEWED = "reviewed"
+    AUTO = "auto"
+    CHOICES = (REVIEWED, AUTO)
+
+
+AUTO_THRESHOLD = 0.3
+
+
+def detector_version() -> str:
+    return patterns.PATTERN_VERSION
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _content_sha(texts: dict[str, str]) -> str:
+    return _sha("\x00".join(f"{path}\x01{text}" for path, text in texts.items()))
+
+
+# --- scanning (workers) -------------------------------------------------------------------------
+
+
+def scan_conversation(conversation_id: int) -> int:
+    """Scan one conversation (the task's body); returns how many findings it added."""
+    return scan_conversations([conversation_id])
+
+
+def scan_conversations(conversation_ids: Sequence[int]) -> int:
+    """Scan the texts of these conversations that the current detector has not read as they
+    are now; returns how many findings were added. Idempotent."""
+    ids = list(conversation_ids)
+    version = detector_version()
+    scans = {
+        s.conversation_id: s for s in PersonalDetailScan.objects.filter(conversation_id__in=ids)
+    }
+    added = 0
+    for conversation_id, record in zip(ids, load_records(ids), strict=True):
+        texts = record_texts(record)
+        content = _content_sha(texts)
+        scan = scans.get(conversation_id)
+        if scan is not None and scan.detector_version == version and scan.content_sha256 == content:
+            continue
+        added += _scan_texts(conversation_id, texts, version, content)
+    return added
+
+
+@transaction.atomic
+def _scan_texts(conversation_id: int, texts: dict[str, str], version: str, content: str) -> int:
+    # Unreviewed automatic findings are the detector's to replace; reviewed ones and a
+    # reviewer's own spans stay (they apply only while their text is unchanged).
+    PersonalDetailFinding.objects.filter(
+        conversation_id=conversation_id, status=FindingStatus.PENDING
+    ).exclude(detector=REVIEWER).delete()
+    kept = set(
+        PersonalDetailFinding.objects.filter(conversation_id=conversation_id).values_list(
+            "field_path", "start", "end", "text_sha256"
+        )
+    )
+    new: list[PersonalDetailFinding] = []
+    for path, text in texts.items():
+        text_sha = _sha(text)
+        for found in patterns.detect(text):
+            if (path, found.start, found.end, text_sha) in kept:
+                continue
+            new.append(
+                PersonalDetailFinding(
+                    conversation_id=conversation_id,
+                    field_path=path,
+                    start=found.start,
+                    end=found.end,
+                    text_sha256=text_sha,
+                    kind=found.kind.value,
+                    detector=found.detector,
+                    detector_version=found.detector_version,
+                    score=found.score,
+                )
+            )
+    PersonalDetailFinding.objects.bulk_create(new)
+    PersonalDetailScan.objects.update_or_create(
+        conversation_id=conversation_id,
+        defaults={
+            "detector_version": version,
+            "content_sha256": content,
+            "scanned_at": timezone.now(),
+        },
+    )
+    return len(new)
+
+
+def scan_queryset(
+    queryset: QuerySet[Conversation],
+    chunk_size: int = 200,
+    after_chunk: Callable[[], None] | None = None,
+) -> int:
+    """Scan every conversation of the queryset not scanned as it is now by the current version
+    (a release build and ``manage.py scan_personal_details``). ``after_chunk`` runs after each
+    chunk: a build renews its lease there, so a long scan never loses the build's claim."""
+    added = 0
+    for ids in iter_id_chunks(queryset, chunk_size):
+        added += scan_conversations(ids)
+        if after_chunk is not None:
+            after_chunk()
+    return added
+
+
+def unreviewed_findings(queryset: QuerySet[Conversation]) -> QuerySet[PersonalDetailFinding]:
+    return PersonalDetailFinding.objects.filter(
+        conversation__in=queryset, status=FindingStatus.PENDING
+    )
+
+
+# --- review (QA reviewers, researchers) ---------------------------------------------------------
+
+
+def _authorise(actor: User, perm: str, study_id: int) -> None:
+    if not has_study_perm(actor, perm, study_id):
+        raise QAError("You may not do this in this study.", code="forbidden")
+
+
+def _current_text(conversation: Conversation, path: str) -> str:
+    texts = record_texts(load_records([conversation.pk])[0])
+    if path not in texts:
+        raise QAError(f"{path} is no text of this conversation.")
+    return texts[path]
+
+
+@transaction.atomic
+def decide_finding(
+    finding: PersonalDetailFinding,
+    *,
+    actor: User,
+    accept: bool,
+    start: int | None = None,
+    end: int | None = None,
+) -> PersonalDetailFinding:
+    """Accept (optionally with an edited span) or dismiss a finding."""
+    finding = (
+        PersonalDetailFinding.objects.select_for_update()
+        .select_related("conversation")
+        .get(pk=finding.pk)
+    )
+    _authorise(actor, REVIEW_PERM, finding.conversation.study_id)
+    before = {"status": finding.status, "start": finding.start, "end": finding.end}
+    if accept and (start is not None or end is not None):
+        text = _current_text(finding.conversation, finding.field_path)
+        new_start = finding.start if start is None else start
+        new_end = finding.end if end is None else end
+        if not 0 <= new_start < new_end <= len(text):
+            raise QAError(f"The span must lie within the text (0 to {len(text)}).")
+        finding.start, finding.end, finding.text_sha256 = new_start, new_end, _sha(text)
+    finding.status = FindingStatus.ACCEPTED if accept else FindingStatus.DISMISSED
+    finding.reviewed_by = actor
+    finding.reviewed_at = timezone.now()
+    finding.save()
+    action = (
+        "edit"
+        if accept and (finding.start, finding.end) != (before["start"], before["end"])
+        else ("accept" if accept else "dismiss")
+    )
+    # The span's position and kind, never its text: the audit log is no place for the detail.
+    record_audit(
+        f"qa.personal_detail.{action}",
+        target=finding,
+        actor=actor,
+        data={
+            "conversation": finding.conversation_id,
+            "field": finding.field_path,
+            "kind": finding.kind,
+            "before": before,
+            "after": {"status": finding.status, "start": finding.start, "end": finding.end},
+        },
+    )
+    return finding
+
+
+@transaction.atomic
+def mark_missed(
+    conversation: Conversation, *, actor: User, field_path: str, start: int, end: int, kind: str
+) -> PersonalDetailFinding:
+    """A span the detectors missed, marked by a reviewer: accepted at once."""
+    _authorise(actor, REVIEW_PERM, conversation.study_id)
+    if kind not in DetailKind.__members__.values():
+        raise QAError(f"Choose a kind from: {', '.join(DetailKind)}.")
+    text = _current_text(conversation, field_path)
+    if not 0 <= start < end <= len(text):
+        raise QAError(f"The span must lie within the text (0 to {len(text)}).")
+    finding = PersonalDetailFinding.objects.create(
+        conversation=conversation,
+        field_path=field_path,
+        start=start,
+        end=end,
+        text_sha256=_sha(text),
+        kind=kind,
+        detector=REVIEWER,
+        detector_version="",
+        status=FindingStatus.ACCEPTED,
+        reviewed_by=actor,
+        reviewed_at=timezone.now(),
+    )
+    record_audit(
+        "qa.personal_detail.add",
+        target=finding,
+        actor=actor,
+        data={
+            "conversation": conversation.pk,
+            "field": field_path,
+            "kind": kind,
+            "span": [start, end],
+        },
+    )
+    return finding
+
+
+# --- the redaction layer (releases) -------------------------------------------------------------
+
+
+@dataclass
+class RedactionLayer:
+    """The spans a release replaces, of a set of conversations, loaded once."""
+
+    by_conversation: dict[int, list[PersonalDetailFinding]]
+    mode: str
+
+    @classmethod
+    def for_conversations(cls, ids: Iterable[int], mode: str) -> RedactionLayer:
+        rows = PersonalDetailFinding.objects.filter(conversation_id__in=list(ids)).exclude(
+            status=FindingStatus.DISMISSED
+        )
+        if mode != RedactionMode.AUTO:
+            rows = rows.filter(status=FindingStatus.ACCEPTED)
+        grouped: dict[int, list[PersonalDetailFinding]] = defaultdict(list)
+        for finding in rows:
+            if finding.status == FindingStatus.ACCEPTED or finding.score >= AUTO_THRESHOLD:
+                grouped[finding.conversation_id].append(finding)
+        return cls(dict(grouped), mode)
+
+    def apply(
+        self,
+        record: records.Conversation,
+        conversation_id: int,
+        stored: records.Conversation | None = None,
+    ) -> records.Conversation:
+        """``record`` as released, redacted. ``stored`` is the record the detectors scanned
+        when ``record`` differs from it (the correction layer applied): a text a correction
+        replaced was never scanned, so the pattern detector redacts it here, unreviewed."""
+        findings = self.by_conversation.get(conversation_id, [])
+        texts = record_texts(record)
+        scanned = record_texts(stored) if stored is not None else texts
+        shas = {path: _sha(text) for path, text in texts.items()}
+        spans = [
+            Span(f.field_path, f.start, f.end, DetailKind(f.kind))
+            for f in findings
+            # A finding of a text that changed since does not fit the new text (the build
+            # scans every changed text first, so the new text has its own findings).
+            if shas.get(f.field_path) == f.text_sha256
+        ]
+        for path, text in texts.items():
+            if scanned.get(path) != text:
+                spans += [Span(path, d.start, d.end, d.kind) for d in patterns.detect(text)]
+        if not spans:
+            return record
+        return replace_texts(record, redact_texts(texts, spans))
+
+
+def redaction_counts(queryset: QuerySet[Conversation], mode: str) -> dict[str, int]:
+    """Spans redacted per kind among these conversations (the card and the manifest)."""
+    counts: dict[str, int] = defaultdict(int)
+    layer = RedactionLayer.for_conversations(queryset.values_list("pk", flat=True), mode)
+    for findings in layer.by_conversation.values():
+        for finding in findings:
+            counts[finding.kind] += 1
+    return dict(sorted(counts.items()))
+
+
+# --- erasure on request (researchers) -----------------------------------------------------------
+
+
+def erase_participant(
+    participant: Participant, *, actor: User | None, actor_label: str = ""
+) -> ParticipantErasure:
+    """Erase what a participant wrote and answered, on their request, whatever the study's
+    withdrawal policy: withdrawn (no later release carries them), content erased (the rows stay
+    as empty shells), and recorded for the retractions file of every later release.
+
+    ``actor`` None is the command line's operator (``actor_label`` says who); a user must hold
+    ``qa.erase_participant`` in the participant's study.
+    """
+    if actor is not None:
+        _authorise(actor, ERASE_PERM, participant.study_id)
+    label = actor_label_for(actor, actor_label or "system")
+    with transaction.atomic():
+        withdraw(participant)
+        participant = Participant.objects.select_related("study").get(pk=participant.pk)
+        erased = apply_withdrawal_policy(participant, policy="erase")
+        conversations = list(
+            Conversation.objects.filter(participant=participant)
+            .order_by("pk")
+            .values_list("pk", "external_id")
+        )
+        PersonalDetailFinding.objects.filter(
+            conversation_id__in=[pk for pk, _ in conversations]
+        ).delete()
+        erasure = ParticipantErasure.objects.create(
+            study_id=participant.study_id,
+            participant=participant,
+            conversation_ids=[external for _, external in conversations],
+            erased_at=timezone.now(),
+            erased_by=actor if actor is not None else None,
+            actor_label=label,
+        )
+        record_audit(
+            "qa.participant.erase",
+            target=participant,
+            actor=actor,
+            actor_label=label,
+            data={**erased, "conversations": len(conversations)},
+        )
+    return erasure
+
+
+def erasure_dates(study_ids: Iterable[int]) -> dict[str, str]:
+    """Conversation external id -> the date it was erased, for a release's retractions."""
+    dates: dict[str, str] = {}
+    for erasure in ParticipantErasure.objects.filter(study_id__in=list(study_ids)):
+        for external in erasure.conversation_ids:
+            dates.setdefault(external, erasure.erased_at.date().isoformat())
+    return dates
