@@ -16,8 +16,6 @@ BUILD_RELEASE = "releases.build"  # annotations/releases/tasks.py
 PROLIFIC_SYNC = "prolific.sync"  # annotations/prolific/tasks.py
 PROLIFIC_SYNC_ALL = "prolific.sync_all"  # annotations/prolific/tasks.py (Celery beat)
 PROLIFIC_SETTLE = "prolific.settle"  # annotations/prolific/tasks.py: send decisions, pay
-
-
 SCAN_PERSONAL_DETAILS = "qa.scan_personal_details"  # annotations/qa/tasks.py
 SCAN_STUDY_PERSONAL_DETAILS = "qa.scan_study_personal_details"  # annotations/qa/tasks.py
 
