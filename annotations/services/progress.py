@@ -90,7 +90,8 @@ def _support(conversation: Conversation | None) -> safety.SupportNotice | None:
     turn = safety.latest_risk_turn(conversation.pk)
     if turn is None:
         return None
-    return safety.SupportNotice(safety.support_resources(conversation.study), turn=turn)
+    language = conversation.participant.language
+    return safety.SupportNotice(safety.support_resources(conversation.study, language), turn=turn)
 
 
 def _exit(participant: Participant, code: str) -> ExitCode:

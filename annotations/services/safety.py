@@ -25,6 +25,7 @@ from django.utils import timezone
 from annotations import dispatch
 from annotations.models import SignalKind, SignalSource, Study, Turn, TurnSignal
 from annotations.services.audit import record_audit
+from annotations.services.languages import support_resources_in
 from annotations.services.study_instrument import instrument_of
 from annotations.text_checks import risk
 from annotations.text_checks.lexicons import IDENTITY_PATTERN, matches
@@ -40,8 +41,10 @@ class SupportNotice:
     turn: int | None = None
 
 
-def support_resources(study: Study) -> str:
-    """The study's own support text, else the instrument's."""
+def support_resources(study: Study, language: str = "") -> str:
+    """The study's own support text, else the instrument's (in ``language`` when translated)."""
+    if language:
+        return support_resources_in(study, language)
     return study.support_resources.strip() or instrument_of(study).support_resources
 
 
@@ -84,7 +87,8 @@ def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotic
     # After the message is stored: the QA risk flag and the email to the study's contacts
     # (``annotations.qa.services.risk_alerts``), in the background.
     ask_for_risk_alert(turn.pk)
-    return SupportNotice(resources=support_resources(study), turn=turn.number)
+    language = turn.conversation.participant.language
+    return SupportNotice(resources=support_resources(study, language), turn=turn.number)
 
 
 def ask_for_risk_alert(turn_id: int) -> None:
@@ -103,7 +107,8 @@ def check_reply(turn: Turn, text: str, source: str) -> bool:
 def notice_for_turn(turn: Turn, study: Study) -> SupportNotice | None:
     """The notice a turn earned (shown again when a reply is retried or replayed)."""
     if TurnSignal.objects.filter(turn=turn).risk().exists():
-        return SupportNotice(resources=support_resources(study), turn=turn.number)
+        language = turn.conversation.participant.language
+        return SupportNotice(resources=support_resources(study, language), turn=turn.number)
     return None
 
 
