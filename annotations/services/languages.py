@@ -69,9 +69,8 @@ def study_text(study: Study, name: str, language: str) -> str:
 
 def topic_labels(study: Study, language: str) -> dict[str, str]:
     """Labels of the topics and subtopics in ``language``, by the text the study stores (which
-    stays the answer's value, so topics compare across languages)."""
-    if language == study.default_language:
-        return {}
+    stays the answer's value, so topics compare across languages; a study may store English
+    values and show them in its default language too)."""
     return dict(study.translations.get(language, {}).get("topic_labels", {}))
 
 
