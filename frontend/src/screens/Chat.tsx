@@ -106,8 +106,13 @@ export function Chat() {
 
   const toAnnotate = !live && last?.status === "done" && !last.annotation_submitted ? last : null;
   const reason = composerReason(last, live !== null, chat.can_send, t);
+  // Topics are stored by the study's values; the study's labels show them in this language.
+  const labelOf = (value: string) => study.topic_labels[value] ?? value;
   const topic = session.conversation
-    ? [session.conversation.topic_other || session.conversation.topic_category, session.conversation.topic_subtopic]
+    ? [
+        session.conversation.topic_other || labelOf(session.conversation.topic_category),
+        labelOf(session.conversation.topic_subtopic),
+      ]
         .filter(Boolean)
         .join(" · ")
     : "";
