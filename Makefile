@@ -102,6 +102,7 @@ demo: migrate frontend
 	$(BIN)/python manage.py seed_demo --conversations $(DEMO_CONVERSATIONS) --seed 1 --admin-password $(DEMO_ADMIN_PASSWORD)
 	@echo ""
 	@echo "  Participant:  http://$(HOST):$(PORT)/s/demo/?PROLIFIC_PID=demo-participant-1"
+	@echo "  En español:   http://$(HOST):$(PORT)/s/demo-es/?PROLIFIC_PID=demo-participant-1"
 	@echo "  Admin:        http://$(HOST):$(PORT)/admin/   (login: admin / $(DEMO_ADMIN_PASSWORD))"
 	@echo "  API schema:   http://$(HOST):$(PORT)/api/schema/"
 	@echo "  Health:       http://$(HOST):$(PORT)/healthz"

@@ -20,7 +20,8 @@ from django.http import (
     HttpResponseRedirect,
 )
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from annotations.admin_setup import SetupAdminMixin
 from annotations.models import (
@@ -30,6 +31,7 @@ from annotations.models import (
     Conversation,
     ConversationWideAnswers,
     Instrument,
+    InstrumentTranslation,
     ModelConfig,
     ModelEndpoint,
     MoodTag,
@@ -41,6 +43,8 @@ from annotations.models import (
     TurnAnnotation,
     TurnSignal,
 )
+from annotations.services.instrument_translations import translation_status
+from annotations.services.languages import BASE_LANGUAGE, language_statuses
 from annotations.services.participants import start_preview
 from annotations.services.study_links import participant_app_path, recruitment_link
 from annotations.staff import staff_user
@@ -119,6 +123,23 @@ class InstrumentAdmin(SetupAdminMixin, admin.ModelAdmin):
         return obj.content_hash[:12]
 
 
+@admin.register(InstrumentTranslation)
+class InstrumentTranslationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Translations are written by services.instrument_translations.save_translation (audited;
+    `manage.py seed_demo` writes the demo's); here they are listed with their state."""
+
+    list_display = ["instrument", "language", "state", "missing_texts", "updated_at"]
+    list_filter = ["language", "instrument"]
+
+    @admin.display(description="state")
+    def state(self, obj: InstrumentTranslation) -> str:
+        return translation_status(obj.instrument, obj.language, BASE_LANGUAGE).state
+
+    @admin.display(description="missing texts")
+    def missing_texts(self, obj: InstrumentTranslation) -> int:
+        return len(translation_status(obj.instrument, obj.language, BASE_LANGUAGE).missing)
+
+
 @admin.register(ModelEndpoint)
 class ModelEndpointAdmin(SetupAdminMixin, admin.ModelAdmin):
     list_display = ["alias", "litellm_model", "provider", "api_key_env", "weight", "active"]
@@ -141,10 +162,32 @@ class StudyAdmin(SetupAdminMixin, admin.ModelAdmin):
     search_fields = ["slug", "title"]
     filter_horizontal = ["model_pool"]
     prepopulated_fields = {"slug": ["title"]}
-    readonly_fields = ["recruitment_link", "preview_link"]
+    readonly_fields = ["recruitment_link", "preview_link", "language_status"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(n_conversations=Count("conversations"))
+
+    @admin.display(description="translations")
+    def language_status(self, obj: Study) -> str:
+        """Each enabled language: is the instrument translated (and still a translation of the
+        current base), are the study's own texts?"""
+        if obj.pk is None:
+            return "-"
+        rows = format_html_join(
+            "",
+            "<li{}>{}: instrument {}{}, study texts {}</li>",
+            (
+                (
+                    mark_safe(' class="errornote"') if status.needs_work else "",
+                    status.language,
+                    status.instrument,
+                    f" ({len(status.missing)} texts missing)" if status.missing else "",
+                    status.study_texts,
+                )
+                for status in language_statuses(obj)
+            ),
+        )
+        return format_html("<ul>{}</ul>", rows)
 
     @admin.display(description="conversations", ordering="n_conversations")
     def conversation_count(self, obj: _ConversationCount) -> int:

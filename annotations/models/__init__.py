@@ -19,6 +19,7 @@ from annotations.models.conversation import (
 from annotations.models.draft import ParticipantDraft
 from annotations.models.endpoint import ModelEndpoint
 from annotations.models.instrument import Instrument, InstrumentInUseError
+from annotations.models.instrument_translation import InstrumentTranslation
 from annotations.models.model_config import ModelConfig, ModelConfigImmutableError
 from annotations.models.participant import Participant
 from annotations.models.prolific import (
@@ -62,6 +63,7 @@ __all__ = [
     "ImprovedStatus",
     "Instrument",
     "InstrumentInUseError",
+    "InstrumentTranslation",
     "ModelConfig",
     "ModelConfigImmutableError",
     "ModelEndpoint",

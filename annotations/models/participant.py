@@ -30,6 +30,12 @@ class Participant(models.Model):
     profile_other = models.JSONField(
         default=dict, blank=True, help_text="Unmodelled profile keys of imported records."
     )
+    language = models.CharField(
+        max_length=16,
+        blank=True,
+        help_text="The language the participant took the study in (the link's, the browser's, "
+        "or the study's default); '' for records from before languages.",
+    )
     withdrawn = models.BooleanField(default=False)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     is_preview = models.BooleanField(

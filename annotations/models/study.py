@@ -59,6 +59,46 @@ def validate_topics(topics: object) -> None:
         raise ValidationError(problems)
 
 
+# Languages the participant app has message catalogs for (frontend/src/i18n/locales/); a
+# study can only enable these, or its pages would fall back to English mid-study.
+PARTICIPANT_LANGUAGES: tuple[str, ...] = ("en", "es", "ar")
+# The study texts a translation in Study.translations may carry.
+STUDY_TEXT_FIELDS: tuple[str, ...] = ("title", "consent_text", "support_resources")
+
+
+def default_languages() -> list[str]:
+    return ["en"]
+
+
+def validate_languages(languages: object) -> None:
+    if not isinstance(languages, list) or not languages:
+        raise ValidationError("languages: expected a non-empty list of language codes.")
+    unknown = [code for code in languages if code not in PARTICIPANT_LANGUAGES]
+    if unknown:
+        raise ValidationError(
+            f"languages: no participant app catalog for {unknown}; "
+            f"choose among {list(PARTICIPANT_LANGUAGES)}."
+        )
+
+
+def validate_translations(translations: object) -> None:
+    """{language: {title?, consent_text?, support_resources?, topic_labels?, base_hash?}}."""
+    if not isinstance(translations, dict):
+        raise ValidationError("translations: expected an object keyed by language code.")
+    allowed = set(STUDY_TEXT_FIELDS) | {"topic_labels", "base_hash"}
+    for language, texts in translations.items():
+        if language not in PARTICIPANT_LANGUAGES or not isinstance(texts, dict):
+            raise ValidationError(f"translations.{language}: expected a known language's object.")
+        extra = set(texts) - allowed
+        if extra:
+            raise ValidationError(f"translations.{language}: unknown keys {sorted(extra)}.")
+        labels = texts.get("topic_labels", {})
+        if not isinstance(labels, dict) or not all(isinstance(v, str) for v in labels.values()):
+            raise ValidationError(f"translations.{language}.topic_labels: expected strings.")
+        if any(not isinstance(texts.get(k, ""), str) for k in (*STUDY_TEXT_FIELDS, "base_hash")):
+            raise ValidationError(f"translations.{language}: texts must be strings.")
+
+
 class StudyStatus(models.TextChoices):
     DRAFT = "draft", "Draft"
     RECRUITING = "recruiting", "Recruiting"
@@ -163,6 +203,25 @@ class Study(models.Model):
         default=WithdrawalPolicy.EXCLUDE,
         help_text="What happens to a participant's data when they withdraw.",
     )
+    languages = models.JSONField(
+        default=default_languages,
+        help_text=f"Languages participants may take the study in, from {list(PARTICIPANT_LANGUAGES)}: "
+        "the study link's lang parameter or the browser picks one of them.",
+    )
+    default_language = models.CharField(
+        max_length=16,
+        default="en",
+        help_text="The language of a participant whose link and browser name none of the "
+        "enabled ones. The study's own texts (title, consent, support) are in this language.",
+    )
+    translations = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='The study\'s texts in its other languages: {"es": {"title": "...", '
+        '"consent_text": "...", "support_resources": "...", "topic_labels": {"work": "trabajo"}, '
+        '"base_hash": "<the texts\' hash when translated>"}}. A missing text shows the default '
+        "language's.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -196,3 +255,15 @@ class Study(models.Model):
             validate_topics(self.topics)
         except ValidationError as error:
             raise ValidationError({"topics": error.messages}) from error
+        for name, check in (
+            ("languages", validate_languages),
+            ("translations", validate_translations),
+        ):
+            try:
+                check(getattr(self, name))
+            except ValidationError as error:
+                raise ValidationError({name: error.messages}) from error
+        if isinstance(self.languages, list) and self.default_language not in self.languages:
+            raise ValidationError(
+                {"default_language": "The default language must be one of the study's languages."}
+            )

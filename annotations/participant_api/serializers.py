@@ -16,12 +16,11 @@ from rest_framework import serializers
 from annotations.models import ImprovedStatus, Turn, TurnAnnotation, TurnStatus
 from annotations.models import client_error as client_error_limits
 from annotations.participant_api.json_limits import NOT_BLANK_PATTERN, json_size_at_most
-from annotations.services import annotation_flow, safety
+from annotations.services import annotation_flow, languages, safety
 from annotations.services.chat import MAX_MESSAGE_CHARS
 from annotations.services.drafts import MAX_DRAFT_BYTES
 from annotations.services.participants import MAXIMUM_AGE
 from annotations.services.progress import Step
-from annotations.services.study_instrument import instrument_of
 from annotations.services.surveys import MAX_FOLLOW_UP_CHARS, MAX_FOLLOW_UP_ITEMS
 from evaluation.benchmark.instrument import CUSTOM_PAIRWISE_PREFIX
 from evaluation.benchmark.other_text import MAX_OTHER_CHARS, TOPIC_OTHER_KEY
@@ -84,6 +83,15 @@ class StartInput(serializers.Serializer):
         allow_blank=True,
         default="",
         help_text="SESSION_ID from the study link.",
+    )
+    language = serializers.RegexField(
+        r"^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$",
+        max_length=35,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The language the app chose (the link's lang parameter, else the browser's); "
+        "the study's default language when the study does not enable it.",
     )
 
 
@@ -358,6 +366,14 @@ class ComparisonOutput(serializers.Serializer):
     )
 
 
+def _participant_instrument(annotation: TurnAnnotation) -> Any:
+    """The wording in the participant's language (the ids are the instrument's in every one)."""
+    conversation = annotation.turn.conversation
+    return languages.instrument_for(
+        conversation.study, languages.language_in(conversation)
+    ).definition
+
+
 class AnnotationStepOutput(serializers.Serializer):
     turn = serializers.IntegerField(source="turn.number")
     submitted = serializers.SerializerMethodField()
@@ -380,7 +396,7 @@ class AnnotationStepOutput(serializers.Serializer):
 
     @extend_schema_field(QuestionOutput(many=True))
     def get_behaviour_questions(self, annotation: TurnAnnotation) -> list[dict[str, str]]:
-        instrument = instrument_of(annotation.turn.conversation.study)
+        instrument = _participant_instrument(annotation)
         return [
             {"id": qid, "text": question.participant_wording}
             for qid in annotation.shown_behaviour_questions
@@ -389,7 +405,7 @@ class AnnotationStepOutput(serializers.Serializer):
 
     @extend_schema_field(ComparisonOutput)
     def get_comparison(self, annotation: TurnAnnotation) -> dict[str, Any]:
-        instrument = instrument_of(annotation.turn.conversation.study)
+        instrument = _participant_instrument(annotation)
         wording = {q.id: q.participant_wording for q in instrument.pairwise_questions}
         questions = [
             {"id": qid, "text": wording.get(qid) or qid.removeprefix(CUSTOM_PAIRWISE_PREFIX)}
@@ -427,24 +443,50 @@ class TopicOption(serializers.Serializer):
 
 
 class StudyOutput(serializers.Serializer):
+    """The study as one participant sees it: its texts in the participant's language."""
+
     slug = serializers.CharField()
     title = serializers.CharField()
     consent_text = serializers.CharField()
     consent_version = serializers.CharField()
     topics = TopicOption(many=True)
+    topic_labels = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="How to show a topic or subtopic in the participant's language, by the "
+        "value stored (and sent back); a value not listed shows as it is.",
+    )
     min_turns = serializers.IntegerField()
     max_turns = serializers.IntegerField()
     conversations_per_participant = serializers.IntegerField()
-    message_max_chars = serializers.SerializerMethodField()
-    support_resources = serializers.SerializerMethodField(
+    message_max_chars = serializers.IntegerField()
+    support_resources = serializers.CharField(
         help_text="Where to find help; worth a link on every page."
     )
+    languages = serializers.ListField(
+        child=serializers.CharField(), help_text="The languages the study enables."
+    )
+    default_language = serializers.CharField()
 
-    def get_message_max_chars(self, study: Any) -> int:
-        return MAX_MESSAGE_CHARS
 
-    def get_support_resources(self, study: Any) -> str:
-        return safety.support_resources(study)
+def study_view(participant: Any) -> dict[str, Any]:
+    """The StudyOutput of ``participant``'s study, in the participant's language."""
+    study = participant.study
+    language = languages.language_of(participant)
+    return {
+        "slug": study.slug,
+        "title": languages.study_text(study, "title", language),
+        "consent_text": languages.study_text(study, "consent_text", language),
+        "consent_version": study.consent_version,
+        "topics": study.topics,
+        "topic_labels": languages.topic_labels(study, language),
+        "min_turns": study.min_turns,
+        "max_turns": study.max_turns,
+        "conversations_per_participant": study.conversations_per_participant,
+        "message_max_chars": MAX_MESSAGE_CHARS,
+        "support_resources": safety.support_resources(study, language),
+        "languages": list(study.languages),
+        "default_language": study.default_language,
+    }
 
 
 class ChatOutput(serializers.Serializer):
@@ -469,12 +511,23 @@ class SessionOutput(serializers.Serializer):
         [s.value for s in Step], help_text="The screen the app shows; the server decides it."
     )
     preview = serializers.BooleanField(source="participant.is_preview")
-    study = StudyOutput(source="participant.study")
+    language = serializers.SerializerMethodField(
+        help_text="The participant's language (recorded at start): the app's texts, the "
+        "study's and the instrument's all come in it."
+    )
+    study = serializers.SerializerMethodField()
     conversation = serializers.SerializerMethodField()
     chat = ChatOutput(allow_null=True)
     support = SupportOutput(allow_null=True)
     completion = ExitOutput(allow_null=True)
     screenout = ExitOutput(allow_null=True)
+
+    def get_language(self, progress: Any) -> str:
+        return languages.language_of(progress.participant)
+
+    @extend_schema_field(StudyOutput)
+    def get_study(self, progress: Any) -> dict[str, Any]:
+        return StudyOutput(study_view(progress.participant)).data
 
     @extend_schema_field(ConversationOutput(allow_null=True))
     def get_conversation(self, progress: Any) -> dict[str, Any] | None:
@@ -515,9 +568,15 @@ class ScaleOutput(serializers.Serializer):
 
 
 class PanasItemOutput(serializers.Serializer):
-    id = serializers.CharField()
+    id = serializers.CharField(help_text="The item's id: what an answer names, in every language.")
+    label = serializers.SerializerMethodField(  # type: ignore[assignment]  # a declared field: DRF's metaclass moves it off the class
+        help_text="The word shown, in the participant's language."
+    )
     polarity = serializers.CharField()
     description = serializers.CharField()
+
+    def get_label(self, item: Any) -> str:
+        return str(self.context.get("panas_labels", {}).get(item.id, item.id))
 
 
 class OptionOutput(serializers.Serializer):
@@ -560,6 +619,9 @@ class BranchOutput(serializers.Serializer):
 class InstrumentOutput(serializers.Serializer):
     name = serializers.CharField()
     version = serializers.IntegerField()
+    language = serializers.SerializerMethodField(
+        help_text="The language of these texts (the base's when there is no translation)."
+    )
     intensity_scale = ScaleOutput()
     panas_items = PanasItemOutput(many=True)
     q1_looking_for = ChoiceQuestionOutput()
@@ -568,6 +630,9 @@ class InstrumentOutput(serializers.Serializer):
     q3_follow_up = FollowUpOutput()
     four_branches = BranchOutput(many=True)
     profile = serializers.SerializerMethodField()
+
+    def get_language(self, instrument: Any) -> str:
+        return str(self.context.get("language", "en"))
 
     @extend_schema_field(ProfileQuestionOutput(many=True))
     def get_profile(self, instrument: Any) -> list[dict[str, Any]]:

@@ -40,6 +40,7 @@ from annotations.services import (
     chat,
     client_errors,
     drafts,
+    languages,
     participants,
     progress,
     surveys,
@@ -47,7 +48,6 @@ from annotations.services import (
 from annotations.services.errors import FlowError
 from annotations.services.participants import current_conversation
 from annotations.services.start_refusals import RefusalReason, count_refused_start
-from annotations.services.study_instrument import instrument_of
 
 ERRORS = {
     400: OpenApiResponse(io.ErrorOutput, description="invalid: error.field names the input"),
@@ -175,7 +175,12 @@ class InstrumentView(ParticipantView):
 
     @extend_schema(operation_id="study_instrument", responses={200: io.InstrumentOutput, **ERRORS})
     def get(self, request: Request) -> Response:
-        return Response(represent(io.InstrumentOutput, instrument_of(self.participant.study)))
+        participant = self.participant
+        language = languages.language_of(participant)
+        localized = languages.instrument_for(participant.study, language)
+        # Its own instance (not the shared one): the context carries the shown PANAS words.
+        context = {"panas_labels": localized.panas_labels, "language": localized.language}
+        return Response(io.InstrumentOutput(localized.definition, context=context).data)
 
 
 def step_view(

@@ -11,7 +11,11 @@ from django.template import Context, Engine
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 
+from annotations.models import Study
 from annotations.participant_web.bundle import BuildMissing, current_bundle
+
+# Written right to left (the app sets dir itself once it runs; this is the first paint's).
+RTL_LANGUAGES = frozenset({"ar", "fa", "he", "ur"})
 
 logger = logging.getLogger(__name__)
 
@@ -33,8 +37,23 @@ def participant_app(request: HttpRequest, slug: str) -> HttpResponse:
             Context({"problem": str(missing)})
         )
         return HttpResponse(html, status=503)
+    # The study's languages let the app pick the participant's before the session exists
+    # (the study link's lang parameter or the browser's); an unknown slug gets English (the
+    # app then says there is no study at this link).
+    study = Study.objects.filter(slug=slug).only("languages", "default_language").first()
+    languages = study.languages if study else ["en"]
+    default_language = study.default_language if study else "en"
     html = _templates.get_template("participant_web/index.html").render(
-        Context({"slug": slug, "api_base": _api_base(), "bundle": bundle})
+        Context(
+            {
+                "slug": slug,
+                "api_base": _api_base(),
+                "bundle": bundle,
+                "languages": " ".join(languages),
+                "default_language": default_language,
+                "dir": "rtl" if default_language in RTL_LANGUAGES else "ltr",
+            }
+        )
     )
     response = HttpResponse(html)
     # The page names this build's hashed files: always ask again, so a deploy takes effect.

@@ -32,6 +32,7 @@ from annotations.services.audit import record_audit
 from annotations.services.conversation_states import move
 from annotations.services.drafts import clear_drafts
 from annotations.services.errors import FlowError, invalid
+from annotations.services.languages import resolve_language
 from annotations.services.participant_sessions import issue_token, participant_for_token
 from annotations.services.start_refusals import RefusalReason, count_refused_start
 from annotations.services.study_instrument import instrument_of
@@ -156,6 +157,7 @@ def start_participant(
     study_id: str = "",
     session_id: str = "",
     token: str | None = None,
+    language: str = "",
 ) -> StartResult:
     """Start a participant from a study link, or resume the record of the same PROLIFIC_PID.
 
@@ -165,6 +167,8 @@ def start_participant(
     screens out (``screened_out`` with the code), or starts a fresh session: a new record of
     the same PROLIFIC_PID (``restart_of`` names the first), with none of the earlier messages.
     Resuming issues a new session token; earlier tokens stay valid (a second device).
+    A new record takes ``language`` (the app's choice: link or browser) when the study enables
+    it, else the study's default; a resumed one keeps the language it started in.
     """
     study = Study.objects.filter(slug=slug).first()
     if study is None:
@@ -172,7 +176,9 @@ def start_participant(
     _check_ids(study, prolific_pid=prolific_pid, study_id=study_id, session_id=session_id)
     first = _first_record(study, prolific_pid)
     if first is None:
-        started = _start(study, prolific_pid, study_id=study_id, session_id=session_id)
+        started = _start(
+            study, prolific_pid, study_id=study_id, session_id=session_id, language=language
+        )
         if started is not None:
             return started
         first = _first_record(study, prolific_pid)  # another link of the PID was just first
@@ -184,7 +190,12 @@ def start_participant(
     if study.returning_link_policy != ReturningLinkPolicy.FRESH:
         _refuse_returning_link(study)
     started = _start(
-        study, prolific_pid, study_id=study_id, session_id=session_id, restart_of=first
+        study,
+        prolific_pid,
+        study_id=study_id,
+        session_id=session_id,
+        restart_of=first,
+        language=language,
     )
     assert started is not None  # only first records are unique
     return started
@@ -217,12 +228,14 @@ def _start(
     study_id: str,
     session_id: str,
     restart_of: Participant | None = None,
+    language: str = "",
 ) -> StartResult | None:
     """A new record: the first of its PROLIFIC_PID, or a fresh session beside the first (it
     takes a place like any newcomer: refused while paused or full). None when another link
     of the same PID created the first record meanwhile."""
     _check_open(study, returning=False)
-    data = {"session_id": session_id, "study_id": study_id}
+    chosen = resolve_language(study, language)
+    data = {"session_id": session_id, "study_id": study_id, "language": chosen}
     if restart_of is not None:
         data["restart_of"] = restart_of.pseudonym
     try:
@@ -231,6 +244,7 @@ def _start(
                 study=study,
                 prolific_pid=prolific_pid,
                 restart_of=restart_of,
+                language=chosen,
                 **_new_participant_fields(study_id=study_id, session_id=session_id),
             )
             token = issue_token(participant)

@@ -91,7 +91,8 @@ def progress_of(participant: Participant) -> Progress:
 def _support(conversation: Conversation | None) -> safety.SupportNotice | None:
     if conversation is None:
         return None
-    return safety.latest_notice(conversation.pk, conversation.study)
+    language = conversation.participant.language
+    return safety.latest_notice(conversation.pk, conversation.study, language)
 
 
 def _exit(participant: Participant, code: str) -> ExitCode:

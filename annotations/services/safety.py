@@ -27,6 +27,7 @@ from django.utils import timezone
 from annotations import dispatch
 from annotations.models import SignalKind, SignalSource, Study, Turn, TurnSignal
 from annotations.services.audit import record_audit
+from annotations.services.languages import support_resources_in
 from annotations.services.study_instrument import instrument_of
 from annotations.text_checks import risk
 from annotations.text_checks.lexicons import IDENTITY_PATTERN, matches
@@ -54,12 +55,15 @@ class SupportNotice:
     gentle: bool = False
 
 
-def check_in_notice(study: Study, turn: int) -> SupportNotice:
-    return SupportNotice(f"{CHECK_IN_TEXT}\n\n{support_resources(study)}", turn, gentle=True)
+def check_in_notice(study: Study, turn: int, language: str = "") -> SupportNotice:
+    resources = support_resources(study, language)
+    return SupportNotice(f"{CHECK_IN_TEXT}\n\n{resources}", turn, gentle=True)
 
 
-def support_resources(study: Study) -> str:
-    """The study's own support text, else the instrument's."""
+def support_resources(study: Study, language: str = "") -> str:
+    """The study's own support text, else the instrument's (in ``language`` when translated)."""
+    if language:
+        return support_resources_in(study, language)
     return study.support_resources.strip() or instrument_of(study).support_resources
 
 
@@ -114,7 +118,8 @@ def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotic
     # After the message is stored: the QA risk flag and the email to the study's contacts
     # (``annotations.qa.services.risk_alerts``), in the background.
     ask_for_risk_alert(turn.pk)
-    return SupportNotice(resources=support_resources(study), turn=turn.number)
+    language = turn.conversation.participant.language
+    return SupportNotice(resources=support_resources(study, language), turn=turn.number)
 
 
 def ask_for_risk_alert(turn_id: int) -> None:
@@ -133,20 +138,21 @@ def check_reply(turn: Turn, text: str, source: str) -> bool:
 def notice_for_turn(turn: Turn, study: Study) -> SupportNotice | None:
     """The notice a turn earned (shown again when a reply is retried or replayed)."""
     if TurnSignal.objects.filter(turn=turn).risk().exists():
-        return SupportNotice(resources=support_resources(study), turn=turn.number)
+        language = turn.conversation.participant.language
+        return SupportNotice(resources=support_resources(study, language), turn=turn.number)
     if TurnSignal.objects.filter(
         turn=turn, kind=SignalKind.RISK, evidence__borderline=True
-    ).exists():
-        return check_in_notice(study, turn.number)  # only a borderline score
+    ).exists():  # only a borderline score
+        return check_in_notice(study, turn.number, turn.conversation.participant.language)
     return None
 
 
-def latest_notice(conversation_id: int, study: Study) -> SupportNotice | None:
+def latest_notice(conversation_id: int, study: Study, language: str = "") -> SupportNotice | None:
     """The notice the session shows: under the latest turn with a sure risk signal, else the
-    check-in under the latest turn with a borderline one, else none."""
+    check-in under the latest turn with a borderline one, else none (in ``language``)."""
     turn = latest_risk_turn(conversation_id)
     if turn is not None:
-        return SupportNotice(resources=support_resources(study), turn=turn)
+        return SupportNotice(resources=support_resources(study, language), turn=turn)
     borderline = (
         TurnSignal.objects.filter(
             turn__conversation_id=conversation_id,
@@ -157,7 +163,7 @@ def latest_notice(conversation_id: int, study: Study) -> SupportNotice | None:
         .values_list("turn__number", flat=True)
         .first()
     )
-    return None if borderline is None else check_in_notice(study, borderline)
+    return None if borderline is None else check_in_notice(study, borderline, language)
 
 
 def latest_risk_turn(conversation_id: int) -> int | None:

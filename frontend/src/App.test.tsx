@@ -31,6 +31,7 @@ describe("App", () => {
       prolific_pid: "PID42",
       study_id: "S7",
       session_id: "X9",
+      language: "en", // jsdom's browser language; the server records it if the study enables it
     });
     expect(server.calls("GET", "/api/study/instrument")[0]?.headers.get("Authorization")).toBe("Participant tok-1");
     expect(loadStoredSession("test-study")).toMatchObject({ token: "tok-1", prolificPid: "PID42" });

@@ -24,6 +24,9 @@ import {
 } from "./session/storage";
 import { isFinal, StepScreen } from "./StepScreen";
 import { StudyContext, useStudyValue } from "./StudyContext";
+import { useTranslation } from "react-i18next";
+import { i18n, switchLanguage } from "./i18n";
+import { chooseLanguage, requestedLanguage } from "./i18n/languages";
 
 type Ready = { kind: "ready"; session: Session; instrument: Instrument; drafts: DraftStore };
 type State =
@@ -33,7 +36,7 @@ type State =
   | Ready;
 
 function asApiError(error: unknown): ApiError {
-  return error instanceof ApiError ? error : new ApiError(0, "internal", "Something went wrong. Please try again.");
+  return error instanceof ApiError ? error : new ApiError(0, "internal", i18n.t("errors.internal"));
 }
 
 function isAbort(error: unknown): boolean {
@@ -43,14 +46,15 @@ function isAbort(error: unknown): boolean {
 /** A refusal at start, with the screen-out code when the study is full. */
 function startMessage(error: ApiError): string {
   const code = typeof error.extra.screenout_code === "string" ? error.extra.screenout_code : "";
-  return code ? `${error.message} Your code: ${code}` : error.message;
+  return code ? i18n.t("app.yourCode", { message: error.message, code }) : error.message;
 }
 
-function Frame({ title, children, footer }: { title: string; children: ReactNode; footer?: ReactNode }) {
+function Frame({ title, children, footer }: { title?: string; children: ReactNode; footer?: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <>
       <header className="site-header">
-        <span className="brand">{title}</span>
+        <span className="brand">{title ?? t("app.brand")}</span>
       </header>
       <main id="main">{children}</main>
       <footer className="site-footer">{footer}</footer>
@@ -82,6 +86,18 @@ export function App({ config, search = window.location.search, hash = window.loc
   const client = useMemo(() => new ApiClient(config.apiBase), [config.apiBase]);
   const params = useMemo(() => prolificParams(search), [search]);
   const [state, setState] = useState<State>(() => firstState(config.slug, params, tokenFromFragment(hash)));
+  const { t } = useTranslation();
+  // Before the session says otherwise: the link's language, the browser's, or the study's default.
+  const [chosen] = useState(() => {
+    const language = chooseLanguage({
+      requested: requestedLanguage(search),
+      browser: typeof navigator === "undefined" ? [] : navigator.languages,
+      enabled: config.languages ?? [],
+      fallback: config.defaultLanguage ?? "en",
+    });
+    void switchLanguage(language);
+    return language;
+  });
   // Unexpected errors go to the study's staff, with this tab's token once it has one.
   useEffect(() => {
     errorReporter.connect((report) => client.reportClientError(config.slug, report));
@@ -92,6 +108,8 @@ export function App({ config, search = window.location.search, hash = window.loc
     async (stored: StoredSession, known: Session | null, signal?: AbortSignal): Promise<Ready> => {
       client.authorize(stored.token);
       const [session, instrument] = await Promise.all([known ?? client.session(signal), client.instrument(signal)]);
+      // The participant's recorded language wins from now on (the instrument comes in it too).
+      await switchLanguage(session.language);
       const drafts = new DraftStore(`${config.slug}:${stored.prolificPid}`, safeLocalStorage(), {
         save: (key, data, keepalive) => client.saveDraft(key, data, keepalive),
         remove: (key) => client.deleteDraft(key),
@@ -130,7 +148,7 @@ export function App({ config, search = window.location.search, hash = window.loc
   const start = async (startParams: ProlificParams) => {
     setState({ kind: "landing", busy: true, error: null });
     try {
-      const result = await client.start(config.slug, startParams);
+      const result = await client.start(config.slug, startParams, chosen);
       const stored = { ...startParams, token: result.token };
       saveStoredSession(config.slug, stored);
       setState(await enter(stored, result.session));
@@ -149,21 +167,21 @@ export function App({ config, search = window.location.search, hash = window.loc
 
   if (state.kind === "loading") {
     return (
-      <Frame title="Attune study">
+      <Frame>
         <p role="status" className="loading">
-          Loading…
+          {t("app.loading")}
         </p>
       </Frame>
     );
   }
   if (state.kind === "unreachable") {
     return (
-      <Frame title="Attune study">
-        <Screen title="We cannot reach the study">
+      <Frame>
+        <Screen title={t("app.unreachableTitle")}>
           <ErrorNotice error={state.error} />
-          <p>Nothing you typed is lost: it is saved on this device.</p>
+          <p>{t("app.unreachableBody")}</p>
           <button type="button" className="primary" onClick={() => setState({ kind: "loading", stored: state.stored })}>
-            Try again
+            {t("app.tryAgain")}
           </button>
         </Screen>
       </Frame>
@@ -171,7 +189,7 @@ export function App({ config, search = window.location.search, hash = window.loc
   }
   if (state.kind === "landing") {
     return (
-      <Frame title="Attune study">
+      <Frame>
         <Landing params={params} busy={state.busy} error={state.error} onStart={(p) => void start(p)} />
       </Frame>
     );
@@ -189,6 +207,7 @@ function ReadySession({ state, client, signOut }: ReadySessionProps) {
   const { instrument, drafts } = state;
   const context = useStudyValue({ client, drafts, instrument, initialSession: state.session, signOut });
   const { session } = context;
+  const { t } = useTranslation();
 
   // Unsent drafts go to the server when the connection returns and when the page is hidden
   // (a phone switching apps may never come back to this page).
@@ -219,7 +238,7 @@ function ReadySession({ state, client, signOut }: ReadySessionProps) {
           </>
         }
       >
-        {session.preview ? <p className="badge">Preview: nothing here counts as study data.</p> : null}
+        {session.preview ? <p className="badge">{t("app.preview")}</p> : null}
         <ErrorBoundary key={session.step} screen={session.step} onReset={() => void context.refresh().catch(() => undefined)}>
           <StepScreen session={session} />
         </ErrorBoundary>

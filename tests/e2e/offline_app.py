@@ -57,6 +57,7 @@ REPLY = (
 INSTRUMENT = {
     "name": "offline",
     "version": 1,
+    "language": "en",
     "intensity_scale": {
         "min": 1,
         "max": 7,
@@ -65,6 +66,7 @@ INSTRUMENT = {
     "panas_items": [
         {
             "id": w,
+            "label": w,
             "polarity": "positive" if i < 10 else "negative",
             "description": f"feeling {w.lower()}",
         }
@@ -123,6 +125,7 @@ def session(step: str) -> dict[str, Any]:
     return {
         "step": step,
         "preview": False,
+        "language": "en",
         "study": {
             "slug": SLUG,
             "title": "Offline study",
@@ -134,6 +137,9 @@ def session(step: str) -> dict[str, Any]:
             "conversations_per_participant": 1,
             "message_max_chars": 4000,
             "support_resources": "Call 116 123.",
+            "topic_labels": {},
+            "languages": ["en"],
+            "default_language": "en",
         },
         "conversation": {"number": 1, "topic_category": "work", "topic_subtopic": ""}
         if step == "chat"

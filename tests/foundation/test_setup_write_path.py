@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def _form_data(obj) -> dict:
     data = {k: v for k, v in model_to_dict(obj).items() if v is not None}
-    for key in ("params", "topics", "definition"):
+    for key in ("params", "topics", "definition", "languages", "translations"):
         if key in data:
             import json
 

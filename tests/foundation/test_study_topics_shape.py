@@ -52,6 +52,7 @@ def test_well_formed_topics_are_saved():
 def _form_data(study: Study) -> dict:
     data = {k: v for k, v in model_to_dict(study).items() if v is not None}
     data["topics"] = json.dumps(data["topics"])
+    data["languages"], data["translations"] = json.dumps(data["languages"]), "{}"
     data["model_pool"] = []
     return data
 

@@ -88,6 +88,7 @@ def test_a_fresh_session_takes_a_place_like_a_newcomer(started, fresh_study, par
 def test_the_policy_is_set_in_the_admin_through_the_setup_write_path(researcher_client, chat_study):
     data = {k: v for k, v in model_to_dict(chat_study).items() if v is not None}
     data["topics"] = '[{"category": "work", "subtopics": []}]'
+    data["languages"], data["translations"] = '["en"]', "{}"
     data["model_pool"] = [e.pk for e in chat_study.model_pool.all()]
     data["returning_link_policy"] = ReturningLinkPolicy.FRESH
     url = reverse("admin:annotations_study_change", args=[chat_study.pk])

@@ -7,6 +7,10 @@ import re
 import pytest
 
 from annotations.participant_web import bundle
+from tests.factories import make_study
+
+# The page reads the study's languages (an unknown slug: English).
+pytestmark = pytest.mark.django_db
 
 MANIFEST = {
     "src/main.tsx": {
@@ -53,6 +57,14 @@ def test_the_study_slug_and_api_base_travel_as_data_attributes(client, built_app
     html = client.get("/s/wellbeing-2026/").content.decode()
     assert 'data-study-slug="wellbeing-2026"' in html
     assert 'data-api-base="/api/study/"' in html
+
+
+def test_the_study_languages_travel_and_the_page_starts_in_its_default(client, built_app):
+    make_study(slug="estudio", languages=["es", "ar"], default_language="ar")
+    html = client.get("/s/estudio/").content.decode()
+    assert '<html lang="ar" dir="rtl">' in html
+    assert 'data-languages="es ar" data-default-language="ar"' in html
+    assert '<html lang="en" dir="ltr">' in client.get("/s/no-such-study/").content.decode()
 
 
 def test_every_path_under_the_study_gets_the_same_page(client, built_app):

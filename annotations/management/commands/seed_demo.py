@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from annotations.demo import seed_demo
+from annotations.demo_languages import ensure_spanish_demo_study
 
 
 class Command(BaseCommand):
@@ -30,11 +31,13 @@ class Command(BaseCommand):
             raise CommandError("--conversations must not be negative")
         started = time.perf_counter()
         report = seed_demo(conversations, seed)
+        spanish = ensure_spanish_demo_study()  # no synthetic conversations: a link to try
         elapsed = time.perf_counter() - started
         self.stdout.write(
             f"demo study '{report.study.slug}': created {report.created} conversations, "
             f"{report.already_present} already present ({elapsed:.2f} s, seed {seed})"
         )
+        self.stdout.write(f"Spanish demo study '{spanish.slug}' (languages {spanish.languages})")
         if admin_password:
             user_model = get_user_model()
             if not user_model.objects.filter(username="admin").exists():

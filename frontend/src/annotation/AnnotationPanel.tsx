@@ -26,6 +26,7 @@ import {
 } from "./model";
 import { MoodQuestion } from "./MoodQuestion";
 import { useAnnotationStep } from "./useAnnotationStep";
+import { useTranslation } from "react-i18next";
 
 interface AnnotationPanelProps {
   turn: number;
@@ -40,24 +41,25 @@ interface AnnotationPanelProps {
 export function AnnotationPanel({ turn, reply, initialStep, onSaved, focusOnShow = false }: AnnotationPanelProps) {
   const { step, failed, reload } = useAnnotationStep(turn, initialStep);
   const heading = useRef<HTMLHeadingElement>(null);
+  const { t } = useTranslation();
   useEffect(() => {
     if (focusOnShow) heading.current?.focus();
   }, [focusOnShow, turn]);
   return (
     <section className="annotation" aria-labelledby="annotation-title">
       <h2 id="annotation-title" ref={heading} tabIndex={-1}>
-        About this reply
+        {t("annotation.title")}
       </h2>
       {step ? (
         <AnnotationForm key={step.turn} step={step} reply={reply} reload={reload} onSaved={onSaved} />
       ) : failed ? (
-        <ErrorNotice error="The questions about this reply could not be loaded.">
+        <ErrorNotice error={t("annotation.loadFailed")}>
           <button type="button" className="secondary" onClick={() => void reload()}>
-            Try again
+            {t("app.tryAgain")}
           </button>
         </ErrorNotice>
       ) : (
-        <p role="status">Loading the questions…</p>
+        <p role="status">{t("annotation.loading")}</p>
       )}
     </section>
   );
@@ -73,9 +75,11 @@ interface AnnotationFormProps {
 function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
   const { client, drafts, instrument } = useStudy();
   const { busy, error, run, setError } = useAction();
+  const { t } = useTranslation();
   const [draft, setDraft] = useDraft<AnnotationDraft>(step.draft_key, () => emptyDraft(Date.now()));
   const [attempt, setAttempt] = useState(0);
-  const missing = attempt ? missingAnswers(draft, step, reply) : [];
+  const labelOf = (emotion: string) => instrument.panas_items.find((item) => item.id === emotion)?.label ?? emotion;
+  const missing = attempt ? missingAnswers(draft, step, reply, labelOf) : [];
   const isMissing = (id: string) => missing.some((m) => m.targetId === id);
   // Stable handlers: a section whose answers did not change is not drawn again (memo).
   const onNoChange = useCallback((value: boolean) => setDraft((d) => setNoChange(d, value)), [setDraft]);
@@ -115,7 +119,7 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
 
   return (
     <>
-      <p className="hint">Answer these questions about the reply above. Your answers are saved as you go.</p>
+      <p className="hint">{t("annotation.hint")}</p>
       <form onSubmit={submit} noValidate>
         <MoodQuestion
           instrument={instrument}
@@ -129,8 +133,7 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
         {step.behaviour_questions.length ? (
           <div className="annotation-section">
             <h3>
-              <span className="section-number" aria-hidden="true">2</span> What the reply did, and what it should have
-              done
+              <span className="section-number" aria-hidden="true">2</span> {t("annotation.behaviourTitle")}
             </h3>
             {step.behaviour_questions.map((question) => (
               <BehaviourQuestion
@@ -159,7 +162,7 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
         <MissingList items={missing} attempt={attempt} />
         <ErrorNotice error={error} />
         <button type="submit" className="primary" aria-disabled={busy} onClick={() => setError(null)}>
-          {busy ? "Saving…" : "Save my answers"}
+          {busy ? t("annotation.saving") : t("annotation.save")}
         </button>
       </form>
     </>

@@ -4,11 +4,12 @@ import { memo, useId } from "react";
 import type { Answer, Question } from "../api/types";
 import { behaviourId, type BehaviourDraft } from "./model";
 import { tile } from "../components/tile";
+import { useTranslation } from "react-i18next";
 
-const ANSWERS: { value: Answer; label: string }[] = [
-  { value: "yes", label: "Yes" },
-  { value: "no", label: "No" },
-  { value: "na", label: "Not applicable" },
+const ANSWERS: { value: Answer; label: "annotation.yes" | "annotation.no" | "annotation.na" }[] = [
+  { value: "yes", label: "annotation.yes" },
+  { value: "no", label: "annotation.no" },
+  { value: "na", label: "annotation.na" },
 ];
 
 interface BehaviourQuestionProps {
@@ -20,6 +21,7 @@ interface BehaviourQuestionProps {
 
 function AnswerRow({ label, name, value, onChange }: { label: string; name: string; value: Answer | undefined; onChange: (a: Answer) => void }) {
   const labelId = `${name}-label`;
+  const { t } = useTranslation();
   return (
     <div className="answer-row" role="radiogroup" aria-labelledby={labelId}>
       <span className="answer-row-label" id={labelId}>
@@ -35,7 +37,7 @@ function AnswerRow({ label, name, value, onChange }: { label: string; name: stri
               checked={value === answer.value}
               onChange={() => onChange(answer.value)}
             />
-            <span>{answer.label}</span>
+            <span>{t(answer.label)}</span>
           </label>
         ))}
       </span>
@@ -46,13 +48,14 @@ function AnswerRow({ label, name, value, onChange }: { label: string; name: stri
 // memo: typing elsewhere in the panel must not redraw every question (slow phones).
 export const BehaviourQuestion = memo(function BehaviourQuestion({ question, value, invalid, onChange }: BehaviourQuestionProps) {
   const name = useId();
+  const { t } = useTranslation();
   const missing = invalid && (!value?.observed || !value.preferred);
   return (
     <fieldset className={missing ? "field behaviour invalid" : "field behaviour"} id={behaviourId(question.id)} tabIndex={-1}>
       <legend>{question.text}</legend>
-      <AnswerRow label="Did it?" name={`${name}-observed`} value={value?.observed} onChange={(a) => onChange(question.id, "observed", a)} />
+      <AnswerRow label={t("annotation.didIt")} name={`${name}-observed`} value={value?.observed} onChange={(a) => onChange(question.id, "observed", a)} />
       <AnswerRow
-        label="Should it have?"
+        label={t("annotation.shouldIt")}
         name={`${name}-preferred`}
         value={value?.preferred}
         onChange={(a) => onChange(question.id, "preferred", a)}

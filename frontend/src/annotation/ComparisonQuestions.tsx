@@ -5,11 +5,12 @@ import { memo, useId } from "react";
 import type { Comparison, Winner } from "../api/types";
 import { pairwiseId } from "./model";
 import { tile } from "../components/tile";
+import { useTranslation } from "react-i18next";
 
-const CHOICES: { value: Winner; label: string }[] = [
-  { value: "A", label: "Reply A" },
-  { value: "B", label: "Reply B" },
-  { value: null, label: "No preference" },
+const CHOICES: { value: Winner; key: string }[] = [
+  { value: "A", key: "A" },
+  { value: "B", key: "B" },
+  { value: null, key: "none" },
 ];
 
 interface ComparisonQuestionsProps {
@@ -29,17 +30,19 @@ export const ComparisonQuestions = memo(function ComparisonQuestions({
   onChange,
 }: ComparisonQuestionsProps) {
   const name = useId();
+  const { t } = useTranslation();
+  const choiceLabel = (value: Winner) => (value ? t("annotation.reply", { letter: value }) : t("annotation.noPreference"));
   if (comparison.status === "pending") {
     return (
       <div className="annotation-section">
         <h3>
-          <span className="section-number" aria-hidden="true">4</span> Compare two replies
+          <span className="section-number" aria-hidden="true">4</span> {t("annotation.compareTitle")}
         </h3>
         <p className="notice notice-wait" role="status">
           <span className="spinner" aria-hidden="true" />{" "}
           {answersSaved
-            ? "Your other answers are saved. Preparing a second version of the reply to compare: it appears here in a moment, then choose between the two replies and save."
-            : "Preparing a second version of the reply to compare: you can answer the other questions meanwhile and save them."}
+            ? t("annotation.preparingSaved")
+            : t("annotation.preparing")}
         </p>
       </div>
     );
@@ -48,14 +51,14 @@ export const ComparisonQuestions = memo(function ComparisonQuestions({
   return (
     <div className="annotation-section">
       <h3>
-        <span className="section-number" aria-hidden="true">4</span> Compare two replies
+        <span className="section-number" aria-hidden="true">4</span> {t("annotation.compareTitle")}
       </h3>
-      <p className="hint">Here are two versions of a reply to your message. Which one do you prefer?</p>
+      <p className="hint">{t("annotation.compareHint")}</p>
       <div className="compare">
         {(["A", "B"] as const).map((letter) => (
           <figure key={letter} className="compare-reply">
-            <figcaption>Reply {letter}</figcaption>
-            <blockquote>{comparison.responses?.[letter]}</blockquote>
+            <figcaption>{t("annotation.reply", { letter })}</figcaption>
+            <blockquote dir="auto">{comparison.responses?.[letter]}</blockquote>
           </figure>
         ))}
       </div>
@@ -72,14 +75,14 @@ export const ComparisonQuestions = memo(function ComparisonQuestions({
             <legend>{question.text}</legend>
             <span className="segmented">
               {CHOICES.map((choice) => (
-                <label key={choice.label} className={tile("segment", answered && chosen === choice.value)}>
+                <label key={choice.key} className={tile("segment", answered && chosen === choice.value)}>
                   <input
                     type="radio"
                     name={`${name}-${question.id}`}
                     checked={answered && chosen === choice.value}
                     onChange={() => onChange(question.id, choice.value)}
                   />
-                  <span>{choice.label}</span>
+                  <span>{choiceLabel(choice.value)}</span>
                 </label>
               ))}
             </span>

@@ -4,6 +4,7 @@
 // page is hidden: a keystroke redraws this box only, not the whole panel (slow phones).
 import { memo, useCallback, useEffect, useRef, useState, type FocusEvent } from "react";
 import { EDIT_ID } from "./model";
+import { useTranslation } from "react-i18next";
 
 export const COMMIT_AFTER_MS = 400;
 
@@ -15,6 +16,7 @@ interface EditReplyProps {
 }
 
 export const EditReply = memo(function EditReply({ original, value, invalid, onChange }: EditReplyProps) {
+  const { t } = useTranslation();
   const [text, setText] = useState(value ?? original);
   const [touched, setTouched] = useState(value !== null);
   const unsaved = useRef<string | null>(null);
@@ -64,14 +66,14 @@ export const EditReply = memo(function EditReply({ original, value, invalid, onC
   return (
     <div className={invalid ? "field annotation-section invalid" : "field annotation-section"}>
       <label htmlFor={EDIT_ID} className="legend-like">
-        <span className="section-number" aria-hidden="true">3</span> Edit the reply into what you would have liked to
-        hear
+        <span className="section-number" aria-hidden="true">3</span> {t("annotation.editLabel")}
       </label>
       <p className="hint" id={`${EDIT_ID}-hint`}>
-        Change as much or as little as you like. Leave it as it is if it was right for you.
+        {t("annotation.editHint")}
       </p>
       <textarea
         id={EDIT_ID}
+        dir="auto"
         rows={Math.min(12, Math.max(5, Math.ceil(text.length / 45)))}
         value={text}
         aria-describedby={`${EDIT_ID}-hint`}
@@ -82,7 +84,7 @@ export const EditReply = memo(function EditReply({ original, value, invalid, onC
       />
       {touched && text !== original ? (
         <button type="button" className="link-button" onClick={undo}>
-          Undo my changes
+          {t("annotation.undo")}
         </button>
       ) : null}
     </div>

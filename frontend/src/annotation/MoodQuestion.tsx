@@ -5,6 +5,7 @@ import type { Instrument } from "../api/types";
 import { ScaleField } from "../components/ScaleField";
 import { intensityId, MOOD_ID, type MoodTagDraft } from "./model";
 import { tile } from "../components/tile";
+import { useTranslation } from "react-i18next";
 
 interface MoodQuestionProps {
   instrument: Instrument;
@@ -18,21 +19,23 @@ interface MoodQuestionProps {
 }
 
 export const MoodQuestion = memo(function MoodQuestion({ instrument, noChange, tags, showErrors, onNoChange, onToggle, onIntensity }: MoodQuestionProps) {
+  const { t } = useTranslation();
   const chosen = new Set(tags.map((tag) => tag.emotion));
   const moodMissing = showErrors && !noChange && tags.length === 0;
   const descriptions = new Map(instrument.panas_items.map((item) => [item.id, item.description]));
+  const labels = new Map(instrument.panas_items.map((item) => [item.id, item.label]));
   return (
     <div className="annotation-section">
       <fieldset className={moodMissing ? "field invalid" : "field"} id={MOOD_ID} tabIndex={-1} aria-describedby="mood-hint">
         <legend>
-          <span className="section-number" aria-hidden="true">1</span> How do you feel after this reply?
+          <span className="section-number" aria-hidden="true">1</span> {t("annotation.moodLegend")}
         </legend>
         <p className="hint" id="mood-hint">
-          Pick the feelings this reply brought up or changed in you, or “No clear change”.
+          {t("annotation.moodHint")}
         </p>
         <label className="choice no-change">
           <input type="checkbox" checked={noChange} onChange={(event) => onNoChange(event.target.checked)} />
-          <span>No clear change</span>
+          <span>{t("annotation.noChange")}</span>
         </label>
         <div className="chips">
           {instrument.panas_items.map((item) => (
@@ -42,7 +45,7 @@ export const MoodQuestion = memo(function MoodQuestion({ instrument, noChange, t
                 checked={chosen.has(item.id)}
                 onChange={(event) => onToggle(item.id, event.target.checked)}
               />
-              <span>{item.id}</span>
+              <span>{item.label}</span>
               <span className="visually-hidden">: {item.description}</span>
             </label>
           ))}
@@ -52,7 +55,7 @@ export const MoodQuestion = memo(function MoodQuestion({ instrument, noChange, t
         <ScaleField
           key={tag.emotion}
           id={intensityId(tag.emotion)}
-          legend={`How strongly do you feel ${tag.emotion.toLowerCase()}?`}
+          legend={t("annotation.howStrongly", { emotion: (labels.get(tag.emotion) ?? tag.emotion).toLowerCase() })}
           hint={descriptions.get(tag.emotion)}
           scale={instrument.intensity_scale}
           value={tag.intensity}

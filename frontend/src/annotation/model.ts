@@ -3,6 +3,7 @@
 // here, so the rules are tested directly.
 import type { Missing } from "../components/MissingList";
 import type { Answer, AnnotationPayload, AnnotationStep, Winner } from "../api/types";
+import { i18n } from "../i18n";
 
 export interface MoodTagDraft {
   emotion: string;
@@ -73,19 +74,24 @@ export function comparisonIsOpen(step: AnnotationStep): boolean {
 }
 
 /** What still needs an answer, in the order the panel shows it. */
-export function missingAnswers(draft: AnnotationDraft, step: AnnotationStep, reply: string): Missing[] {
+export function missingAnswers(
+  draft: AnnotationDraft,
+  step: AnnotationStep,
+  reply: string,
+  labelOf: (emotion: string) => string = (emotion) => emotion,
+): Missing[] {
   const missing: Missing[] = [];
   if (!draft.noChange && draft.tags.length === 0) {
-    missing.push({ targetId: MOOD_ID, label: "How you feel after this reply" });
+    missing.push({ targetId: MOOD_ID, label: i18n.t("annotation.missingMood") });
   }
   for (const tag of draft.tags) {
-    if (tag.intensity === null) missing.push({ targetId: intensityId(tag.emotion), label: `How strongly: ${tag.emotion}` });
+    if (tag.intensity === null) missing.push({ targetId: intensityId(tag.emotion), label: i18n.t("annotation.missingStrength", { emotion: labelOf(tag.emotion) }) });
   }
   for (const question of step.behaviour_questions) {
     const answer = draft.behaviour[question.id];
     if (!answer?.observed || !answer.preferred) missing.push({ targetId: behaviourId(question.id), label: question.text });
   }
-  if (!(draft.edited ?? reply).trim()) missing.push({ targetId: EDIT_ID, label: "Your version of the reply" });
+  if (!(draft.edited ?? reply).trim()) missing.push({ targetId: EDIT_ID, label: i18n.t("annotation.missingEdit") });
   if (comparisonIsOpen(step)) {
     for (const question of step.comparison.questions) {
       if (!(question.id in draft.pairwise)) missing.push({ targetId: pairwiseId(question.id), label: question.text });

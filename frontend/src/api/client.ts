@@ -140,11 +140,14 @@ export class ApiClient {
 
   // --- the study's steps --------------------------------------------------------------------
 
-  async start(slug: string, params: ProlificParams): Promise<StartResult> {
+  /** `language`: the one the app chose (link, browser, study default); the server records it,
+   * or the study's default when the study does not enable it. */
+  async start(slug: string, params: ProlificParams, language?: string): Promise<StartResult> {
     const result = await this.json<StartResult>("POST", `${encodeURIComponent(slug)}/start`, {
       prolific_pid: params.prolificPid,
       study_id: params.studyId,
       session_id: params.sessionId,
+      ...(language ? { language } : {}),
     });
     this.authorize(result.token);
     return result;

@@ -573,6 +573,8 @@ export interface components {
         InstrumentOutput: {
             name: string;
             version: number;
+            /** @description The language of these texts (the base's when there is no translation). */
+            readonly language: string;
             intensity_scale: components["schemas"]["ScaleOutput"];
             panas_items: components["schemas"]["PanasItemOutput"][];
             q1_looking_for: components["schemas"]["ChoiceQuestionOutput"];
@@ -614,7 +616,10 @@ export interface components {
             };
         };
         PanasItemOutput: {
+            /** @description The item's id: what an answer names, in every language. */
             id: string;
+            /** @description The word shown, in the participant's language. */
+            readonly label: string;
             polarity: string;
             description: string;
         };
@@ -713,7 +718,9 @@ export interface components {
              */
             step: components["schemas"]["StepEnum"];
             preview: boolean;
-            study: components["schemas"]["StudyOutput"];
+            /** @description The participant's language (recorded at start): the app's texts, the study's and the instrument's all come in it. */
+            readonly language: string;
+            readonly study: components["schemas"]["StudyOutput"];
             readonly conversation: components["schemas"]["ConversationOutput"] | null;
             chat: components["schemas"]["ChatOutput"] | null;
             support: components["schemas"]["SupportOutput"] | null;
@@ -727,6 +734,8 @@ export interface components {
             study_id?: string;
             /** @description SESSION_ID from the study link. */
             session_id?: string;
+            /** @description The language the app chose (the link's lang parameter, else the browser's); the study's default language when the study does not enable it. */
+            language?: string;
         };
         StartOutput: {
             /** @description Send as `Authorization: Participant <token>`. */
@@ -871,18 +880,26 @@ export interface components {
          * @enum {string}
          */
         StreamingTurnStatusEnum: "streaming";
+        /** @description The study as one participant sees it: its texts in the participant's language. */
         StudyOutput: {
             slug: string;
             title: string;
             consent_text: string;
             consent_version: string;
             topics: components["schemas"]["TopicOption"][];
+            /** @description How to show a topic or subtopic in the participant's language, by the value stored (and sent back); a value not listed shows as it is. */
+            topic_labels: {
+                [key: string]: string;
+            };
             min_turns: number;
             max_turns: number;
             conversations_per_participant: number;
-            readonly message_max_chars: number;
+            message_max_chars: number;
             /** @description Where to find help; worth a link on every page. */
-            readonly support_resources: string;
+            support_resources: string;
+            /** @description The languages the study enables. */
+            languages: string[];
+            default_language: string;
         };
         SupportOutput: {
             /** @description Show these prominently; the chat goes on. */

@@ -6,10 +6,11 @@ import { useEffect, type FormEvent, type KeyboardEvent } from "react";
 import type { Turn } from "../api/types";
 import { useDraft } from "../drafts/useDraft";
 import { newIdempotencyKey } from "./idempotency";
+import { useTranslation } from "react-i18next";
+import en from "../i18n/locales/en";
 
 export const MESSAGE_DRAFT = "message"; // the key the server clears when it stores a message
-export const WAITING_FOR_CONNECTION =
-  "Waiting for a connection: your message is saved and will be sent when you are back online.";
+export const WAITING_FOR_CONNECTION = en.chat.waitingForConnection; // what the tests look for
 
 interface MessageDraft {
   text: string;
@@ -29,6 +30,7 @@ interface ComposerProps {
 }
 
 export function Composer({ turns, maxChars, enabled, reason, waiting = false, delivered = null, onSend }: ComposerProps) {
+  const { t } = useTranslation();
   const [draft, setDraft, clear] = useDraft<MessageDraft>(MESSAGE_DRAFT, () => ({ text: "", key: null }));
   // Recognised by its idempotency key, never by its text: "ok" sent twice is two messages.
   const sentAlready =
@@ -53,7 +55,7 @@ export function Composer({ turns, maxChars, enabled, reason, waiting = false, de
   };
   return (
     <form className="composer" onSubmit={send} noValidate>
-      <label htmlFor="message">Your message</label>
+      <label htmlFor="message">{t("chat.yourMessage")}</label>
       {reason && !waiting ? (
         <p className="hint" id="message-reason">
           {reason}
@@ -62,12 +64,13 @@ export function Composer({ turns, maxChars, enabled, reason, waiting = false, de
       <div role="status">
         {waiting ? (
           <p className="notice notice-wait" id="message-waiting">
-            {WAITING_FOR_CONNECTION}
+            {t("chat.waitingForConnection")}
           </p>
         ) : null}
       </div>
       <textarea
         id="message"
+        dir="auto"
         rows={3}
         value={draft.text}
         aria-describedby={`message-count${waiting ? " message-waiting" : reason ? " message-reason" : ""}`}
@@ -78,10 +81,10 @@ export function Composer({ turns, maxChars, enabled, reason, waiting = false, de
       />
       <div className="composer-row">
         <span id="message-count" className={tooLong ? "count over" : "count"}>
-          {draft.text.length} / {maxChars} characters
+          {t("chat.characters", { length: draft.text.length, max: maxChars })}
         </span>
         <button type="submit" className="primary" aria-disabled={!canSend}>
-          Send
+          {t("chat.send")}
         </button>
       </div>
     </form>

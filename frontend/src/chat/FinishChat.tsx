@@ -4,32 +4,34 @@ import { useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { useStudy } from "../StudyContext";
 import { useAction } from "../useAction";
+import { useTranslation } from "react-i18next";
 
 export function FinishChat({ atLimit }: { atLimit: boolean }) {
   const { client, setSession } = useStudy();
   const { busy, error, run } = useAction();
+  const { t } = useTranslation();
   const [confirming, setConfirming] = useState(atLimit);
   const finish = () => run(async () => setSession(await client.finish()));
   return (
     <div className="finish">
-      {atLimit ? <p>This chat has reached its last message. Thank you!</p> : null}
+      {atLimit ? <p>{t("chat.lastMessage")}</p> : null}
       {confirming ? (
         <>
-          {atLimit ? null : <p>Finish the chat? You cannot come back to it afterwards.</p>}
+          {atLimit ? null : <p>{t("chat.finishConfirm")}</p>}
           <div className="actions">
             <button type="button" className="primary" aria-disabled={busy} onClick={() => void finish()}>
-              {atLimit ? "Continue to the last questions" : "Yes, finish the chat"}
+              {atLimit ? t("chat.toLastQuestions") : t("chat.yesFinish")}
             </button>
             {atLimit ? null : (
               <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-                Keep chatting
+                {t("chat.keepChatting")}
               </button>
             )}
           </div>
         </>
       ) : (
         <button type="button" className="secondary" onClick={() => setConfirming(true)}>
-          Finish the chat
+          {t("chat.finish")}
         </button>
       )}
       <ErrorNotice error={error} />

@@ -1,4 +1,5 @@
 // How far the participant is: replies answered toward the study's minimum.
+import { useTranslation } from "react-i18next";
 interface TurnProgressProps {
   answered: number;
   minTurns: number;
@@ -6,13 +7,14 @@ interface TurnProgressProps {
 }
 
 export function TurnProgress({ answered, minTurns, maxTurns }: TurnProgressProps) {
+  const { t } = useTranslation();
   const reached = answered >= minTurns;
   return (
     <div className="progress">
       <label htmlFor="turn-progress">
         {reached
-          ? `${answered} ${answered === 1 ? "reply" : "replies"} answered. You can finish now, or go on (up to ${maxTurns} messages).`
-          : `${answered} of ${minTurns} replies answered`}
+          ? t("chat.progressReached", { count: answered, max: maxTurns })
+          : t("chat.progress", { answered, min: minTurns })}
       </label>
       <progress id="turn-progress" max={minTurns} value={Math.min(answered, minTurns)} />
     </div>

@@ -4,6 +4,7 @@
 import type { ReactNode } from "react";
 import type { Turn } from "../api/types";
 import type { LiveTurn } from "./useChatStream";
+import { useTranslation } from "react-i18next";
 
 interface TurnViewProps {
   turn: Turn | null;
@@ -17,48 +18,50 @@ function Message({ speaker, text, className, busy = false }: { speaker: string; 
   return (
     <div className={`message ${className}`} aria-busy={busy || undefined}>
       <span className="speaker">{speaker}</span>
-      <p className="message-text">{text}</p>
+      <p className="message-text" dir="auto">
+        {text}
+      </p>
     </div>
   );
 }
 
 export function TurnView({ turn, live, busy, onRetry, support = null }: TurnViewProps) {
+  const { t } = useTranslation();
   const userMessage = live?.userMessage ?? turn?.user_message ?? "";
   let reply;
   if (live) {
     reply = live.text ? (
-      <Message speaker="Assistant" text={live.text} className="message-assistant streaming" busy />
+      <Message speaker={t("chat.assistant")} text={live.text} className="message-assistant streaming" busy />
     ) : live.queued ? (
       <p className="typing typing-queued" role="status">
-        <span className="spinner" aria-hidden="true" /> Many people are chatting right now: your reply is waiting for the model and will
-        start soon. Your message is saved.
+        <span className="spinner" aria-hidden="true" /> {t("chat.queued")}
       </p>
     ) : (
       <p className="typing" role="status">
-        <span className="spinner" aria-hidden="true" /> The assistant is writing…
+        <span className="spinner" aria-hidden="true" /> {t("chat.writing")}
       </p>
     );
   } else if (turn?.status === "done") {
-    reply = <Message speaker="Assistant" text={turn.reply} className="message-assistant" />;
+    reply = <Message speaker={t("chat.assistant")} text={turn.reply} className="message-assistant" />;
   } else if (turn?.status === "failed") {
     reply = (
       <div className="notice notice-error" role="alert">
-        <p>{turn.error?.message ?? "The reply could not be written. Your message is saved: please try again."}</p>
+        <p>{turn.error?.message ?? t("chat.failed")}</p>
         <button type="button" className="primary" aria-disabled={busy} onClick={() => busy || onRetry(turn)}>
-          Try again
+          {t("app.tryAgain")}
         </button>
       </div>
     );
   } else if (turn) {
     reply = (
       <p className="typing" role="status">
-        <span className="spinner" aria-hidden="true" /> The reply to this message is still on its way…
+        <span className="spinner" aria-hidden="true" /> {t("chat.onItsWay")}
       </p>
     );
   }
   return (
     <li className="turn">
-      <Message speaker="You" text={userMessage} className="message-user" />
+      <Message speaker={t("chat.you")} text={userMessage} className="message-user" />
       {support}
       {reply}
     </li>

@@ -3,6 +3,7 @@
 // `other: true`) opens a labelled text box inside the question once it is chosen; the screen
 // keeps its text in the step's draft and sends it as `other_text`.
 import { useId, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 export interface ChoiceOption {
   id: string;
@@ -19,8 +20,6 @@ export interface OtherText {
 }
 
 export const OTHER_TEXT_MAX = 200; // the server's limit (evaluation/benchmark/other_text.py)
-export const OTHER_TEXT_LABEL = "Please describe (in your own words)";
-export const OTHER_TEXT_ERROR = "Please describe it in a few words.";
 
 /** Does one of the chosen options ask for the participant's own words? */
 export function asksText(options: ChoiceOption[], chosen: string[]): boolean {
@@ -45,6 +44,7 @@ interface ChoiceFieldProps {
 
 export function ChoiceField({ legend, options, multi = false, value, onChange, invalid, id, hint, other }: ChoiceFieldProps) {
   const name = useId();
+  const { t } = useTranslation();
   const toggle = (optionId: string, checked: boolean) => {
     if (!multi) onChange([optionId]);
     else onChange(checked ? [...value.filter((v) => v !== optionId), optionId] : value.filter((v) => v !== optionId));
@@ -77,7 +77,7 @@ export function ChoiceField({ legend, options, multi = false, value, onChange, i
       ))}
       {other && asksText(options, value) ? (
         <div className={other.invalid ? "other-text invalid" : "other-text"}>
-          <label htmlFor={textId}>{other.label ?? OTHER_TEXT_LABEL}</label>
+          <label htmlFor={textId}>{other.label ?? t("common.otherLabel")}</label>
           <input
             id={textId}
             autoComplete="off"
@@ -89,7 +89,7 @@ export function ChoiceField({ legend, options, multi = false, value, onChange, i
           />
           {other.invalid ? (
             <p className="field-error" id={`${textId}-error`}>
-              {OTHER_TEXT_ERROR}
+              {t("common.otherError")}
             </p>
           ) : null}
         </div>

@@ -4,6 +4,7 @@
 // the study's staff (errors/report.ts: once per distinct error, never what was typed).
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { reportError } from "../errors/report";
+import { i18n } from "../i18n";
 
 interface ErrorBoundaryProps {
   children: ReactNode;
@@ -39,17 +40,17 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
     return (
       <section className="screen" aria-labelledby="crash-title">
         <h1 id="crash-title" tabIndex={-1} ref={(heading) => heading?.focus()}>
-          Something went wrong on this page
+          {i18n.t("errors.crashTitle")}
         </h1>
         <div className="notice notice-error" role="alert">
-          <p>Nothing you typed is lost: it is saved on this device and on the study server.</p>
+          <p>{i18n.t("errors.crashBody")}</p>
         </div>
         <div className="actions">
           <button type="button" className="primary" onClick={this.reset}>
-            Try again
+            {i18n.t("app.tryAgain")}
           </button>
           <button type="button" className="secondary" onClick={() => window.location.reload()}>
-            Reload the page
+            {i18n.t("errors.reload")}
           </button>
         </div>
       </section>

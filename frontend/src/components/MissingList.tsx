@@ -1,6 +1,7 @@
 // "Still to answer": the questions a submit found unanswered, each a link that moves the focus
 // to the question (the error-summary pattern: it works with a keyboard and a screen reader).
 import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 
 export interface Missing {
   targetId: string;
@@ -14,7 +15,8 @@ interface MissingListProps {
   title?: string;
 }
 
-export function MissingList({ items, attempt, title = "Please answer these first:" }: MissingListProps) {
+export function MissingList({ items, attempt, title }: MissingListProps) {
+  const { t } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
   const focusedAttempt = useRef(0);
   const hasItems = items.length > 0;
@@ -33,7 +35,7 @@ export function MissingList({ items, attempt, title = "Please answer these first
   };
   return (
     <div className="notice notice-error" role="alert" tabIndex={-1} ref={box}>
-      <p>{title}</p>
+      <p>{title ?? t("common.missingTitle")}</p>
       <ul>
         {items.map((item) => (
           <li key={item.targetId}>

@@ -2,6 +2,7 @@
 import { useId, type ReactNode } from "react";
 import type { Scale } from "../api/types";
 import { tile } from "./tile";
+import { useTranslation } from "react-i18next";
 
 interface ScaleFieldProps {
   legend: ReactNode;
@@ -21,6 +22,7 @@ export function scalePoints(scale: Scale): number[] {
 
 export function ScaleField({ legend, hint, scale, value, onChange, invalid, id }: ScaleFieldProps) {
   const name = useId();
+  const { t } = useTranslation();
   const hintId = `${name}-hint`;
   return (
     <fieldset
@@ -53,12 +55,8 @@ export function ScaleField({ legend, hint, scale, value, onChange, invalid, id }
       {/* Phones have no room for seven labels: the ends are spelled out under the row instead
           (each option still carries its own label for screen readers). */}
       <div className="scale-ends" aria-hidden="true">
-        <span>
-          {scale.min} = {scale.labels[String(scale.min)] ?? ""}
-        </span>
-        <span>
-          {scale.max} = {scale.labels[String(scale.max)] ?? ""}
-        </span>
+        <span>{t("common.scaleEnd", { point: scale.min, label: scale.labels[String(scale.min)] ?? "" })}</span>
+        <span>{t("common.scaleEnd", { point: scale.max, label: scale.labels[String(scale.max)] ?? "" })}</span>
       </div>
     </fieldset>
   );

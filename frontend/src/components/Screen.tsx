@@ -5,6 +5,7 @@ import { isFinal } from "../StepScreen";
 import { useOptionalStudy } from "../StudyContext";
 import { DraftsNotSavedNotice } from "./DraftsNotSavedNotice";
 import { SupportNotice } from "./SupportNotice";
+import { useTranslation } from "react-i18next";
 
 interface ScreenProps {
   title: string;
@@ -17,13 +18,14 @@ interface ScreenProps {
 
 export function Screen({ title, lead, children, ownSupportNotice = false }: ScreenProps) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const { t } = useTranslation();
   // Once the backend has flagged a risk, the support resources head every page that follows.
   const session = useOptionalStudy()?.session;
   const support = session?.support ?? null;
   useEffect(() => {
     heading.current?.focus();
-    document.title = `${title} · Attune study`;
-  }, [title]);
+    document.title = t("app.pageTitle", { title });
+  }, [title, t]);
   return (
     <section className="screen" aria-labelledby="screen-title">
       <h1 id="screen-title" ref={heading} tabIndex={-1}>

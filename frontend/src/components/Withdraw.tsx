@@ -4,11 +4,13 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useStudy } from "../StudyContext";
 import { useAction } from "../useAction";
 import { ErrorNotice } from "./ErrorNotice";
+import { useTranslation } from "react-i18next";
 
 export function Withdraw() {
   const { client, drafts, setSession } = useStudy();
   const { busy, error, run } = useAction();
   const [open, setOpen] = useState(false);
+  const { t } = useTranslation();
   const heading = useRef<HTMLHeadingElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const wasOpen = useRef(false);
@@ -30,23 +32,23 @@ export function Withdraw() {
   if (!open) {
     return (
       <button type="button" className="link-button" ref={opener} onClick={() => setOpen(true)}>
-        Withdraw from the study
+        {t("withdraw.open")}
       </button>
     );
   }
   return (
     <div className="withdraw-confirm" role="group" aria-labelledby={titleId}>
       <h2 id={titleId} tabIndex={-1} ref={heading}>
-        Withdraw from the study?
+        {t("withdraw.title")}
       </h2>
-      <p>You can stop at any time without giving a reason. Your answers will then not be used in the study's data.</p>
+      <p>{t("withdraw.body")}</p>
       <ErrorNotice error={error} />
       <div className="actions">
         <button type="button" className="danger" aria-disabled={busy} onClick={() => void withdraw()}>
-          Yes, withdraw
+          {t("withdraw.yes")}
         </button>
         <button type="button" className="secondary" onClick={() => setOpen(false)}>
-          No, go back
+          {t("withdraw.no")}
         </button>
       </div>
     </div>

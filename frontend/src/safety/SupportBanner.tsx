@@ -15,6 +15,7 @@ import { useId, useLayoutEffect, useRef, useState } from "react";
 import { Withdraw } from "../components/Withdraw";
 import { loadHiddenNotice, saveHiddenNotice, type HiddenNotice } from "../session/storage";
 import { useOptionalStudy } from "../StudyContext";
+import { useTranslation } from "react-i18next";
 
 interface SupportBannerProps {
   resources: string;
@@ -28,6 +29,7 @@ function hiddenAlready(hidden: HiddenNotice | null, notice: HiddenNotice): boole
 
 export function SupportBanner({ resources, turn = null }: SupportBannerProps) {
   const session = useOptionalStudy()?.session;
+  const { t } = useTranslation();
   const slug = session?.study.slug ?? "";
   const notice: HiddenNotice = { conversation: session?.conversation?.number ?? 0, turn: turn ?? 0 };
   const [hidden, setHidden] = useState(() => hiddenAlready(loadHiddenNotice(slug), notice));
@@ -65,7 +67,7 @@ export function SupportBanner({ resources, turn = null }: SupportBannerProps) {
     return (
       <div className="support-place">
         <button type="button" className="support-bar" ref={bar} onClick={show}>
-          Show the support resources
+          {t("support.show")}
         </button>
       </div>
     );
@@ -75,24 +77,23 @@ export function SupportBanner({ resources, turn = null }: SupportBannerProps) {
       <section className="support support-banner" aria-labelledby={titleId} ref={box}>
         <div {...(reopened ? {} : { role: "alert", "aria-labelledby": titleId })}>
           <h2 id={titleId} tabIndex={-1} ref={heading}>
-            Support is available
+            {t("support.title")}
           </h2>
           <p className="support-text">{resources}</p>
         </div>
         {paused ? (
           <p className="support-pause">
-            Take all the time you need. Everything you wrote is saved: come back to this page, or open your study link
-            again, when you are ready.
+            {t("support.pause")}
           </p>
         ) : (
-          <p>You can keep chatting, take a break, or stop: it is your choice.</p>
+          <p>{t("support.choice")}</p>
         )}
         <div className="actions">
           <button type="button" className="secondary" onClick={() => setPaused(!paused)} aria-pressed={paused}>
-            {paused ? "I am ready to go on" : "Take a break"}
+            {paused ? t("support.ready") : t("support.takeBreak")}
           </button>
           <button type="button" className="secondary" onClick={hide}>
-            Hide this message
+            {t("support.hide")}
           </button>
         </div>
         <Withdraw />

@@ -14,16 +14,18 @@ import { Screen } from "../components/Screen";
 import { useMessageOutbox, type Deliver } from "../outbox/useMessageOutbox";
 import { SupportBanner } from "../safety/SupportBanner";
 import { useStudy } from "../StudyContext";
+import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
 
 const WAITING_POLL_MS = 3000;
 
 /** Why the message box is closed, in the participant's terms (null: it is open). */
-function composerReason(last: Turn | undefined, streaming: boolean, canSend: boolean): string | null {
-  if (streaming) return "Please wait for the reply.";
-  if (last?.status === "failed") return "Please retry your last message first.";
-  if (last && last.status !== "done") return "Please wait for the reply.";
-  if (last && !last.annotation_submitted) return "Answer the questions about the reply above to send your next message.";
-  return canSend ? null : "This chat takes no more messages.";
+function composerReason(last: Turn | undefined, streaming: boolean, canSend: boolean, t: TFunction): string | null {
+  if (streaming) return t("chat.waitReply");
+  if (last?.status === "failed") return t("chat.retryFirst");
+  if (last && last.status !== "done") return t("chat.waitReply");
+  if (last && !last.annotation_submitted) return t("chat.answerFirst");
+  return canSend ? null : t("chat.noMore");
 }
 
 /** The notice of the later turn: a message just sent may have raised one the session has not
@@ -35,6 +37,7 @@ function newerNotice(a: Support | null, b: Support | null): Support | null {
 
 export function Chat() {
   const { session, refresh } = useStudy();
+  const { t } = useTranslation();
   const [streamed, setStreamed] = useState<Support | null>(null);
   const onSupport = useCallback((support: Support) => setStreamed(support), []);
   const stream = useChatStream(onSupport);
@@ -102,9 +105,14 @@ export function Chat() {
   );
 
   const toAnnotate = !live && last?.status === "done" && !last.annotation_submitted ? last : null;
-  const reason = composerReason(last, live !== null, chat.can_send);
+  const reason = composerReason(last, live !== null, chat.can_send, t);
+  // Topics are stored by the study's values; the study's labels show them in this language.
+  const labelOf = (value: string) => study.topic_labels[value] ?? value;
   const topic = session.conversation
-    ? [session.conversation.topic_other || session.conversation.topic_category, session.conversation.topic_subtopic]
+    ? [
+        session.conversation.topic_other || labelOf(session.conversation.topic_category),
+        labelOf(session.conversation.topic_subtopic),
+      ]
         .filter(Boolean)
         .join(" · ")
     : "";
@@ -128,12 +136,12 @@ export function Chat() {
   const placed = notice !== null && rows.some((row) => row.number === notice.turn);
 
   return (
-    <Screen title="Chat" lead={topic ? <p>Topic: {topic}</p> : null} ownSupportNotice>
+    <Screen title={t("chat.title")} lead={topic ? <p>{t("chat.topic", { topic })}</p> : null} ownSupportNotice>
       <TurnProgress answered={chat.answered} minTurns={study.min_turns} maxTurns={study.max_turns} />
       {turns.length === 0 && !live ? (
-        <p className="empty-chat">Write your first message below. Say as much or as little as you like.</p>
+        <p className="empty-chat">{t("chat.empty")}</p>
       ) : (
-        <ol className="messages" aria-label="Conversation">
+        <ol className="messages" aria-label={t("chat.conversation")}>
           {rows.map(({ key, number, ...row }) => (
             <TurnView key={key} {...row} support={placed && number === notice?.turn ? banner : null} />
           ))}
@@ -141,7 +149,7 @@ export function Chat() {
       )}
       {placed ? null : banner}
       <p className="visually-hidden" role="status">
-        {live ? (live.text ? "The assistant is replying." : "Sending your message.") : toAnnotate ? "Reply received." : ""}
+        {live ? (live.text ? t("chat.replying") : t("chat.sending")) : toAnnotate ? t("chat.received") : ""}
       </p>
       {toAnnotate ? (
         <AnnotationPanel
@@ -156,15 +164,16 @@ export function Chat() {
       {stream.reloadFailed ? (
         <ErrorNotice error="We could not load the latest state of the chat. What you see here is kept.">
           <button type="button" className="secondary" onClick={stream.retryReload}>
-            Load it again
+            {t("chat.loadAgain")}
           </button>
         </ErrorNotice>
       ) : null}
       <div role="status" className="saved-status">
         {saved && !live && !toAnnotate ? (
           <p className="notice notice-saved">
-            <span aria-hidden="true">✓ </span>Your answers about the reply are saved.
-            {chat.can_send ? " You can write your next message below." : ""}
+            <span aria-hidden="true">✓ </span>
+            {t("chat.answersSaved")}
+            {chat.can_send ? t("chat.writeNext") : ""}
           </p>
         ) : null}
       </div>

@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { ExitCode } from "../api/types";
 import { Screen } from "../components/Screen";
+import { useTranslation } from "react-i18next";
 
 export const REDIRECT_SECONDS = 10;
 
@@ -11,6 +12,7 @@ function CodeAndReturn({ exit }: { exit: ExitCode }) {
   const [left, setLeft] = useState(REDIRECT_SECONDS);
   const [stopped, setStopped] = useState(false);
   const link = useRef<HTMLAnchorElement>(null);
+  const { t } = useTranslation();
   const url = exit.redirect_url;
   useEffect(() => {
     if (!url || stopped) return;
@@ -27,7 +29,7 @@ function CodeAndReturn({ exit }: { exit: ExitCode }) {
   };
   return (
     <>
-      <p>Your code:</p>
+      <p>{t("exit.yourCode")}</p>
       <p className="code" id="exit-code">
         {exit.code}
       </p>
@@ -35,54 +37,57 @@ function CodeAndReturn({ exit }: { exit: ExitCode }) {
         <>
           <p>
             <a className="button primary" href={url} ref={link}>
-              Return to Prolific
+              {t("exit.returnToProlific")}
             </a>
           </p>
           {stopped ? (
-            <p className="hint">You stay on this page. Use the button above when you are ready.</p>
+            <p className="hint">{t("exit.stayed")}</p>
           ) : (
             <div className="actions">
               <p className="hint">
-                {left > 0 ? `You will be taken back to Prolific in ${left} seconds.` : "Taking you back to Prolific…"}
+                {left > 0 ? t("exit.countdown", { count: left }) : t("exit.returning")}
               </p>
               {left > 0 ? (
                 <button type="button" className="secondary" onClick={stop}>
-                  Stay on this page
+                  {t("exit.stay")}
                 </button>
               ) : null}
             </div>
           )}
         </>
       ) : (
-        <p className="hint">This is a preview: there is no Prolific submission to return to.</p>
+        <p className="hint">{t("exit.preview")}</p>
       )}
     </>
   );
 }
 
 export function Complete({ exit }: { exit: ExitCode | null }) {
+  const { t } = useTranslation();
   return (
-    <Screen title="Thank you!">
-      <p>You have finished the study. Your answers are saved.</p>
+    <Screen title={t("exit.completeTitle")}>
+      <p>{t("exit.completeBody")}</p>
       {exit ? <CodeAndReturn exit={exit} /> : null}
     </Screen>
   );
 }
 
 export function ScreenedOut({ exit }: { exit: ExitCode | null }) {
+  const { t } = useTranslation();
   return (
-    <Screen title="Thank you for your interest">
-      <p>This study has ended for you. You do not need to do anything else here.</p>
+    <Screen title={t("exit.screenedTitle")}>
+      <p>{t("exit.screenedBody")}</p>
       {exit ? <CodeAndReturn exit={exit} /> : null}
     </Screen>
   );
 }
 
 export function Withdrawn() {
+  const { t } = useTranslation();
   return (
-    <Screen title="You have withdrawn">
-      <p>You have left the study. Your answers will not be used in the study's data.</p>
-      <p>Please return the submission on Prolific. Thank you for your time.</p>
+    <Screen title={t("exit.withdrawnTitle")}>
+      <p>{t("exit.withdrawnBody")}</p>
+      <p>{t("exit.withdrawnReturn")}</p>
     </Screen>
   );
 }

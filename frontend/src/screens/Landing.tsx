@@ -5,6 +5,7 @@ import type { ApiError, ProlificParams } from "../api/client";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { Screen } from "../components/Screen";
 import { isValidProlificId } from "../session/prolific";
+import { useTranslation } from "react-i18next";
 
 interface LandingProps {
   params: ProlificParams;
@@ -14,6 +15,7 @@ interface LandingProps {
 }
 
 export function Landing({ params, busy, error, onStart }: LandingProps) {
+  const { t } = useTranslation();
   const fromLink = isValidProlificId(params.prolificPid);
   const [pid, setPid] = useState(params.prolificPid);
   const [invalid, setInvalid] = useState(false);
@@ -28,20 +30,17 @@ export function Landing({ params, busy, error, onStart }: LandingProps) {
     onStart({ ...params, prolificPid: value });
   };
   return (
-    <Screen title="Welcome">
-      <p>
-        In this study you will chat with an AI assistant about something on your mind, and tell us after each reply
-        how it felt to you.
-      </p>
-      <p>Everything you type is saved as you go, so you can come back to this page if you lose your connection.</p>
+    <Screen title={t("landing.title")}>
+      <p>{t("landing.intro")}</p>
+      <p>{t("landing.saved")}</p>
       <form onSubmit={submit} noValidate>
         {fromLink ? (
           <p className="meta">
-            Prolific ID: <strong>{params.prolificPid}</strong>
+            {t("landing.prolificId")} <strong>{params.prolificPid}</strong>
           </p>
         ) : (
           <div className={invalid ? "field invalid" : "field"}>
-            <label htmlFor="prolific-pid">Your Prolific ID</label>
+            <label htmlFor="prolific-pid">{t("landing.yourProlificId")}</label>
             <input
               id="prolific-pid"
               name="prolific-pid"
@@ -58,14 +57,14 @@ export function Landing({ params, busy, error, onStart }: LandingProps) {
             />
             {invalid ? (
               <p className="field-error" id="prolific-pid-error">
-                Enter your Prolific ID: letters, digits, '-' or '_'.
+                {t("landing.invalidId")}
               </p>
             ) : null}
           </div>
         )}
         <ErrorNotice error={error} />
         <button type="submit" className="primary" aria-disabled={busy}>
-          {busy ? "Starting…" : "Start"}
+          {busy ? t("landing.starting") : t("landing.start")}
         </button>
       </form>
     </Screen>

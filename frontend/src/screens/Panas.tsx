@@ -8,6 +8,7 @@ import { SubmitRow } from "../components/SubmitRow";
 import { useDraft } from "../drafts/useDraft";
 import { useStudy } from "../StudyContext";
 import { useAction } from "../useAction";
+import { useTranslation } from "react-i18next";
 
 export function panasDraftKey(phase: "pre" | "post"): string {
   return `panas:${phase}`; // the key the server clears when the questionnaire is saved
@@ -16,6 +17,7 @@ export function panasDraftKey(phase: "pre" | "post"): string {
 export function Panas({ phase }: { phase: "pre" | "post" }) {
   const { client, drafts, instrument, setSession } = useStudy();
   const { busy, error, run } = useAction();
+  const { t } = useTranslation();
   const key = panasDraftKey(phase);
   const [values, setValues] = useDraft<Record<string, number>>(key, () => ({}));
   const [missing, setMissing] = useState<Missing[]>([]);
@@ -27,7 +29,7 @@ export function Panas({ phase }: { phase: "pre" | "post" }) {
     event.preventDefault();
     const left = items
       .filter((item) => values[item.id] === undefined)
-      .map((item) => ({ targetId: `panas-${item.id}`, label: item.id }));
+      .map((item) => ({ targetId: `panas-${item.id}`, label: item.label }));
     setMissing(left);
     setAttempt((n) => n + 1);
     if (left.length) return;
@@ -39,18 +41,18 @@ export function Panas({ phase }: { phase: "pre" | "post" }) {
   };
   return (
     <Screen
-      title={phase === "pre" ? "How you feel before the chat" : "How you feel after the chat"}
-      lead={<p>For each word, choose how much it describes how you feel right now.</p>}
+      title={phase === "pre" ? t("panas.titlePre") : t("panas.titlePost")}
+      lead={<p>{t("panas.lead")}</p>}
     >
       <form onSubmit={submit} noValidate>
         <p className="meta" aria-live="polite">
-          {answered} of {items.length} answered
+          {t("panas.answered", { answered, total: items.length })}
         </p>
         {items.map((item) => (
           <ScaleField
             key={item.id}
             id={`panas-${item.id}`}
-            legend={item.id}
+            legend={item.label}
             hint={item.description}
             scale={instrument.intensity_scale}
             value={values[item.id]}
@@ -58,8 +60,8 @@ export function Panas({ phase }: { phase: "pre" | "post" }) {
             onChange={(value) => setValues((v) => ({ ...v, [item.id]: value }))}
           />
         ))}
-        <MissingList attempt={attempt} items={missing.filter((m) => values[m.label] === undefined)} />
-        <SubmitRow label="Continue" busy={busy} error={error} />
+        <MissingList attempt={attempt} items={missing.filter((m) => values[m.targetId.slice("panas-".length)] === undefined)} />
+        <SubmitRow label={t("common.continue")} busy={busy} error={error} />
       </form>
     </Screen>
   );

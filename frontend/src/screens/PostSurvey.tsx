@@ -11,6 +11,8 @@ import { useDraft } from "../drafts/useDraft";
 import type { ChoiceQuestion, Instrument, PostSurveyPayload } from "../api/types";
 import { useStudy } from "../StudyContext";
 import { useAction } from "../useAction";
+import { useTranslation } from "react-i18next";
+import { i18n } from "../i18n";
 
 export const POST_SURVEY_DRAFT = "post_survey"; // the key the server clears on submit
 
@@ -50,7 +52,7 @@ export function postSurveyMissing(instrument: Instrument, draft: PostSurveyDraft
   if (!draft.fit) missing.push({ targetId: "q3", label: instrument.q3_model_fit.prompt });
   for (const [field, id, question, chosen] of choices(instrument, draft)) {
     if (asksText(question.options, chosen) && !(draft.other[field] ?? "").trim()) {
-      missing.push({ targetId: otherTextId(id), label: `${question.prompt} (please describe your answer)` });
+      missing.push({ targetId: otherTextId(id), label: i18n.t("postSurvey.describe", { prompt: question.prompt }) });
     }
   }
   for (const branch of instrument.four_branches) {
@@ -78,6 +80,7 @@ export function postSurveyPayload(instrument: Instrument, draft: PostSurveyDraft
 export function PostSurvey() {
   const { client, instrument, setSession } = useStudy();
   const { busy, error, run } = useAction();
+  const { t } = useTranslation();
   const [stored, setDraft, clear] = useDraft<PostSurveyDraft>(POST_SURVEY_DRAFT, emptyPostSurvey);
   const draft = { ...emptyPostSurvey(), ...stored }; // a draft saved before a field existed
   const [attempt, setAttempt] = useState(0);
@@ -104,7 +107,7 @@ export function PostSurvey() {
   const q2 = instrument.q2_emotion_clarity;
   const q3 = instrument.q3_model_fit;
   return (
-    <Screen title="About the whole conversation" lead={<p>Almost done: a few questions about the chat as a whole.</p>}>
+    <Screen title={t("postSurvey.title")} lead={<p>{t("postSurvey.lead")}</p>}>
       <form onSubmit={submit} noValidate>
         <ChoiceField
           id="q1"
@@ -147,7 +150,7 @@ export function PostSurvey() {
             />
           </div>
         ) : null}
-        <h2 className="subheading">Your ratings of the assistant</h2>
+        <h2 className="subheading">{t("postSurvey.ratings")}</h2>
         {instrument.four_branches.map((branch) => (
           <ScaleField
             key={branch.id}
@@ -161,7 +164,7 @@ export function PostSurvey() {
           />
         ))}
         <MissingList items={missing} attempt={attempt} />
-        <SubmitRow label="Submit my answers" busy={busy} error={error} />
+        <SubmitRow label={t("postSurvey.submit")} busy={busy} error={error} />
       </form>
     </Screen>
   );

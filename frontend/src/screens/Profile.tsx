@@ -12,6 +12,7 @@ import { SubmitRow } from "../components/SubmitRow";
 import { useDraft } from "../drafts/useDraft";
 import { useStudy } from "../StudyContext";
 import { useAction } from "../useAction";
+import { useTranslation } from "react-i18next";
 
 export const PROFILE_DRAFT = "profile";
 
@@ -61,14 +62,10 @@ export function profilePayload(questions: ProfileQuestion[], draft: ProfileDraft
   return { age: parseAge(draft.age) ?? 0, age_confirmed: ageConfirmed, answers, other_text: other };
 }
 
-const ERRORS: Record<string, string> = {
-  number: "Enter your age as a whole number.",
-  choice: "Please choose an answer.",
-};
-
 export function Profile() {
   const { client, drafts, instrument, setSession } = useStudy();
   const { busy, error, run } = useAction();
+  const { t } = useTranslation();
   const [draft, setDraft] = useDraft<ProfileDraft>(PROFILE_DRAFT, emptyProfile);
   const [problem, setProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<number | null>(null);
@@ -117,7 +114,7 @@ export function Profile() {
   };
 
   return (
-    <Screen title="About you" lead={<p>A few questions before the chat. Only the age is required unless a question says so.</p>}>
+    <Screen title={t("profile.title")} lead={<p>{t("profile.lead")}</p>}>
       <form onSubmit={submit} noValidate>
         {questions.map((question) => {
           const id = `profile-${question.id}`;
@@ -143,7 +140,7 @@ export function Profile() {
                 />
                 {invalid ? (
                   <p className="field-error" id={`${id}-error`}>
-                    {ERRORS.number}
+                    {t("profile.ageError")}
                   </p>
                 ) : null}
               </div>
@@ -158,7 +155,7 @@ export function Profile() {
               multi={question.kind === "multi"}
               value={chosen}
               invalid={problem === id}
-              hint={problem === id ? <span className="field-error">{ERRORS.choice}</span> : undefined}
+              hint={problem === id ? <span className="field-error">{t("profile.choiceError")}</span> : undefined}
               onChange={(value) => setAnswer(question, value)}
               other={{
                 value: draft.other[question.id] ?? "",
@@ -174,17 +171,17 @@ export function Profile() {
         {confirming !== null ? (
           <div className="field confirm" role="group" aria-labelledby="profile-age-confirm">
             <p id="profile-age-confirm" ref={confirmRef} tabIndex={-1}>
-              You entered {confirming}. Is that right?
+              {t("profile.confirmAge", { age: confirming })}
             </p>
             <button type="button" className="primary" aria-disabled={busy} onClick={() => void send(true)}>
-              Yes, that is my age
+              {t("profile.yesMyAge")}
             </button>
             <button type="button" onClick={correctAge}>
-              No, let me correct it
+              {t("profile.correctAge")}
             </button>
           </div>
         ) : (
-          <SubmitRow label="Continue" busy={busy} error={error} />
+          <SubmitRow label={t("common.continue")} busy={busy} error={error} />
         )}
       </form>
     </Screen>

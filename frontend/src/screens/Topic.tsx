@@ -10,6 +10,7 @@ import { useFocusAfterRender } from "../components/useFocusAfterRender";
 import { useDraft } from "../drafts/useDraft";
 import { useStudy } from "../StudyContext";
 import { useAction } from "../useAction";
+import { useTranslation } from "react-i18next";
 
 export const TOPIC_DRAFT = "topic"; // the key the server clears when the chat opens
 const CATEGORY_ID = "topic-category";
@@ -26,12 +27,16 @@ const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1
 export function Topic() {
   const { client, session, setSession } = useStudy();
   const { busy, error, run } = useAction();
+  const { t } = useTranslation();
   const topics = session.study.topics;
   const [stored, setDraft, clear] = useDraft<TopicDraft>(TOPIC_DRAFT, emptyTopic);
   const draft = { ...emptyTopic(), ...stored }; // a draft saved before a field existed
   const [problem, setProblem] = useState<string | null>(null);
   const focusAfterRender = useFocusAfterRender();
-  const options = topics.map((t) => ({ id: t.category, label: capitalise(t.category), other: t.other }));
+  // The stored value stays the category (answers compare across languages); the label is the
+  // participant's language's.
+  const labelOf = (value: string) => capitalise(session.study.topic_labels[value] ?? value);
+  const options = topics.map((topic) => ({ id: topic.category, label: labelOf(topic.category), other: topic.other }));
   const subtopics = topics.find((t) => t.category === draft.category)?.subtopics ?? [];
   const wantsText = asksText(options, [draft.category]);
   const set = (change: Partial<TopicDraft>) => {
@@ -56,18 +61,18 @@ export function Topic() {
   };
   const categoryMissing = problem === CATEGORY_ID;
   return (
-    <Screen title="Choose a topic" lead={<p>What would you like to talk about with the assistant?</p>}>
+    <Screen title={t("topic.title")} lead={<p>{t("topic.lead")}</p>}>
       <form onSubmit={submit} noValidate>
         {topics.length ? (
           <ChoiceField
             id={CATEGORY_ID}
-            legend="Topic"
+            legend={t("topic.legend")}
             options={options}
             value={draft.category ? [draft.category] : []}
             invalid={categoryMissing}
             onChange={([value]) => set({ category: value ?? "", subtopic: "" })}
             other={{
-              label: "What would you like to talk about? (in your own words)",
+              label: t("topic.otherLabel"),
               value: draft.other,
               invalid: problem === otherTextId(CATEGORY_ID),
               onChange: (text) => set({ other: text }),
@@ -75,7 +80,7 @@ export function Topic() {
           />
         ) : (
           <div className={categoryMissing ? "field invalid" : "field"}>
-            <label htmlFor={CATEGORY_ID}>Topic</label>
+            <label htmlFor={CATEGORY_ID}>{t("topic.legend")}</label>
             <input
               id={CATEGORY_ID}
               maxLength={200}
@@ -87,14 +92,14 @@ export function Topic() {
         )}
         {subtopics.length ? (
           <ChoiceField
-            legend="More precisely (optional)"
-            options={subtopics.map((s) => ({ id: s, label: capitalise(s) }))}
+            legend={t("topic.subtopics")}
+            options={subtopics.map((s) => ({ id: s, label: labelOf(s) }))}
             value={draft.subtopic ? [draft.subtopic] : []}
             onChange={([value]) => set({ subtopic: value ?? "" })}
           />
         ) : null}
-        {categoryMissing ? <ErrorNotice error="Please choose a topic." /> : null}
-        <SubmitRow label="Start the chat" busy={busy} error={error} />
+        {categoryMissing ? <ErrorNotice error={t("topic.missing")} /> : null}
+        <SubmitRow label={t("topic.start")} busy={busy} error={error} />
       </form>
     </Screen>
   );

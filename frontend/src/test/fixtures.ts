@@ -11,13 +11,14 @@ const PANAS = [
 
 export const instrument: Instrument = {
   name: "test-instrument",
+  language: "en",
   version: 1,
   intensity_scale: {
     min: 1,
     max: 7,
     labels: { "1": "very slightly", "2": "a little", "3": "somewhat", "4": "moderately", "5": "quite a bit", "6": "very much", "7": "extremely" },
   },
-  panas_items: PANAS.map(([id, polarity]) => ({ id, polarity, description: `description of ${id.toLowerCase()}` })),
+  panas_items: PANAS.map(([id, polarity]) => ({ id, label: id, polarity, description: `description of ${id.toLowerCase()}` })),
   q1_looking_for: {
     prompt: "Q1 prompt from the server",
     multi: true,
@@ -98,6 +99,7 @@ export function session(overrides: Partial<Session> = {}): Session {
   return {
     step: "chat",
     preview: false,
+    language: "en",
     study: {
       slug: "test-study",
       title: "Test study",
@@ -112,6 +114,9 @@ export function session(overrides: Partial<Session> = {}): Session {
       conversations_per_participant: 1,
       message_max_chars: 4000,
       support_resources: "Call the helpline.",
+      topic_labels: {},
+      languages: ["en"],
+      default_language: "en",
     },
     conversation: { number: 1, topic_category: "work", topic_subtopic: "", topic_other: "" },
     chat: { turns: [], answered: 0, can_send: true, can_finish: false },
