@@ -158,6 +158,7 @@ INSTALLED_APPS = [
     "annotations.releases",
     "evaluation",
     "annotations.qa",
+    "researcher_api",
 ]
 
 MIDDLEWARE = [
@@ -332,6 +333,8 @@ SPECTACULAR_SETTINGS = {
         "ImprovedStatusEnum": "annotations.models.ImprovedStatus",
         "FailureReasonEnum": "annotations.participant_api.stream_events.FAILURE_REASONS",
     },
+    # The researcher API (/api/v1/) has a document of its own (researcher_api/schema.py).
+    "PREPROCESSING_HOOKS": ["researcher_api.schema.without_researcher_api"],
     # The schema states that request strings take no NUL character (refused with 400).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
