@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from annotations.models import Study
-from annotations.qa.access import limit_to_studies
+from annotations.qa.access import study_scope
 from annotations.staff import staff_user
 from researcher_api.models import ApiToken
 from researcher_api.tokens import MAX_LIFETIME, issue_token, revoke_token
@@ -67,10 +67,10 @@ class ApiTokenAdmin(admin.ModelAdmin):
         return {"expires_at": timezone.now() + DEFAULT_LIFETIME, "scope": "read"}
 
     def formfield_for_manytomany(self, db_field, request, **kwargs):
-        if db_field.name == "studies":  # only studies the user may open now
-            kwargs["queryset"] = limit_to_studies(
-                Study.objects.all(), request.user, "annotations.view_study", "pk"
-            )
+        if db_field.name == "studies":  # only studies the user has a role in now
+            mine = study_scope(request.user).study_ids
+            studies = Study.objects.all()
+            kwargs["queryset"] = studies if mine is None else studies.filter(pk__in=mine)
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change) -> None:
