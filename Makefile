@@ -99,7 +99,8 @@ researcher-client: install
 check-researcher-client: install
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	$(RESEARCHER_SCHEMA_CMD) "$$tmp/openapi.yaml" && \
-	$(RESEARCHER_CLIENT_CMD) --path "$$tmp/openapi.yaml" --output-path "$$tmp/client" >/dev/null && \
+	out=$$($(RESEARCHER_CLIENT_CMD) --path "$$tmp/openapi.yaml" --output-path "$$tmp/client" 2>&1) && \
+	{ ! grep -i warning <<<"$$out" || { echo "$$out" >&2; false; }; } && \
 	diff -u $(RESEARCHER_DIR)/openapi.yaml "$$tmp/openapi.yaml" && \
 	diff -ru -x __pycache__ $(RESEARCHER_DIR)/attune_researcher_client "$$tmp/client" || \
 	{ echo "The researcher API's schema or client is out of date: run make researcher-client and commit them." >&2; exit 1; }

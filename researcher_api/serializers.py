@@ -40,7 +40,7 @@ class StudyOutput(serializers.Serializer):
 class StudyCreateInput(serializers.Serializer):
     slug = serializers.RegexField(SLUG, max_length=80)
     title = serializers.CharField(max_length=200)
-    template = serializers.CharField(required=False, default="", max_length=40)
+    template = serializers.CharField(required=False, default="", allow_blank=True, max_length=40)
     copy_of = serializers.RegexField(SLUG, max_length=80, required=False, allow_null=True)
 
 
@@ -134,7 +134,9 @@ class ReleaseCreateInput(serializers.Serializer):
         required=False,
         max_length=10,
     )
-    description = serializers.CharField(required=False, default="", max_length=5000)
+    description = serializers.CharField(
+        required=False, default="", allow_blank=True, max_length=5000
+    )
 
 
 class ManifestOutput(serializers.Serializer):
@@ -161,7 +163,9 @@ class RunCreateInput(serializers.Serializer):
         min_length=1,
         max_length=len(MODES),
     )
-    subsample = serializers.RegexField(SLUG, max_length=120, required=False, default="")
+    subsample = serializers.RegexField(
+        SLUG, max_length=120, required=False, default="", allow_blank=True
+    )
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
 
 

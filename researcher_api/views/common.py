@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import OpenApiResponse
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import BasePermission
 from rest_framework.views import APIView
 
@@ -27,6 +28,7 @@ class ResearcherView(APIView):
     authentication_classes = [ApiTokenAuthentication]
     permission_classes = [HasApiToken]
     throttle_classes = [TokenRateThrottle]
+    parser_classes = [JSONParser]  # one request type: scripts send JSON
 
     def get_exception_handler(self):
         return researcher_exception_handler

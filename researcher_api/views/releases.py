@@ -91,7 +91,7 @@ class ReleaseDownloadView(ResearcherView):
         operation_id="releases_download",
         tags=[TAG],
         responses={
-            200: OpenApiResponse(
+            (200, "application/octet-stream"): OpenApiResponse(
                 OpenApiTypes.BINARY,
                 description=f"The release's .tar.gz; its SHA-256 in the {CHECKSUM_HEADER} header "
                 "and in the release's archive_sha256.",
@@ -109,6 +109,11 @@ class ReleaseDownloadView(ResearcherView):
         archive = Path(release.folder).parent / f"{release.name}-{release.version}.tar.gz"
         if not archive.is_file():
             raise Http404("The archive is missing on this server.")
-        response = FileResponse(archive.open("rb"), as_attachment=True, filename=archive.name)
+        response = FileResponse(
+            archive.open("rb"),
+            as_attachment=True,
+            filename=archive.name,
+            content_type="application/octet-stream",  # the schema's (the generated client reads it)
+        )
         response[CHECKSUM_HEADER] = release.archive_sha256
         return response

@@ -5,8 +5,6 @@ from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
-import json
-from .. import types
 
 from ..types import UNSET, Unset
 
@@ -93,53 +91,6 @@ class ReleaseCreateInput:
 
         return field_dict
 
-
-    def to_multipart(self) -> types.RequestFiles:
-        files: types.RequestFiles = []
-
-        files.append(("name", (None, str(self.name).encode(), "text/plain")))
-
-
-
-        files.append(("version", (None, str(self.version).encode(), "text/plain")))
-
-
-
-        for studies_item_element in self.studies:
-            files.append(("studies", (None, str(studies_item_element).encode(), "text/plain")))
-
-
-
-
-        if not isinstance(self.qa_rule, Unset):
-            files.append(("qa_rule",  (None, str(self.qa_rule.value).encode(), "text/plain")))
-
-
-
-        if not isinstance(self.completed_only, Unset):
-            files.append(("completed_only", (None, str(self.completed_only).encode(), "text/plain")))
-
-
-
-        if not isinstance(self.subsample_sizes, Unset):
-            for subsample_sizes_item_element in self.subsample_sizes:
-                files.append(("subsample_sizes", (None, str(subsample_sizes_item_element).encode(), "text/plain")))
-
-
-
-
-        if not isinstance(self.description, Unset):
-            files.append(("description", (None, str(self.description).encode(), "text/plain")))
-
-
-
-
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
-
-
-
-        return files
 
 
     @classmethod

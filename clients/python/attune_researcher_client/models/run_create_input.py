@@ -5,8 +5,6 @@ from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
-import json
-from .. import types
 
 from ..types import UNSET, Unset
 
@@ -31,7 +29,7 @@ class RunCreateInput:
             models (list[str]):
             judges (list[str] | Unset):
             modes (list[ModesEnum] | Unset):
-            subsample (str | Unset):  Default: ''.
+            subsample (str | Unset):
             seed (int | Unset):
      """
 
@@ -39,7 +37,7 @@ class RunCreateInput:
     models: list[str]
     judges: list[str] | Unset = UNSET
     modes: list[ModesEnum] | Unset = UNSET
-    subsample: str | Unset = ''
+    subsample: str | Unset = UNSET
     seed: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -69,7 +67,11 @@ class RunCreateInput:
 
 
 
-        subsample = self.subsample
+        subsample: str | Unset
+        if isinstance(self.subsample, Unset):
+            subsample = UNSET
+        else:
+            subsample = self.subsample
 
         seed = self.seed
 
@@ -91,51 +93,6 @@ class RunCreateInput:
 
         return field_dict
 
-
-    def to_multipart(self) -> types.RequestFiles:
-        files: types.RequestFiles = []
-
-        files.append(("release", (None, str(self.release).encode(), "text/plain")))
-
-
-
-        for models_item_element in self.models:
-            files.append(("models", (None, str(models_item_element).encode(), "text/plain")))
-
-
-
-
-        if not isinstance(self.judges, Unset):
-            for judges_item_element in self.judges:
-                files.append(("judges", (None, str(judges_item_element).encode(), "text/plain")))
-
-
-
-
-        if not isinstance(self.modes, Unset):
-            for modes_item_element in self.modes:
-                files.append(("modes",  (None, str(modes_item_element.value).encode(), "text/plain")))
-
-
-
-
-        if not isinstance(self.subsample, Unset):
-            files.append(("subsample", (None, str(self.subsample).encode(), "text/plain")))
-
-
-
-        if not isinstance(self.seed, Unset):
-            files.append(("seed", (None, str(self.seed).encode(), "text/plain")))
-
-
-
-
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
-
-
-
-        return files
 
 
     @classmethod
@@ -161,7 +118,13 @@ class RunCreateInput:
                 modes.append(modes_item)
 
 
-        subsample = d.pop("subsample", UNSET)
+        def _parse_subsample(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        subsample = _parse_subsample(d.pop("subsample", UNSET))
+
 
         seed = d.pop("seed", UNSET)
 

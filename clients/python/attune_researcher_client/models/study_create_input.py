@@ -5,8 +5,6 @@ from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
-import json
-from .. import types
 
 from ..types import UNSET, Unset
 
@@ -69,38 +67,6 @@ class StudyCreateInput:
 
         return field_dict
 
-
-    def to_multipart(self) -> types.RequestFiles:
-        files: types.RequestFiles = []
-
-        files.append(("slug", (None, str(self.slug).encode(), "text/plain")))
-
-
-
-        files.append(("title", (None, str(self.title).encode(), "text/plain")))
-
-
-
-        if not isinstance(self.template, Unset):
-            files.append(("template", (None, str(self.template).encode(), "text/plain")))
-
-
-
-        if not isinstance(self.copy_of, Unset):
-            if isinstance(self.copy_of, str):
-
-                files.append(("copy_of", (None, str(self.copy_of).encode(), "text/plain")))
-            else:
-                files.append(("copy_of", (None, str(self.copy_of).encode(), "text/plain")))
-
-
-
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
-
-
-
-        return files
 
 
     @classmethod

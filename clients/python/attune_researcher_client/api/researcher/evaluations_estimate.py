@@ -17,7 +17,7 @@ from typing import cast
 
 def _get_kwargs(
     *,
-    body:    RunCreateInput  |     RunCreateInput  |     RunCreateInput  | Unset = UNSET,
+    body: RunCreateInput,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -32,17 +32,9 @@ def _get_kwargs(
         "url": "/api/v1/evaluations/estimate/",
     }
 
-    if isinstance(body, RunCreateInput):
-        _kwargs["json"] = body.to_dict()
+    _kwargs["json"] = body.to_dict()
 
-        headers["Content-Type"] = "application/json"
-    if isinstance(body, RunCreateInput):
-        _kwargs["data"] = body.to_dict()
-        headers["Content-Type"] = "application/x-www-form-urlencoded"
-    if isinstance(body, RunCreateInput):
-        _kwargs["files"] = body.to_multipart()
-
-        headers["Content-Type"] = "multipart/form-data; boundary=+++"
+    headers["Content-Type"] = "application/json"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -117,13 +109,11 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body:    RunCreateInput  |     RunCreateInput  |     RunCreateInput  | Unset = UNSET,
+    body: RunCreateInput,
 
 ) -> Response[ApiErrorOutput | EstimateOutput]:
     """ 
     Args:
-        body (RunCreateInput):
-        body (RunCreateInput):
         body (RunCreateInput):
 
     Raises:
@@ -149,13 +139,11 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body:    RunCreateInput  |     RunCreateInput  |     RunCreateInput  | Unset = UNSET,
+    body: RunCreateInput,
 
 ) -> ApiErrorOutput | EstimateOutput | None:
     """ 
     Args:
-        body (RunCreateInput):
-        body (RunCreateInput):
         body (RunCreateInput):
 
     Raises:
@@ -176,13 +164,11 @@ body=body,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body:    RunCreateInput  |     RunCreateInput  |     RunCreateInput  | Unset = UNSET,
+    body: RunCreateInput,
 
 ) -> Response[ApiErrorOutput | EstimateOutput]:
     """ 
     Args:
-        body (RunCreateInput):
-        body (RunCreateInput):
         body (RunCreateInput):
 
     Raises:
@@ -208,13 +194,11 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body:    RunCreateInput  |     RunCreateInput  |     RunCreateInput  | Unset = UNSET,
+    body: RunCreateInput,
 
 ) -> ApiErrorOutput | EstimateOutput | None:
     """ 
     Args:
-        body (RunCreateInput):
-        body (RunCreateInput):
         body (RunCreateInput):
 
     Raises:

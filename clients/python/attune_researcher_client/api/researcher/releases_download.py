@@ -38,7 +38,7 @@ def _get_kwargs(
 def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiErrorOutput | File | None:
     if response.status_code == 200:
         response_200 = File(
-             payload = BytesIO(response.json())
+             payload = BytesIO(response.content)
         )
 
 

@@ -17,7 +17,7 @@ from typing import cast
 
 def _get_kwargs(
     *,
-    body:    StudyCreateInput  |     StudyCreateInput  |     StudyCreateInput  | Unset = UNSET,
+    body: StudyCreateInput,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -32,17 +32,9 @@ def _get_kwargs(
         "url": "/api/v1/studies/",
     }
 
-    if isinstance(body, StudyCreateInput):
-        _kwargs["json"] = body.to_dict()
+    _kwargs["json"] = body.to_dict()
 
-        headers["Content-Type"] = "application/json"
-    if isinstance(body, StudyCreateInput):
-        _kwargs["data"] = body.to_dict()
-        headers["Content-Type"] = "application/x-www-form-urlencoded"
-    if isinstance(body, StudyCreateInput):
-        _kwargs["files"] = body.to_multipart()
-
-        headers["Content-Type"] = "multipart/form-data; boundary=+++"
+    headers["Content-Type"] = "application/json"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -117,13 +109,11 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body:    StudyCreateInput  |     StudyCreateInput  |     StudyCreateInput  | Unset = UNSET,
+    body: StudyCreateInput,
 
 ) -> Response[ApiErrorOutput | StudyOutput]:
     """ 
     Args:
-        body (StudyCreateInput):
-        body (StudyCreateInput):
         body (StudyCreateInput):
 
     Raises:
@@ -149,13 +139,11 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body:    StudyCreateInput  |     StudyCreateInput  |     StudyCreateInput  | Unset = UNSET,
+    body: StudyCreateInput,
 
 ) -> ApiErrorOutput | StudyOutput | None:
     """ 
     Args:
-        body (StudyCreateInput):
-        body (StudyCreateInput):
         body (StudyCreateInput):
 
     Raises:
@@ -176,13 +164,11 @@ body=body,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body:    StudyCreateInput  |     StudyCreateInput  |     StudyCreateInput  | Unset = UNSET,
+    body: StudyCreateInput,
 
 ) -> Response[ApiErrorOutput | StudyOutput]:
     """ 
     Args:
-        body (StudyCreateInput):
-        body (StudyCreateInput):
         body (StudyCreateInput):
 
     Raises:
@@ -208,13 +194,11 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body:    StudyCreateInput  |     StudyCreateInput  |     StudyCreateInput  | Unset = UNSET,
+    body: StudyCreateInput,
 
 ) -> ApiErrorOutput | StudyOutput | None:
     """ 
     Args:
-        body (StudyCreateInput):
-        body (StudyCreateInput):
         body (StudyCreateInput):
 
     Raises:
