@@ -8,9 +8,11 @@ real provider) and read its report. Slow: a worker process, a release build, an 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -28,6 +30,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 CLIENTS = Path(__file__).resolve().parents[2] / "clients" / "python"
 KEY_ENV = "RESEARCHER_API_TEST_API_KEY"
+PACKAGE = "attune_researcher_client"
+
+
+def _module(name: str) -> ModuleType:
+    """A module of the committed client (imported by name: it is no installed distribution)."""
+    return importlib.import_module(f"{PACKAGE}.{name}" if name else PACKAGE)
 
 
 def ok(response, status: int = 200):
@@ -43,29 +51,29 @@ def generated() -> Iterator[None]:
         yield
     finally:
         sys.path.remove(str(CLIENTS))
+        for name in [name for name in sys.modules if name.partition(".")[0] == PACKAGE]:
+            del sys.modules[name]
 
 
 def test_the_scripted_workflow(generated, asgi_server, researcher, settings, monkeypatch):  # noqa: F811
-    from attune_researcher_client import AuthenticatedClient
-    from attune_researcher_client.api.researcher import (
-        evaluations_estimate,
-        evaluations_read,
-        evaluations_report,
-        evaluations_start,
-        releases_build,
-        releases_download,
-        releases_read,
-        studies_create,
-        studies_monitor,
-    )
-    from attune_researcher_client.models import (
-        ReleaseCreateInput,
-        ReleaseOutputStateEnum,
-        RunCreateInput,
-        RunOutputStatusEnum,
-        StudyCreateInput,
-        StudyOutputStatusEnum,
-    )
+    client = _module("")
+    researcher_calls = "api.researcher."
+    studies_create = _module(researcher_calls + "studies_create")
+    studies_monitor = _module(researcher_calls + "studies_monitor")
+    releases_build = _module(researcher_calls + "releases_build")
+    releases_read = _module(researcher_calls + "releases_read")
+    releases_download = _module(researcher_calls + "releases_download")
+    evaluations_estimate = _module(researcher_calls + "evaluations_estimate")
+    evaluations_start = _module(researcher_calls + "evaluations_start")
+    evaluations_read = _module(researcher_calls + "evaluations_read")
+    evaluations_report = _module(researcher_calls + "evaluations_report")
+    models = _module("models")
+    AuthenticatedClient = client.AuthenticatedClient
+    ReleaseCreateInput, RunCreateInput = models.ReleaseCreateInput, models.RunCreateInput
+    StudyCreateInput = models.StudyCreateInput
+    ReleaseOutputStateEnum = models.ReleaseOutputStateEnum
+    RunOutputStatusEnum = models.RunOutputStatusEnum
+    StudyOutputStatusEnum = models.StudyOutputStatusEnum
 
     # The test polls as fast as it can; the rate limit has tests of its own.
     settings.REST_FRAMEWORK = {
