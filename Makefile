@@ -22,7 +22,7 @@ PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS)
 # attune_collect/llm/_litellm.py, called by settings.py, the gateway's lazy import and the
 # engine's CLI). A deployment may still set them; an explicit value wins.
 
-.PHONY: help install frontend api-types check-api-types lint-frontend test-frontend test-e2e demo test test-sqlite test-slow lint format migrate worker serve clean
+.PHONY: help install frontend api-types check-api-types researcher-client check-researcher-client lint-frontend test-frontend test-e2e demo test test-sqlite test-slow lint format migrate worker serve clean
 
 help:
 	@echo "make demo   - install, migrate, seed the demo study, start uvicorn and a Celery worker"
@@ -83,6 +83,29 @@ check-api-types: install $(FRONTEND_DEPS)
 	diff -u $(API_SCHEMA) "$$tmp/openapi.yaml" && diff -u $(API_TYPES) "$$tmp/schema.d.ts" || \
 	{ echo "The committed API schema or frontend types are out of date: run make api-types and commit them." >&2; exit 1; }
 
+# The researcher API (/api/v1/) has its own schema, clients/python/openapi.yaml, and a Python
+# client generated from it by openapi-python-client (pinned in requirements-dev.txt; offline).
+# Both are committed; `make check-researcher-client` (part of `make lint`) fails on drift.
+RESEARCHER_DIR := clients/python
+RESEARCHER_SCHEMA_CMD = $(BIN)/python manage.py spectacular --validate --fail-on-warn \
+	--custom-settings researcher_api.schema.SCHEMA_SETTINGS --file
+RESEARCHER_CLIENT_CMD = $(BIN)/openapi-python-client generate --meta none --overwrite \
+	--config $(RESEARCHER_DIR)/config.yaml
+
+researcher-client: install
+	$(RESEARCHER_SCHEMA_CMD) $(RESEARCHER_DIR)/openapi.yaml
+	$(RESEARCHER_CLIENT_CMD) --path $(RESEARCHER_DIR)/openapi.yaml \
+		--output-path $(RESEARCHER_DIR)/attune_researcher_client
+
+check-researcher-client: install
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(RESEARCHER_SCHEMA_CMD) "$$tmp/openapi.yaml" && \
+	out=$$($(RESEARCHER_CLIENT_CMD) --path "$$tmp/openapi.yaml" --output-path "$$tmp/client" 2>&1) && \
+	{ ! grep -i warning <<<"$$out" || { echo "$$out" >&2; false; }; } && \
+	diff -u $(RESEARCHER_DIR)/openapi.yaml "$$tmp/openapi.yaml" && \
+	diff -ru -x __pycache__ $(RESEARCHER_DIR)/attune_researcher_client "$$tmp/client" || \
+	{ echo "The researcher API's schema or client is out of date: run make researcher-client and commit them." >&2; exit 1; }
+
 # ESLint (typescript-eslint + react-hooks) on the participant app, no warning allowed.
 lint-frontend: $(FRONTEND_DEPS)
 	cd frontend && $(NPM) run --silent lint
@@ -117,6 +140,7 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
 	$(MAKE) --no-print-directory lint-frontend check-api-types
+	$(MAKE) --no-print-directory check-researcher-client
 	$(BIN)/mypy
 
 format: install

@@ -159,6 +159,7 @@ INSTALLED_APPS = [
     "evaluation",
     "annotations.qa",
     "annotations.prolific",  # no models of its own: its admin page and tasks (docs/prolific.md)
+    "researcher_api",
 ]
 
 MIDDLEWARE = [
@@ -333,6 +334,8 @@ SPECTACULAR_SETTINGS = {
         "ImprovedStatusEnum": "annotations.models.ImprovedStatus",
         "FailureReasonEnum": "annotations.participant_api.stream_events.FAILURE_REASONS",
     },
+    # The researcher API (/api/v1/) has a document of its own (researcher_api/schema.py).
+    "PREPROCESSING_HOOKS": ["researcher_api.schema.without_researcher_api"],
     # The schema states that request strings take no NUL character (refused with 400).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

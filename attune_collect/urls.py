@@ -20,6 +20,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/study/", include("annotations.participant_api.urls")),
+    path("api/v1/", include("researcher_api.urls")),
     path("healthz", health, name="health"),
     path("favicon.ico", favicon, name="favicon"),
     path("", include("annotations.participant_web.urls")),

@@ -76,6 +76,9 @@ def _admin_matrix():
             rows.append((url, "get", None, QA_ADMIN_VIEWERS[name]))
             if name in ("studymembership", "studyqasettings", "attentioncheck"):
                 rows.append((f"admin:qa_{name}_add", "get", None, {R}))
+        elif label == "researcher_api":  # every staff member issues and lists their own tokens
+            rows.append((url, "get", None, STAFF))
+            rows.append(("admin:researcher_api_apitoken_add", "get", None, STAFF))
         elif label in STUDY_APPS:  # releases, evaluation: researchers change, viewers look
             rows.append((url, "get", None, {R, V}))
         else:  # user accounts and groups stay with superusers
