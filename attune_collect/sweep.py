@@ -28,7 +28,9 @@ improved reply's) and sends their tasks again:
 - QA flags (``annotations.qa.services.flagging.sweep_owed_flags``): completed conversations
   whose flags were not computed by ``Conversation.flags_resend_at``;
 - risk alerts (``annotations.qa.services.risk_alerts.sweep_risk_alerts``): risk signals whose
-  alert has not run (or failed) by ``TurnSignal.alert_resend_at``.
+  alert has not run (or failed) by ``TurnSignal.alert_resend_at``;
+- webhook deliveries (``webhooks.delivery.sweep_webhook_deliveries``): pending past
+  ``WebhookDelivery.resend_at`` (their message, or a retry's, lost).
 
 Each step claims what it sends again with a conditional update (the last three through
 ``attune_collect.dispatch.resend_owed``, which moves the "resend at" time on), so the sweeps
@@ -58,6 +60,7 @@ from annotations.services.moderation import sweep_unmoderated
 from attune_collect.config import attune_config
 from evaluation.services.creation import start_runs_left_queued
 from evaluation.services.units import sweep_running_runs
+from webhooks.delivery import sweep_webhook_deliveries
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +72,7 @@ STEPS: Sequence[tuple[str, Callable[[], object]]] = (
     ("improved replies", sweep_improved_replies),
     ("QA flags", sweep_owed_flags),
     ("risk alerts", sweep_risk_alerts),
+    ("webhook deliveries", sweep_webhook_deliveries),
 )
 
 
