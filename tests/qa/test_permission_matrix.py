@@ -73,6 +73,10 @@ def _admin_matrix():
             rows.append((url, "get", None, QA_ADMIN_VIEWERS[name]))
             if name in ("studymembership", "studyqasettings", "attentioncheck"):
                 rows.append((f"admin:qa_{name}_add", "get", None, {R}))
+        elif label == "webhooks":  # every role: its own endpoints (tests/webhooks/ for scope)
+            rows.append((url, "get", None, {R, Q, V, E}))
+            if name == "webhookendpoint":
+                rows.append(("admin:webhooks_webhookendpoint_add", "get", None, {R, Q, V, E}))
         elif label in STUDY_APPS:  # releases, evaluation: researchers change, viewers look
             rows.append((url, "get", None, {R, V}))
         else:  # user accounts and groups stay with superusers
