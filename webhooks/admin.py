@@ -100,7 +100,7 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
         if change:
             services.update_endpoint(user, obj, is_active=data["is_active"], **fields)
             return
-        endpoint, secret = services.register_endpoint(user, **fields)
+        endpoint, secret = services.register_endpoint(user, is_active=data["is_active"], **fields)
         obj.pk, obj.owner, obj.created_at = endpoint.pk, endpoint.owner, endpoint.created_at
         obj._state.adding = False
         request._webhook_secret = secret  # type: ignore[attr-defined]  # for response_add only

@@ -98,6 +98,7 @@ def register_endpoint(
     study_ids: Sequence[int],
     events: Iterable[str],
     description: str = "",
+    is_active: bool = True,
 ) -> tuple[WebhookEndpoint, str]:
     """A new endpoint of ``owner`` and its secret (returned here only: show it once)."""
     if not (owner.is_active and owner.has_perm("webhooks.add_webhookendpoint")):
@@ -109,6 +110,7 @@ def register_endpoint(
         url=url,
         description=description,
         events=chosen,
+        is_active=is_active,
         secret_encrypted=secret_box.seal(secret),
     )
     endpoint.studies.set(study_ids)
