@@ -93,6 +93,11 @@ class AttuneConfig:
     # New starts a study admits per minute, from all addresses together: a bot with many
     # addresses still cannot fill a study faster (annotations/participant_api/throttling.py).
     study_starts_per_minute: int = _setting(120, "ATTUNE_STUDY_STARTS_PER_MINUTE")
+    # Webhook deliveries (webhooks/delivery.py): the wait for an answer, the attempts, and the
+    # first retry's delay (doubled after each failure: 30 s, 1, 2, 4, 8 min by default).
+    webhook_timeout_s: float = _setting(10.0, "ATTUNE_WEBHOOK_TIMEOUT_S")
+    webhook_max_attempts: int = _setting(6, "ATTUNE_WEBHOOK_MAX_ATTEMPTS")
+    webhook_backoff_s: float = _setting(30.0, "ATTUNE_WEBHOOK_BACKOFF_S")
 
     def key_env_policy(self) -> KeyEnvPolicy:
         return KeyEnvPolicy(self.api_key_env_pattern, frozenset(self.api_key_env_allowed))
@@ -171,6 +176,15 @@ def read_environment(data_dir: Path) -> AttuneConfig:
         trusted_proxies=tuple(env_list("ATTUNE_TRUSTED_PROXIES")),
         study_starts_per_minute=env_int(
             "ATTUNE_STUDY_STARTS_PER_MINUTE", default.study_starts_per_minute, minimum=1
+        ),
+        webhook_timeout_s=env_int(
+            "ATTUNE_WEBHOOK_TIMEOUT_S", int(default.webhook_timeout_s), minimum=1
+        ),
+        webhook_max_attempts=env_int(
+            "ATTUNE_WEBHOOK_MAX_ATTEMPTS", default.webhook_max_attempts, minimum=1
+        ),
+        webhook_backoff_s=env_int(
+            "ATTUNE_WEBHOOK_BACKOFF_S", int(default.webhook_backoff_s), minimum=1
         ),
     )
 

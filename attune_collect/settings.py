@@ -45,6 +45,9 @@ no Redis). Production is configured with these variables:
                                ``annotations/text_checks/risk.py`` itself, not through settings.
 ``ATTUNE_DRAFT_MAX_COUNT``     drafts a participant may keep at once (20).
 ``ATTUNE_DRAFT_MAX_TOTAL_KIB`` KiB of JSON a participant's drafts may hold in all (256).
+``ATTUNE_WEBHOOK_TIMEOUT_S``  seconds a webhook delivery waits for the receiver's answer (10).
+``ATTUNE_WEBHOOK_MAX_ATTEMPTS`` attempts of a webhook delivery before it counts as failed (6).
+``ATTUNE_WEBHOOK_BACKOFF_S``  seconds before a webhook's second attempt, doubled for each next (30).
 ``ATTUNE_SITE_URL``            the platform's address for links in emails
                                (``http://localhost:8000``).
 ``ATTUNE_API_KEY_ENV_PATTERN`` the regex a model endpoint's key variable must match whole
@@ -160,6 +163,7 @@ INSTALLED_APPS = [
     "annotations.qa",
     "annotations.prolific",  # no models of its own: its admin page and tasks (docs/prolific.md)
     "researcher_api",
+    "webhooks",
 ]
 
 MIDDLEWARE = [

@@ -31,6 +31,8 @@ improved reply's) and sends their tasks again:
   alert has not run (or failed) by ``TurnSignal.alert_resend_at``;
 - idle conversations of Prolific studies (``annotations.prolific.places.sweep_idle_conversations``):
   open past the study's ``idle_abandon_minutes`` are abandoned and their places freed.
+- webhook deliveries (``webhooks.delivery.sweep_webhook_deliveries``): pending past
+  ``WebhookDelivery.resend_at`` (their message, or a retry's, lost).
 
 Each step claims what it sends again with a conditional update (the last three through
 ``attune_collect.dispatch.resend_owed``, which moves the "resend at" time on), so the sweeps
@@ -61,6 +63,7 @@ from annotations.services.moderation import sweep_unmoderated
 from attune_collect.config import attune_config
 from evaluation.services.creation import start_runs_left_queued
 from evaluation.services.units import sweep_running_runs
+from webhooks.delivery import sweep_webhook_deliveries
 
 logger = logging.getLogger(__name__)
 
@@ -73,6 +76,7 @@ STEPS: Sequence[tuple[str, Callable[[], object]]] = (
     ("QA flags", sweep_owed_flags),
     ("risk alerts", sweep_risk_alerts),
     ("idle Prolific conversations", sweep_idle_conversations),
+    ("webhook deliveries", sweep_webhook_deliveries),
 )
 
 

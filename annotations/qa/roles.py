@@ -61,10 +61,30 @@ def _viewer(app_label: str, codename: str) -> bool:
     )
 
 
+# Every role manages its own webhook endpoints (webhooks/services.py keeps each user to their
+# own, and to the events of the studies their role may see there).
+OWN_WEBHOOK_PERMISSIONS = frozenset(
+    {
+        ("webhooks", "add_webhookendpoint"),
+        ("webhooks", "change_webhookendpoint"),
+        ("webhooks", "delete_webhookendpoint"),
+        ("webhooks", "view_webhookendpoint"),
+        ("webhooks", "view_webhookdelivery"),
+        ("webhooks", "view_webhookattempt"),
+    }
+)
+
+
+def _with_own_webhooks(rule: RoleRule) -> RoleRule:
+    return lambda app_label, codename: (
+        (app_label, codename) in OWN_WEBHOOK_PERMISSIONS or rule(app_label, codename)
+    )
+
+
 ROLE_RULES: dict[str, RoleRule] = {
-    "researcher": _researcher,
-    "qa_reviewer": _reviewer,
-    "viewer": _viewer,
+    "researcher": _with_own_webhooks(_researcher),
+    "qa_reviewer": _with_own_webhooks(_reviewer),
+    "viewer": _with_own_webhooks(_viewer),
 }
 
 

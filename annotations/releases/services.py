@@ -71,6 +71,8 @@ from annotations.services.audit import record_audit
 from attune_collect.config import attune_config
 from attune_collect.errors import ServiceError
 from evaluation.benchmark.writer import conversation_filename
+from webhooks.event_types import EventType
+from webhooks.events import emit
 
 logger = logging.getLogger(__name__)
 DEFAULT_SUBSAMPLES = [100, 50, 25, 20]
@@ -357,9 +359,11 @@ def build_release(release_id: int) -> Release:
         else:
             message = f"{type(exc).__name__}: {exc}"
         # Under our claim only: a build another worker took over is theirs to finish.
-        Release.objects.filter(
+        failed = Release.objects.filter(
             pk=release.pk, state=ReleaseState.BUILDING, attempts=release.attempts
         ).update(state=ReleaseState.FAILED, error=message, lease_expires_at=None)
+        if failed:
+            emit(EventType.RELEASE_FAILED, _study_ids(release), {"release_id": release.pk})
         record_audit(
             "releases.build.failed", target=release, actor_label="worker", data={"error": message}
         )
@@ -401,6 +405,10 @@ def _write_retractions(release: Release, folder: Path, queryset: QuerySet[Conver
         {"previousVersion": previous.version, "retractions": removed}, ensure_ascii=False, indent=1
     )
     (folder / RETRACTIONS_NAME).write_text(text + "\n", encoding="utf-8")
+
+
+def _study_ids(release: Release) -> list[int]:
+    return list(release.studies.values_list("pk", flat=True))
 
 
 def _claim_lost(release: Release) -> BuildClaimLost:
@@ -534,6 +542,7 @@ def _publish(
         release.progress_done = release.progress_total
         release.frozen_at = timezone.now()
         release.save()
+        emit(EventType.RELEASE_FROZEN, _study_ids(release), {"release_id": release.pk})
         record_audit(
             "releases.freeze",
             target=release,

@@ -43,6 +43,8 @@ from annotations.services.withdrawal import (
 )
 from attune_collect.compiled_query import CompiledQuery
 from evaluation.benchmark.profile import ProfileError, clean_answers, traits_of
+from webhooks.event_types import EventType
+from webhooks.events import emit
 
 PROFILE_SCHEMA_VERSION = "attune-profile-1"
 MINIMUM_AGE = 18  # Prolific's own rule; younger people are screened out, not refused
@@ -379,7 +381,8 @@ def give_consent(participant: Participant, *, consent_version: str, agree: bool)
         screen_out(participant, ScreenoutReason.DECLINED_CONSENT)
         return
     # A fresh session of a PROLIFIC_PID that holds a place keeps that place: not a second one.
-    if not participant.is_preview and is_full(study) and not _holds_place(participant):
+    was_full = not participant.is_preview and is_full(study)
+    if was_full and not _holds_place(participant):
         screen_out(participant, ScreenoutReason.STUDY_FULL)
         return
     participant.consent_version = consent_version
@@ -393,6 +396,10 @@ def give_consent(participant: Participant, *, consent_version: str, agree: bool)
         data={"version": consent_version},
     )
     open_conversation(study, participant, state=ConversationState.CONSENTED, actor_label=actor)
+    # The place that fills the study: the study's row is locked, so one consent at a time
+    # sees it become full (a study full again after a withdrawal is a new event).
+    if not participant.is_preview and not was_full and is_full(study):
+        emit(EventType.STUDY_FULL, study.pk, {"study_id": study.pk})
 
 
 def screen_out(participant: Participant, reason: str) -> None:

@@ -22,6 +22,8 @@ from evaluation import conf
 from evaluation.background import beating
 from evaluation.models import EvaluationRun, RunStatus
 from evaluation.services.report import build_report
+from webhooks.event_types import EventType
+from webhooks.events import emit
 
 logger = logging.getLogger(__name__)
 
@@ -53,13 +55,15 @@ def finalize_run(run_id: int) -> EvaluationRun | None:
     except Exception as exc:
         logger.exception("the report of evaluation run %s failed", run_id)
         return _fail(run, f"building the report failed: {type(exc).__name__}: {exc}")
-    scoring.update(
+    completed = scoring.update(
         status=RunStatus.COMPLETED,
         report_folder=str(folder),
         finished_at=timezone.now(),
         finalize_lease_until=None,
     )
     run.refresh_from_db()
+    if completed:
+        emit(EventType.EVALUATION_RUN_FINISHED, _study_ids(run), {"run_id": run.pk})
     record_audit(
         "evaluation.run.complete",
         target=run,
@@ -75,10 +79,16 @@ def finalize_run(run_id: int) -> EvaluationRun | None:
     return run
 
 
+def _study_ids(run: EvaluationRun) -> list[int]:
+    return list(run.release.studies.values_list("pk", flat=True))
+
+
 def _fail(run: EvaluationRun, error: str) -> EvaluationRun:
-    EvaluationRun.objects.filter(pk=run.pk, status=RunStatus.SCORING).update(
+    failed = EvaluationRun.objects.filter(pk=run.pk, status=RunStatus.SCORING).update(
         status=RunStatus.FAILED, error=error, finished_at=timezone.now(), finalize_lease_until=None
     )
     run.refresh_from_db()
+    if failed:
+        emit(EventType.EVALUATION_RUN_FAILED, _study_ids(run), {"run_id": run.pk})
     record_audit("evaluation.run.fail", target=run, actor_label="worker", data={"error": error})
     return run

@@ -10,8 +10,9 @@ from annotations import dispatch as annotations_dispatch
 from attune_collect import dispatch as platform_dispatch
 from attune_collect.celery import app
 from evaluation import dispatch as evaluation_dispatch
+from webhooks import dispatch as webhooks_dispatch
 
-DISPATCH_MODULES = (annotations_dispatch, evaluation_dispatch, platform_dispatch)
+DISPATCH_MODULES = (annotations_dispatch, evaluation_dispatch, platform_dispatch, webhooks_dispatch)
 
 
 def declared_names(module: ModuleType) -> set[str]:
@@ -49,6 +50,7 @@ def test_the_dispatch_modules_declare_names():
         "evaluation.finalize_run",
     }
     assert declared_names(platform_dispatch) == {"attune.heartbeat"}
+    assert declared_names(webhooks_dispatch) == {"webhooks.deliver"}
 
 
 def test_every_declared_name_is_a_registered_task(registered):

@@ -79,6 +79,10 @@ def _admin_matrix():
         elif label == "researcher_api":  # every staff member issues and lists their own tokens
             rows.append((url, "get", None, STAFF))
             rows.append(("admin:researcher_api_apitoken_add", "get", None, STAFF))
+        elif label == "webhooks":  # every role: its own endpoints (tests/webhooks/ for scope)
+            rows.append((url, "get", None, {R, Q, V, E}))
+            if name == "webhookendpoint":
+                rows.append(("admin:webhooks_webhookendpoint_add", "get", None, {R, Q, V, E}))
         elif label in STUDY_APPS:  # releases, evaluation: researchers change, viewers look
             rows.append((url, "get", None, {R, V}))
         else:  # user accounts and groups stay with superusers

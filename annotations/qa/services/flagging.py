@@ -28,7 +28,10 @@ from annotations.qa.services import QAError
 from annotations.qa.services.intake import open_reviews
 from annotations.services.audit import record_audit
 from attune_collect.dispatch import resend_bound, resend_owed
+from webhooks.event_types import EventType
+from webhooks.events import emit
 
+RISK_FLAG = "risk_signal"  # the risk check's flag (qa/flags/risk_signal.py): a webhook event
 RETIRED_NOTE = "No longer raised by the check (the data changed)."
 CHUNK_SIZE = 200
 
@@ -126,6 +129,12 @@ def _create(
         evidence=detection.evidence,
         turn_numbers=list(detection.turn_numbers),
     )
+    if flag_type == RISK_FLAG:  # created once per conversation (the flags' unique constraint)
+        emit(
+            EventType.RISK_FLAG_RAISED,
+            conversation.study_id,
+            {"flag_id": flag.pk, "conversation_id": conversation.pk},
+        )
     record_audit(
         "qa.flag.raise",
         target=flag,

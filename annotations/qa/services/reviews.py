@@ -37,6 +37,7 @@ from annotations.qa.models import (
 from annotations.qa.services import QAError
 from annotations.qa.services.flagging import set_flag_status
 from annotations.qa.services.intake import open_reviews
+from annotations.qa.services.queue_events import emit_if_queue_empty
 from annotations.services.audit import record_audit
 from annotations.services.conversation_states import move
 from annotations.services.errors import FlowError
@@ -249,6 +250,7 @@ def _finalise(
     if excluded:
         _exclude(conversation, actor, deciding.exclusion_reason)
     _apply_verdicts(conversation, verdicts_from, decisive, actor)
+    emit_if_queue_empty(conversation.study_id)
     record_audit(
         "qa.review.final",
         target=qa,
