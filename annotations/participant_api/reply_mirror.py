@@ -27,21 +27,35 @@ TTL_S = 600
 BLOCK_MS = 5000  # a follower's longest wait in one read; then it checks the turn again
 KEY_PREFIX = "attune:reply:"
 
-_clients: dict[asyncio.AbstractEventLoop, Any] = {}
+# Connections of a loop's pools. Writers hold one for a pipeline's round trip; a follower
+# holds one for up to BLOCK_MS in XREAD. Both pools wait for a free connection (up to
+# POOL_WAIT_S) instead of failing: redis-py's default pool raises MaxConnectionsError past 100
+# connections, which lost the progress of replies at 200 streams (benchmarks/chat_load.py).
+WRITE_CONNECTIONS = 32
+FOLLOW_CONNECTIONS = 512
+POOL_WAIT_S = 10.0
+
+_clients: dict[tuple[asyncio.AbstractEventLoop, str], Any] = {}
 
 
 def redis_url() -> str | None:
     return getattr(settings, "REDIS_URL", None) or None
 
 
-def _client() -> Any:
-    """Redis's asyncio client of this loop (a connection pool belongs to one loop)."""
+def _client(use: str = "write") -> Any:
+    """Redis's asyncio client of this loop for ``use`` ("write" or "follow"): a connection pool
+    belongs to one loop, and followers' blocking reads must not starve the writers."""
     import redis.asyncio as aioredis
 
-    loop = asyncio.get_running_loop()
-    client = _clients.get(loop)
+    key = (asyncio.get_running_loop(), use)
+    client = _clients.get(key)
     if client is None:
-        client = _clients[loop] = aioredis.Redis.from_url(redis_url() or "")
+        pool = aioredis.BlockingConnectionPool.from_url(
+            redis_url() or "",
+            max_connections=WRITE_CONNECTIONS if use == "write" else FOLLOW_CONNECTIONS,
+            timeout=POOL_WAIT_S,
+        )
+        client = _clients[key] = aioredis.Redis(connection_pool=pool)
     return client
 
 
@@ -103,7 +117,7 @@ async def redis_items(
     """A run's items from its Redis Stream, from the start; ends after ``end``, or with
     nothing more when the stream stays silent for ``BLOCK_MS`` and ``alive()`` says the run is
     gone (its turn settled or its process dead: the caller reads the turn)."""
-    client = _client()
+    client = _client("follow")
     key = stream_key(turn_id, claim)
     last_id = "0"
     while True:
