@@ -755,6 +755,9 @@ def main() -> None:
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     server_env = dict(env)
+    # Every participant of the load client comes from 127.0.0.1, where production's come from
+    # addresses of their own: the cap on streams per address would refuse all but 20.
+    server_env["ATTUNE_MAX_STREAMS_PER_ADDRESS"] = str(2 * args.participants + 100)
     if args.sync_whitenoise:
         # A settings module of this run only, in its temp folder, for the platform process.
         (workdir / "bench_settings.py").write_text(
