@@ -38,18 +38,6 @@ PARTICIPANT_API_PREFIX = "/api/study/"
 participant_steps = ThreadPoolExecutor(max_workers=1, thread_name_prefix="attune-request-steps")
 
 
-def sent_directly(response: Any) -> bool:
-    """Whether ``response`` is a chat stream whose content is still its events: a middleware
-    may have replaced it (as GZipMiddleware would), and then Django's own path sends it.
-
-    The one private Django name of the platform: a streaming response keeps its content in
-    ``_iterator``. tests/participant/test_sse_send.py fails if a Django upgrade changes that
-    (every chat stream would then go through Django's slower path, silently)."""
-    return isinstance(response, SSEResponse) and getattr(response, "_iterator", None) is (
-        response.events
-    )
-
-
 class AttuneASGIHandler(ASGIHandler):
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"].startswith(PARTICIPANT_API_PREFIX):
@@ -59,7 +47,7 @@ class AttuneASGIHandler(ASGIHandler):
         await super().__call__(scope, receive, send)
 
     async def send_response(self, response: Any, send: Any) -> None:
-        if sent_directly(response):
+        if isinstance(response, SSEResponse) and response.events_unwrapped:
             await send_sse(response, send)
             return
         await super().send_response(response, send)

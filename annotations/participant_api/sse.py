@@ -61,6 +61,11 @@ class SSEResponse(StreamingHttpResponse):
             if self._on_close is not None:
                 self._on_close()
 
+    @property
+    def events_unwrapped(self) -> bool:
+        """False if a middleware replaced the content (then Django's own path sends it)."""
+        return getattr(self, "_iterator", None) is self.events
+
 
 def sse_response(
     events: AsyncGenerator[bytes], on_close: Callable[[], object] | None = None
