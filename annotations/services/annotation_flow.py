@@ -57,6 +57,8 @@ from annotations.services.participants import actor_for, current_conversation, r
 from annotations.services.question_rotation import take_next
 from annotations.services.scale_values import on_scale
 from annotations.services.study_instrument import instrument_of
+from attune_collect.compiled_query import CompiledQuery
+from attune_collect.compiled_write import insert, insert_many, update
 from attune_collect.config import attune_config
 from attune_collect.dispatch import resend_bound
 from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
@@ -83,15 +85,17 @@ def open_step(turn: Turn, study: Study) -> TurnAnnotation:
     # One orientation per turn: on a phone, A and B swapping between questions would confuse.
     a, b = (_ORIGINAL, _ALTERNATE) if secrets.randbelow(2) else (_ALTERNATE, _ORIGINAL)
     now = timezone.now()
-    annotation = TurnAnnotation.objects.create(
-        turn=turn,
-        shown_behaviour_questions=behaviour,
-        selected_pairwise_questions=pairwise,
-        pairwise_plan=[{"question_id": q, "response_a": a, "response_b": b} for q in pairwise],
-        started_at=now,
-        improver_endpoint_id=improver_id,
-        improved_status=ImprovedStatus.PENDING if improver_id else ImprovedStatus.UNAVAILABLE,
-        improver_resend_at=now + improver_resend_after() if improver_id else None,
+    annotation = insert(  # one per reply: its SQL written once (compiled_write.py)
+        TurnAnnotation(
+            turn=turn,
+            shown_behaviour_questions=behaviour,
+            selected_pairwise_questions=pairwise,
+            pairwise_plan=[{"question_id": q, "response_a": a, "response_b": b} for q in pairwise],
+            started_at=now,
+            improver_endpoint_id=improver_id,
+            improved_status=ImprovedStatus.PENDING if improver_id else ImprovedStatus.UNAVAILABLE,
+            improver_resend_at=now + improver_resend_after() if improver_id else None,
+        )
     )
     if improver_id:
         dispatch.improve_reply(turn.pk)  # after commit: the worker must see the turn
@@ -164,12 +168,19 @@ class AnnotationInput:
     timings: Mapping[str, Any] | None = None
 
 
-def _step_of_turn(conversation_id: int, turn_number: int, *, lock: bool) -> QuerySet:
-    query = TurnAnnotation.objects.select_related("turn")
-    if lock:
-        query = query.select_for_update(of=("self",))  # the step's row only
-    # A turn number is unique in its conversation: at most one row.
-    return query.filter(turn__conversation_id=conversation_id, turn__number=turn_number)
+def _step_of_turn(*, lock: bool) -> CompiledQuery:
+    def build(conversation_id: int, turn_number: int) -> QuerySet[TurnAnnotation]:
+        query = TurnAnnotation.objects.select_related("turn")
+        if lock:
+            query = query.select_for_update(of=("self",))  # the step's row only
+        # A turn number is unique in its conversation: at most one row, no ordering needed.
+        return query.filter(turn__conversation_id=conversation_id, turn__number=turn_number)[:1]
+
+    return CompiledQuery(build)
+
+
+# Read by every annotation GET and submit: built once per connection (compiled_query.py).
+_STEP_OF_TURN = {lock: _step_of_turn(lock=lock) for lock in (False, True)}
 
 
 def step_of_turn(
@@ -179,9 +190,7 @@ def step_of_turn(
     conversation (with its study) as the turn's: joined again, the study's wide row would be
     built twice. ``lock`` locks the step's row only. No conversation, no step: ``not_found``."""
     annotation = (
-        None
-        if conversation is None
-        else _step_of_turn(conversation.pk, turn_number, lock=lock).first()
+        None if conversation is None else _STEP_OF_TURN[lock].first(conversation.pk, turn_number)
     )
     if annotation is None:
         raise FlowError("not_found", f"Turn {turn_number} has no reply to annotate.")
@@ -214,14 +223,17 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
         MoodTag.objects.filter(annotation=annotation).delete()
         BehaviourJudgement.objects.filter(annotation=annotation).delete()
 
-    # Each list in one INSERT.
-    MoodTag.objects.bulk_create(
+    # Each list in one INSERT whose SQL is written once (compiled_write.py). Nothing in this
+    # step reads these rows back, and the step's row is locked: every write below rides the
+    # COMMIT on PostgreSQL (attune_collect/commit_tail.py), one round trip for all of them.
+    insert_many(
         [
             MoodTag(annotation=annotation, position=i, emotion=emotion, intensity=intensity)
             for i, (emotion, intensity) in enumerate(tags)
-        ]
+        ],
+        at_commit=True,
     )
-    BehaviourJudgement.objects.bulk_create(
+    insert_many(
         [
             BehaviourJudgement(
                 annotation=annotation,
@@ -231,7 +243,8 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
                 preferred=preferred,
             )
             for i, (qid, observed, preferred) in enumerate(answers)
-        ]
+        ],
+        at_commit=True,
     )
     if waiting:
         # Everything but the comparison is stored; the step stays open for the A/B choice
@@ -239,12 +252,13 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
         annotation.human_edited_reply = edited
         annotation.timings = timings
         annotation.answers_saved_at = timezone.now()
-        annotation.save(update_fields=["human_edited_reply", "timings", "answers_saved_at"])
+        update(annotation, ["human_edited_reply", "timings", "answers_saved_at"], at_commit=True)
         record_audit(
             "annotations.annotation.save_answers",
             target=annotation,
             actor_label=actor_for(participant),
             data={"turn": turn_number, "mood_tags": len(tags)},
+            at_commit=True,
         )
         return annotation
     if winners is None:  # the comparison never reached the participant
@@ -255,7 +269,7 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
             skipped["improved_timed_out"] = True  # planned, but the reply was not in time
         annotation.improved_meta = {**annotation.improved_meta, **skipped}
     else:
-        PairwiseChoice.objects.bulk_create(
+        insert_many(
             [
                 PairwiseChoice(
                     annotation=annotation,
@@ -266,27 +280,31 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
                     winner=winners[row["question_id"]],
                 )
                 for i, row in enumerate(annotation.pairwise_plan)
-            ]
+            ],
+            at_commit=True,
         )
     annotation.human_edited_reply = edited
     annotation.timings = timings
     annotation.submitted_at = timezone.now()
-    annotation.save(
-        update_fields=[
+    update(
+        annotation,
+        [
             "human_edited_reply",
             "timings",
             "submitted_at",
             "selected_pairwise_questions",
             "improved_meta",
-        ]
+        ],
+        at_commit=True,
     )
     record_audit(
         "annotations.annotation.submit",
         target=annotation,
         actor_label=actor_for(participant),
         data={"turn": turn_number, "mood_tags": len(tags), "pairwise": winners is not None},
+        at_commit=True,
     )
-    clear_drafts(participant, draft_key(turn_number))
+    clear_drafts(participant, draft_key(turn_number), at_commit=True)
     return annotation
 
 

@@ -35,6 +35,8 @@ from annotations.services.errors import FlowError, invalid
 from annotations.services.model_configs import gateway_config_of, system_prompt_of
 from annotations.services.participants import actor_for, current_conversation, require_active
 from annotations.services.withdrawal import WITHDREW_MID_REPLY
+from attune_collect.compiled_query import CompiledQuery
+from attune_collect.compiled_write import insert, update
 from attune_collect.config import attune_config
 from attune_collect.llm import Completion, EndpointConfig
 
@@ -98,6 +100,24 @@ def _chatting_conversation(participant: Participant) -> Conversation:
     return conversation
 
 
+# A message's earlier turns (with when each was answered) and a reply's turn are read on every
+# message: their SQL is built once per connection (attune_collect/compiled_query.py).
+_TURNS_ANSWERED: CompiledQuery[Turn] = CompiledQuery(
+    lambda conversation_id: (
+        Turn.objects.filter(conversation_id=conversation_id)
+        .annotate(answered_at=F("annotation__submitted_at"))
+        .order_by("number")
+    )
+)
+_TURN_TO_SETTLE = CompiledQuery(
+    lambda turn_id: (
+        Turn.objects.select_for_update(of=("self",))  # not the study: replies queue
+        .select_related("conversation__study")
+        .filter(pk=turn_id)[:1]
+    )
+)
+
+
 @transaction.atomic
 def accept_message(participant: Participant, text: str, idempotency_key: str) -> ChatPlan:
     """Store the participant's message as a new turn (or find the turn this key made)."""
@@ -105,13 +125,9 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
     # One query for everything below: a chat has at most max_turns turns. Of the annotation
     # steps the order check reads only when each was answered: one column, not every step's
     # row with its six JSON fields (about 1 ms less CPU per message at 12 turns, measured).
-    turns: list[Turn] = list(
-        Turn.objects.filter(conversation_id=conversation.pk)
-        .annotate(answered_at=F("annotation__submitted_at"))
-        .order_by("number")
-    )
-    for earlier in turns:
-        earlier.conversation = conversation  # as the related manager would set it
+    turns = _TURNS_ANSWERED.all(conversation.pk)
+    for turn in turns:
+        turn.conversation = conversation  # as the related manager would set it
     existing = next((t for t in turns if t.idempotency_key == idempotency_key), None)
     if existing is not None:
         if existing.user_message != text:
@@ -130,15 +146,17 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
     last = turns[-1] if turns else None
     _check_turn_order(conversation, last)
     now = timezone.now()
-    turn = Turn.objects.create(
-        conversation=conversation,
-        number=last.number + 1 if last else 1,
-        user_message=text,
-        status=TurnStatus.STREAMING,
-        idempotency_key=idempotency_key,
-        started_at=now,
-        stream_claim=1,
-        lease_expires_at=now + turn_lease(),
+    turn = insert(
+        Turn(
+            conversation=conversation,
+            number=last.number + 1 if last else 1,
+            user_message=text,
+            status=TurnStatus.STREAMING,
+            idempotency_key=idempotency_key,
+            started_at=now,
+            stream_claim=1,
+            lease_expires_at=now + turn_lease(),
+        )
     )
     actor = actor_for(participant)
     record_audit(
@@ -146,9 +164,10 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
         target=turn,
         actor_label=actor,
         data={"number": turn.number, "chars": len(text)},
+        at_commit=True,  # with the COMMIT, as the draft's deletion (commit_tail.py)
     )
     support = safety.check_message(turn, conversation.study, actor_label=actor)
-    clear_drafts(participant, MESSAGE_DRAFT_KEY)
+    clear_drafts(participant, MESSAGE_DRAFT_KEY, at_commit=True)
     return _plan(conversation, turn, support, earlier=turns)
 
 
@@ -337,12 +356,7 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     nothing is stored, ``withdrawal.py``). A turn another stream marked failed meanwhile is
     answered by it too.
     """
-    turn = (
-        Turn.objects.select_for_update(of=("self",))  # not the study: replies queue
-        .select_related("conversation__study")
-        .filter(pk=turn_id)
-        .first()
-    )
+    turn = _TURN_TO_SETTLE.first(turn_id)
     if turn is None:
         raise Turn.DoesNotExist(f"no turn {turn_id}")
     if turn.status == TurnStatus.DONE or turn.error == WITHDREW_MID_REPLY:
@@ -360,10 +374,13 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     turn.attempts += completion.attempts
     turn.error = ""
     turn.lease_expires_at = None
-    turn.save(update_fields=REPLY_FIELDS)
+    # The writes of every reply: their SQL written once (attune_collect/compiled_write.py).
+    # The turn is locked and nothing in this step reads its row back: the UPDATE rides the
+    # COMMIT on PostgreSQL (attune_collect/commit_tail.py), with the audit entry.
+    update(turn, REPLY_FIELDS, at_commit=True)
     if not conversation.model_version:
         conversation.model_version = completion.model[:120]
-        conversation.save(update_fields=["model_version", "updated_at"])
+        update(conversation, ["model_version", "updated_at"])
     record_audit(
         "annotations.turn.reply",
         target=turn,
@@ -373,6 +390,7 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
             "latency_ms": turn.latency_ms,
             "completion_tokens": turn.completion_tokens,
         },
+        at_commit=True,
     )
     safety.check_reply(turn, completion.text, "model_reply")
     return ReplyResult(turn=turn, annotation=open_step(turn, conversation.study))
@@ -395,7 +413,7 @@ def record_failure(
     turn.finished_at = timezone.now()
     turn.attempts += attempts
     turn.lease_expires_at = None
-    turn.save(update_fields=["status", "error", "finished_at", "attempts", "lease_expires_at"])
+    update(turn, ["status", "error", "finished_at", "attempts", "lease_expires_at"])
     record_audit(
         "annotations.turn.fail",
         target=turn,

@@ -10,6 +10,7 @@ import hashlib
 import secrets
 
 from annotations.models import Participant, ParticipantSession
+from attune_collect.compiled_query import CompiledQuery
 
 TOKEN_BYTES = 32
 # Tokens are url-safe base64 (43 characters for 32 bytes); anything else is refused unread.
@@ -27,14 +28,18 @@ def issue_token(participant: Participant) -> str:
     return token
 
 
+# Every participant request starts here: its SQL is built once per connection, not per request
+# (attune_collect/compiled_query.py). The hash is unique: no ordering, at most one row.
+_LIVE_SESSION = CompiledQuery(
+    lambda token_hash: ParticipantSession.objects.select_related("participant__study").filter(
+        token_hash=token_hash, revoked_at__isnull=True
+    )[:1]
+)
+
+
 def participant_for_token(token: str) -> Participant | None:
     """The participant a live token belongs to (with its study), or None."""
     if not token or len(token) > MAX_TOKEN_CHARS:
         return None
-    # Every participant request starts here. The hash is unique: no ordering, at most one row.
-    session = (
-        ParticipantSession.objects.select_related("participant__study")
-        .filter(token_hash=hash_token(token), revoked_at__isnull=True)
-        .first()
-    )
+    session = _LIVE_SESSION.first(hash_token(token))
     return None if session is None else session.participant

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
+from itertools import product
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -39,6 +40,7 @@ from annotations.services.withdrawal import (
     lock_replies_in_flight,
     stop_replies_in_flight,
 )
+from attune_collect.compiled_query import CompiledQuery
 from evaluation.benchmark.profile import ProfileError, clean_answers, traits_of
 
 PROFILE_SCHEMA_VERSION = "attune-profile-1"
@@ -77,17 +79,28 @@ def actor_for(participant: Participant) -> str:
     return f"participant:{participant.pseudonym}"
 
 
-def _latest_conversation(
-    participant_id: int, *, lock: bool, with_model: bool, with_study: bool
-) -> QuerySet[Conversation]:
-    query = Conversation.objects.filter(participant_id=participant_id).order_by("-pk")
-    if with_model:
-        query = query.select_related("model_endpoint", "model_config")
-    if with_study:
-        query = query.select_related("study")
-    if lock:
-        query = query.select_for_update(of=("self",))  # the conversation row only
-    return query
+def _latest_conversation(*, lock: bool, with_model: bool, with_study: bool) -> CompiledQuery:
+    def build(participant_id: int) -> QuerySet[Conversation]:
+        query = Conversation.objects.filter(participant_id=participant_id).order_by("-pk")
+        if with_model:
+            query = query.select_related("model_endpoint", "model_config")
+        if with_study:
+            query = query.select_related("study")
+        if lock:
+            query = query.select_for_update(of=("self",))  # the conversation row only
+        return query[:1]
+
+    return CompiledQuery(build)
+
+
+# Read on every chat and annotation request: each variant's SQL is built once per connection
+# (attune_collect/compiled_query.py), not per request.
+_LATEST_CONVERSATION = {
+    (lock, with_model, with_study): _latest_conversation(
+        lock=lock, with_model=with_model, with_study=with_study
+    )
+    for lock, with_model, with_study in product((False, True), repeat=3)
+}
 
 
 def current_conversation(
@@ -102,9 +115,8 @@ def current_conversation(
     # The participant's study, loaded with its session, is the conversation's: joining it again
     # would build the same wide row once more on every chat and annotation request.
     study_loaded = Participant.study.is_cached(participant)
-    conversation = _latest_conversation(
-        participant.pk, lock=lock, with_model=with_model, with_study=not study_loaded
-    ).first()
+    query = _LATEST_CONVERSATION[(lock, with_model, not study_loaded)]
+    conversation = query.first(participant.pk)
     if conversation is not None and study_loaded and conversation.study_id == participant.study_id:
         conversation.study = participant.study
     return conversation
