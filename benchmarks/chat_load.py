@@ -4,6 +4,7 @@ same upstream called directly, in one run.
     .venv/bin/python benchmarks/chat_load.py [--participants 200] [--turns 2]
         [--latency-ms 2000] [--tokens 60] [--token-delay-ms 300] [--database-url URL]
         [--redis-url URL] [--workers 1] [--transports direct litellm]
+        [--reload-share 0.1] [--variant NAME=DIR ...] [--rounds 3]
 
 Processes (all on 127.0.0.1): the local OpenAI-compatible test server (fixed latency before the
 first token, fixed delay between tokens: by default a 20 s reply, so that 200 participants
@@ -21,9 +22,21 @@ each phase with participants of its own: the endpoint called directly (the defau
 OpenAI-compatible endpoint) and the same endpoint with ``force_litellm`` set (switched in the
 database between the phases; the chat reads it on every message).
 
+``--reload-share 0.1``: every tenth participant drops its first reply's stream a third of the
+way through (as a reload or a phone switching apps does) and re-attaches to the same turn with
+``Last-Event-ID`` (``GET /api/study/turns/<n>/stream``); the reply it puts together must be the
+model's, and the upstream's request count says how many replies were generated again (model
+calls in the phase minus the messages the platform accepted).
+
+``--variant NAME=DIR`` (repeated): the platform from each of these checkouts (a ``git archive``
+of another commit, say), each its own uvicorn process on the same database, phases interleaved
+in ``--rounds`` rounds (the order turning each round): the CPU per message of each variant
+against the first one's in the same round, side by side on the same machine.
+
 Prints p50/p95 time to first token (TTFT) and total time for every phase, their ratios to the
 direct phase, the TTFT overhead in milliseconds, the most streams open at once, every error,
-the platform's CPU per message in each platform phase and their ratio, and the load average.
+the platform's CPU per message in each platform phase and their ratio, reloads and regenerated
+replies, and the load average.
 """
 
 from __future__ import annotations
@@ -82,6 +95,9 @@ class Phase:
     max_open_streams: int = 0
     seconds: float = 0.0
     cpu: dict[str, float] = field(default_factory=dict)
+    messages: int = 0  # messages the platform accepted (its stream opened)
+    reloads: int = 0  # streams dropped mid-reply and re-attached
+    model_calls: int = 0  # chat requests the upstream received during the phase
 
     def opened(self) -> None:
         self.open_streams += 1
@@ -113,8 +129,12 @@ def serve_upstream(args: argparse.Namespace) -> None:
     ) as server:
         print(f"PORT {server.port}", flush=True)
         deadline = time.monotonic() + UPSTREAM_LIFETIME_S
+        count_file = Path(args.count_file) if args.count_file else None
         while time.monotonic() < deadline and os.getppid() != 1:  # parent gone: stop
-            time.sleep(0.5)
+            if count_file is not None:  # the model calls so far, for the load client to read
+                count_file.with_suffix(".tmp").write_text(str(server.request_count))
+                count_file.with_suffix(".tmp").replace(count_file)
+            time.sleep(0.2)
 
 
 def start_process(
@@ -320,17 +340,29 @@ def create_participants(upstream_url: str, count: int, turns: int) -> tuple[str,
 # -- the load ---------------------------------------------------------------------------------
 
 
-async def sse_events(response: Any):
+async def sse_events(response: Any, ids: list[str] | None = None):
+    """(name, data) of each event; ``ids`` gets each event's id as it comes (Last-Event-ID)."""
     name = None
     async for line in response.aiter_lines():
-        if line.startswith("event:"):
+        if line.startswith("id:") and ids is not None:
+            ids.append(line[3:].strip())
+        elif line.startswith("event:"):
             name = line[6:].strip()
         elif line.startswith("data:") and name is not None:
             yield name, json.loads(line[5:])
             name = None
 
 
-async def platform_turn(http: Any, token: str, phase: Phase) -> None:
+@dataclass(frozen=True)
+class Reload:
+    """A participant who drops the stream after ``after_deltas`` tokens of their first reply and
+    re-attaches with Last-Event-ID, as the app does after a reload; ``expected``: the reply."""
+
+    after_deltas: int
+    expected: str
+
+
+async def platform_turn(http: Any, token: str, phase: Phase, reload: Reload | None = None) -> None:
     headers = {"Authorization": f"Participant {token}"}
     body = {
         "text": "I have been feeling anxious about work lately.",
@@ -339,21 +371,40 @@ async def platform_turn(http: Any, token: str, phase: Phase) -> None:
     started = time.perf_counter()
     first = None
     done = None
+    text: list[str] = []
+    ids: list[str] = []
+    dropped = False
+    number = None  # the turn's number, from the stream's ``turn`` event
     async with http.stream("POST", "/api/study/messages", json=body, headers=headers) as response:
         if response.status_code != 200:
             await response.aread()
             raise RuntimeError(f"HTTP {response.status_code}: {response.text[:200]}")
+        phase.messages += 1
         phase.opened()
         try:
-            async for name, data in sse_events(response):
-                if name == "delta" and first is None:
-                    first = time.perf_counter()
+            async for name, data in sse_events(response, ids):
+                if name == "turn":
+                    number = data["turn"]["number"]
+                elif name == "delta":
+                    first = first or time.perf_counter()
+                    text.append(data["text"])
+                    if reload is not None and len(text) >= reload.after_deltas:
+                        dropped = True  # leaving the block closes the connection mid-reply
+                        break
                 elif name == "error":
                     raise RuntimeError(f"error event: {data['error']['reason']}")
                 elif name == "done":
                     done = data
         finally:
             phase.open_streams -= 1
+    if dropped:
+        phase.reloads += 1
+        if number is None:
+            raise RuntimeError("the stream gave no turn event before the reply")
+        done = await _reattach(http, headers, ids[-1], text, number, phase)
+        assert reload is not None
+        if "".join(text) != reload.expected:
+            raise RuntimeError("the re-attached reply differs from the model's")
     ended = time.perf_counter()
     if first is None or done is None:
         raise RuntimeError("the stream ended without a reply")
@@ -368,6 +419,33 @@ async def platform_turn(http: Any, token: str, phase: Phase) -> None:
     )
     if reply.status_code != 200:
         raise RuntimeError(f"annotation HTTP {reply.status_code}: {reply.text[:200]}")
+
+
+async def _reattach(
+    http: Any, headers: dict[str, str], last_id: str, text: list[str], number: int, phase: Phase
+) -> dict[str, Any] | None:
+    """GET the turn's stream with Last-Event-ID; appends the rest of the reply to ``text``."""
+    done = None
+    async with http.stream(
+        "GET",
+        f"/api/study/turns/{number}/stream",
+        headers={**headers, "Last-Event-ID": last_id},
+    ) as response:
+        if response.status_code != 200:
+            await response.aread()
+            raise RuntimeError(f"re-attach HTTP {response.status_code}: {response.text[:200]}")
+        phase.opened()
+        try:
+            async for name, data in sse_events(response):
+                if name == "delta":
+                    text.append(data["text"])
+                elif name == "error":
+                    raise RuntimeError(f"re-attach error event: {data['error']['reason']}")
+                elif name == "done":
+                    done = data
+        finally:
+            phase.open_streams -= 1
+    return done
 
 
 async def direct_turn(http: Any, phase: Phase) -> None:
@@ -406,6 +484,8 @@ async def run_phase(
     turn: Any,
     tokens: list[str] | None,
     deadline_s: float,
+    reload: Reload | None = None,
+    reload_share: float = 0.0,
 ) -> None:
     import httpx
 
@@ -415,12 +495,23 @@ async def run_phase(
     rng = random.Random(7)  # the same start offsets for both phases
     offsets = [rng.uniform(0, ramp_s) for _ in range(participants)]
 
+    # Every 1/reload_share-th participant reloads during its first reply.
+    every = round(1 / reload_share) if reload_share > 0 else 0
+
     async def participant(index: int) -> None:
         await asyncio.sleep(offsets[index])
-        for _ in range(turns):
+        for number in range(turns):
+            reloads = reload if every and index % every == 0 and number == 0 else None
             try:
                 async with asyncio.timeout(REQUEST_TIMEOUT_S):
-                    await (turn(http, tokens[index], phase) if tokens else turn(http, phase))
+                    if tokens:
+                        await (
+                            turn(http, tokens[index], phase, reloads)
+                            if reloads
+                            else turn(http, tokens[index], phase)
+                        )
+                    else:
+                        await turn(http, phase)
             except Exception as exc:  # noqa: BLE001 - every failure is a counted error
                 phase.errors.append(f"{type(exc).__name__}: {exc}"[:200])
 
@@ -431,6 +522,41 @@ async def run_phase(
         async with asyncio.timeout(deadline_s):
             await asyncio.gather(*(participant(i) for i in range(participants)))
     phase.seconds = time.perf_counter() - started
+
+
+def side_by_side(
+    platforms: list[Phase], per_message: dict[str, float], args: argparse.Namespace
+) -> None:
+    """With several variants: each one's CPU per message against the first variant's in the
+    same round, and the spread of those ratios over the rounds."""
+    names = [name for name, _ in args.variant]
+    if len(names) < 2:
+        return
+    base = names[0]
+    for name in names[1:]:
+        ratios = []
+        for round_ in range(args.rounds):
+            mine = [
+                p
+                for p in platforms
+                if p.name.startswith(f"{name}-") and p.name.endswith(f"#{round_ + 1}")
+            ]
+            theirs = [
+                p
+                for p in platforms
+                if p.name.startswith(f"{base}-") and p.name.endswith(f"#{round_ + 1}")
+            ]
+            for a, b in zip(mine, theirs, strict=True):
+                ratios.append(per_message[a.name] / per_message[b.name])
+        print(
+            f"CPU per message, {name} / {base}, per round: "
+            + ", ".join(f"x{r:.3f}" for r in ratios)
+            + (
+                f" (median x{statistics.median(ratios):.3f}, spread x{min(ratios):.3f} to x{max(ratios):.3f})"
+                if ratios
+                else ""
+            )
+        )
 
 
 def report(direct: Phase, platforms: list[Phase], args: argparse.Namespace, database: str) -> None:
@@ -478,14 +604,72 @@ def report(direct: Phase, platforms: list[Phase], args: argparse.Namespace, data
             f"({per_message[platform.name]:.1f} ms per message, "
             f"{server_cpu / platform.seconds:.0%} of one core)"
         )
-    if len(per_message) == 2:
+    for platform in platforms:
+        print(
+            f"{platform.name}: {platform.messages} messages, {platform.reloads} reloaded mid-reply, "
+            f"{platform.model_calls} model calls: "
+            f"{platform.model_calls - platform.messages} replies regenerated"
+        )
+    if len(per_message) == 2 and len(args.variant) <= 1:
         (first, first_ms), (second, second_ms) = per_message.items()
         print(f"platform CPU per message, {first} / {second}: {first_ms / second_ms:.2f}")
+    side_by_side(platforms, per_message, args)
     for phase in (direct, *platforms):
         print(
             f"CPU during the {phase.name} phase: "
             + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in phase.cpu.items())
         )
+
+
+def _variant(value: str) -> tuple[str, Path]:
+    name, _, directory = value.partition("=")
+    path = Path(directory).resolve()
+    if not name or not (path / "attune_collect" / "asgi.py").is_file():
+        raise argparse.ArgumentTypeError(f"NAME=DIR with a checkout of the platform, not {value}")
+    return name, path
+
+
+def upstream_calls(count_file: Path) -> int:
+    """The chat requests the upstream test server has received so far (it writes the count)."""
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            return int(count_file.read_text())
+        except (OSError, ValueError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def start_platform(
+    directory: Path, env: dict[str, str], workers: int
+) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "attune_collect.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+            "--backlog",
+            "4096",
+            "--timeout-keep-alive",
+            "30",
+            "--workers",
+            str(workers),
+        ],
+        cwd=directory,
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+    return server, f"http://127.0.0.1:{port}"
 
 
 def main() -> None:
@@ -524,7 +708,28 @@ def main() -> None:
         "then crosses into a thread and back) instead of the project's async-capable one, to "
         "measure what that costs",
     )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        type=_variant,
+        default=[],
+        metavar="NAME=DIR",
+        help="run the platform from this checkout too (e.g. a git worktree of another commit), "
+        "its own uvicorn process, side by side with the others in the same run; the first "
+        "variant is the base of the CPU ratios. Default: this checkout only",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="phases per variant and transport, interleaved"
+    )
+    parser.add_argument(
+        "--reload-share",
+        type=float,
+        default=0.0,
+        help="share of the participants that drop their first reply's stream mid-reply and "
+        "re-attach with Last-Event-ID (GET /api/study/turns/<n>/stream), e.g. 0.1",
+    )
     parser.add_argument("--serve-upstream", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--count-file", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_upstream:
         serve_upstream(args)
@@ -550,6 +755,9 @@ def main() -> None:
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     server_env = dict(env)
+    # Every participant of the load client comes from 127.0.0.1, where production's come from
+    # addresses of their own: the cap on streams per address would refuse all but 20.
+    server_env["ATTUNE_MAX_STREAMS_PER_ADDRESS"] = str(2 * args.participants + 100)
     if args.sync_whitenoise:
         # A settings module of this run only, in its temp folder, for the platform process.
         (workdir / "bench_settings.py").write_text(
@@ -564,6 +772,7 @@ def main() -> None:
         )
         server_env["DJANGO_SETTINGS_MODULE"] = "bench_settings"
 
+    count_file = workdir / "upstream-calls"
     upstream = start_process(
         [
             sys.executable,
@@ -575,11 +784,15 @@ def main() -> None:
             str(args.tokens),
             "--token-delay-ms",
             str(args.token_delay_ms),
+            "--count-file",
+            str(count_file),
         ],
         env,
         read_stdout=True,
     )
-    server = None
+    variants = args.variant or [("platform", ROOT)]
+    args.variant = variants
+    servers: dict[str, tuple[subprocess.Popen, str]] = {}
     try:
         line = upstream.stdout.readline() if upstream.stdout else ""
         if not line.startswith("PORT "):
@@ -598,52 +811,39 @@ def main() -> None:
         # kernel spreads connections); a fresh worker's first streams open its upstream client.
         warm_count = WARM_UP_PER_WORKER * args.workers
         per_phase = args.participants + warm_count
-        slug, tokens = create_participants(
-            upstream_url, per_phase * len(args.transports), args.turns
-        )
+        # Each phase (variant x transport x round) has participants of its own.
+        plan = [
+            (round_, name, transport)
+            for round_ in range(args.rounds)
+            # The order of the variants turns each round, so that none always comes first.
+            for name, _ in variants[round_ % len(variants) :] + variants[: round_ % len(variants)]
+            for transport in args.transports
+        ]
+        slug, tokens = create_participants(upstream_url, per_phase * len(plan), args.turns)
         print(
             f"set up {len(tokens)} participants in {time.perf_counter() - started:.1f} s ({database})"
         )
         connection.close()
 
-        port = free_port()
-        server = start_process(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "attune_collect.asgi:application",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--no-access-log",
-                "--log-level",
-                "warning",
-                "--backlog",
-                "4096",
-                "--timeout-keep-alive",
-                "30",
-                "--workers",
-                str(args.workers),
-            ],
-            server_env,
-        )
-        platform_url = f"http://127.0.0.1:{port}"
-        wait_for_http(f"{platform_url}/healthz")
+        for name, directory in variants:
+            servers[name] = start_platform(directory, server_env, args.workers)
+        for _, url in servers.values():
+            wait_for_http(f"{url}/healthz")
 
         reply_s = (args.latency_ms + args.tokens * args.token_delay_ms) / 1000
         deadline = args.turns * (reply_s + REQUEST_TIMEOUT_S) + 120
+        expected = " ".join(f"word{i}" for i in range(args.tokens))
+        reload = Reload(after_deltas=max(1, args.tokens // 3), expected=expected)
         asyncio.run(
             run_phase(Phase("warm-up"), upstream_url, 5, 1, 0.0, direct_turn, None, deadline)
         )
         print(f"load average before the phases: {_load()}", flush=True)
         direct = Phase("direct")
-        # CPU seconds of each process during each phase: the three share the machine's cores.
-        processes = {"client": None, "upstream": upstream.pid, "platform": server.pid}
+        # CPU seconds of each process during each phase: they share the machine's cores.
+        processes: dict[str, int | None] = {"client": None, "upstream": upstream.pid}
         if database == "postgresql":
             processes["postgresql"] = POSTGRES
-        with cpu_used(processes, direct):
+        with cpu_used({**processes, "platform": servers[variants[0][0]][0].pid}, direct):
             asyncio.run(
                 run_phase(
                     direct,
@@ -657,7 +857,8 @@ def main() -> None:
                 )
             )
         platforms = []
-        for index, transport in enumerate(args.transports):
+        for index, (round_, name, transport) in enumerate(plan):
+            server, platform_url = servers[name]
             force_litellm(transport == "litellm")
             mine = tokens[index * per_phase : (index + 1) * per_phase]
             # Warm-up: opens database and upstream connections (and litellm's client) in every
@@ -676,9 +877,13 @@ def main() -> None:
                 )
             )
             if warm.errors:
-                raise SystemExit(f"warm-up ({transport}) failed: {warm.errors[0]}")
-            phase = Phase(f"platform-{transport}")
-            with cpu_used(processes, phase):
+                raise SystemExit(f"warm-up ({name}, {transport}) failed: {warm.errors[0]}")
+            label = f"{name}-{transport}" + (f"#{round_ + 1}" if args.rounds > 1 else "")
+            if len(variants) > 1 and args.rounds == 1:
+                label += "#1"
+            phase = Phase(label)
+            calls_before = upstream_calls(count_file)
+            with cpu_used({**processes, "platform": server.pid}, phase):
                 asyncio.run(
                     run_phase(
                         phase,
@@ -689,16 +894,25 @@ def main() -> None:
                         platform_turn,
                         mine[: args.participants],
                         deadline,
+                        reload,
+                        args.reload_share,
                     )
                 )
-            print(f"{phase.name} done, load average {_load()}", flush=True)
+            time.sleep(1.0)  # the count file is written every 0.2 s
+            phase.model_calls = upstream_calls(count_file) - calls_before
+            print(
+                f"{phase.name} done, {len(phase.errors)} errors, "
+                f"{phase.cpu['platform'] / max(len(phase.samples), 1) * 1000:.1f} ms CPU per "
+                f"message, load average {_load()}",
+                flush=True,
+            )
             platforms.append(phase)
         report(direct, platforms, args, database)
         print(f"load average after the run: {_load()}")
     finally:
-        for process in (server, upstream):
-            if process is not None:
-                stop_process(process)
+        for server, _ in servers.values():
+            stop_process(server)
+        stop_process(upstream)
         shutil.rmtree(workdir, ignore_errors=True)
 
 
