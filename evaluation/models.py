@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
+from attunebench.runner import MODES, PANAS_STRATEGIES
 
 DEFAULT_SEED = (
     20_240_601  # the statistics' default seed: runs are reproducible unless told otherwise

@@ -60,7 +60,7 @@ from annotations.releases.versioning import (
 from annotations.services.audit import record_audit
 from attune_collect.config import attune_config
 from attune_collect.errors import ServiceError
-from evaluation.benchmark.writer import conversation_filename
+from attunebench.writer import conversation_filename
 
 logger = logging.getLogger(__name__)
 DEFAULT_SUBSAMPLES = [100, 50, 25, 20]

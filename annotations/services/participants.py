@@ -41,7 +41,7 @@ from annotations.services.withdrawal import (
     stop_replies_in_flight,
 )
 from attune_collect.compiled_query import CompiledQuery
-from evaluation.benchmark.profile import ProfileError, clean_answers, traits_of
+from attunebench.profile import ProfileError, clean_answers, traits_of
 
 PROFILE_SCHEMA_VERSION = "attune-profile-1"
 MINIMUM_AGE = 18  # Prolific's own rule; younger people are screened out, not refused

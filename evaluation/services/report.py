@@ -15,18 +15,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from evaluation import conf
-from evaluation.benchmark.instrument import Instrument, default_instrument
-from evaluation.benchmark.report import (
+from attunebench.instrument import Instrument, default_instrument
+from attunebench.report import (
     Provenance,
     Reproducibility,
     engine_version,
     evaluate_command,
     write_report,
 )
-from evaluation.benchmark.run_output import RunOutput, run_output_from_dict
-from evaluation.benchmark.score_folder import main_mode, score_runs, write_scores
-from evaluation.benchmark.stats import (
+from attunebench.run_output import RunOutput, run_output_from_dict
+from attunebench.score_folder import main_mode, score_runs, write_scores
+from attunebench.stats import (
     StatsConfig,
     compute_statistics,
     draft_judge_answers,
@@ -35,6 +34,7 @@ from evaluation.benchmark.stats import (
     participant_reply_answers,
     score_frame,
 )
+from evaluation import conf
 from evaluation.engine import model_spec, release_conversations, run_options
 from evaluation.models import EvaluationRun, UnitStatus
 from evaluation.services.configurations import run_configurations

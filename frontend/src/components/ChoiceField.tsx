@@ -18,7 +18,7 @@ export interface OtherText {
   label?: string;
 }
 
-export const OTHER_TEXT_MAX = 200; // the server's limit (evaluation/benchmark/other_text.py)
+export const OTHER_TEXT_MAX = 200; // the server's limit (attunebench/other_text.py)
 export const OTHER_TEXT_LABEL = "Please describe (in your own words)";
 export const OTHER_TEXT_ERROR = "Please describe it in a few words.";
 
