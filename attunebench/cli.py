@@ -1,6 +1,8 @@
-"""The command line: ``python -m attunebench run|score ...`` (see ``--help``).
+"""The command line: ``attunebench run|score|report|compare|leaderboard ...`` (``--help``;
+also ``python -m attunebench``).
 
-Parsing and printing only; the work is in batch.py (run) and score_folder.py (score).
+Parsing and printing only; the work is in batch.py (run), score_folder.py (score),
+report/build.py (report, compare: cli_report.py) and leaderboard.py (cli_leaderboard.py).
 Exit codes: 0 done, 1 a model could not be called at all, 2 bad arguments or data.
 """
 
@@ -29,9 +31,11 @@ from attunebench.batch import (
     usage_rows,
 )
 from attunebench.cache import SQLiteCallCache
+from attunebench.cli_arguments import add_leaderboard_parsers, add_report_parsers
 from attunebench.executor import CallExecutor
 from attunebench.progress import ProgressBar
 from attunebench.release import DataFolderError, load_conversations
+from attunebench.run_config import write_run_config
 from attunebench.runner import MODES, PANAS_STRATEGIES, RunOptions
 from attunebench.tables import format_table
 from attunebench.workers import (
@@ -47,8 +51,11 @@ DEFAULT_CACHE_NAME = "call_cache.sqlite3"
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m attunebench",
-        description="Run models on an AttuneBench release folder, and score run outputs.",
+        prog="attunebench",
+        description=(
+            "Run models on an AttuneBench release folder, score run outputs, report and "
+            "compare them, and keep a standing leaderboard."
+        ),
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -106,17 +113,39 @@ def build_parser() -> argparse.ArgumentParser:
         help="also score behaviour over the asked questions only, reported beside the default",
     )
     score.add_argument("--baseline-seed", type=int, default=0, help="seed of the random baseline")
+    _add_later_parsers(commands)
     return parser
+
+
+def _add_later_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """report, compare, leaderboard (their commands are imported when they run)."""
+    add_report_parsers(commands)
+    add_leaderboard_parsers(commands)
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
     try:
-        return run_command(args, argv) if args.command == "run" else score_command(args)
+        if args.command == "run":
+            return run_command(args, argv)
+        if args.command == "score":
+            return score_command(args)
+        return _later_command(args)
     except DataFolderError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+
+
+def _later_command(args: argparse.Namespace) -> int:
+    # Imported here: they load pandas and numpy (seconds), which `run` never needs.
+    from attunebench import cli_leaderboard, cli_report
+
+    if args.command == "report":
+        return cli_report.report_command(args)
+    if args.command == "compare":
+        return cli_report.compare_command(args)
+    return cli_leaderboard.leaderboard_command(args)
 
 
 def run_command(args: argparse.Namespace, argv: list[str]) -> int:
@@ -127,6 +156,7 @@ def run_command(args: argparse.Namespace, argv: list[str]) -> int:
         result, usage = _run_here(args, conversations, parse_shard(args.shard), report)
         report.summary(result, usage)
         return 1 if result.fatal else 0
+    _record_config(args)
     progress = None if args.no_progress else ProgressBar(0)
     failures: list[str] = []
     try:
@@ -225,6 +255,26 @@ def score_command(args: argparse.Namespace) -> int:
     print(format_table(headers, rows))
     print("wrote " + ", ".join(str(path) for path in paths))
     return 0
+
+
+def _record_config(args: argparse.Namespace) -> None:
+    """run_config.json beside the outputs: what a leaderboard entry keeps as configuration."""
+    params = _params(args.param)
+
+    def spec(model: str) -> EndpointConfig:
+        return EndpointConfig(
+            model, api_base=args.api_base, api_key_env=args.api_key_env, params=params
+        )
+
+    options = RunOptions()
+    write_run_config(
+        args.out,
+        [spec(m) for m in args.model],
+        [spec(j) for j in args.judge],
+        args.mode or ["default"],
+        args.panas_strategy,
+        options.prompt_set,
+    )
 
 
 def _params(pairs: list[str]) -> dict[str, Any]:

@@ -8,6 +8,8 @@ A release keeps its files in ``conversations/`` and its subsamples in ``subsampl
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,3 +114,33 @@ def load_conversations(data: str | Path, subsample: str | None = None) -> list[S
         except FormatError as exc:
             raise DataFolderError(f"{path.name}: {exc}") from exc
     return conversations
+
+
+@dataclass(frozen=True)
+class ReleaseIdentity:
+    name: str
+    version: str
+    content_hash: str  # a release's: the sha256 of its MANIFEST.json, as the platform records it
+
+
+def release_identity(data: Path) -> ReleaseIdentity:
+    """Name, version and content hash of a data folder. One of our releases is named by its
+    MANIFEST.json (its hash is the release's content hash, as the platform stores it); another
+    folder by its name and a sha256 over its conversation files (names and bytes)."""
+    manifest = data / "MANIFEST.json"
+    if manifest.is_file():
+        raw = manifest.read_bytes()
+        try:
+            parsed = json.loads(raw)
+        except ValueError as exc:
+            raise DataFolderError(f"{manifest} is not JSON ({exc})") from None
+        info = parsed if isinstance(parsed, dict) else {}
+        return ReleaseIdentity(
+            str(info.get("name") or data.name),
+            str(info.get("version") or ""),
+            hashlib.sha256(raw).hexdigest(),
+        )
+    digest = hashlib.sha256()
+    for path in iter_conversation_files(conversation_folder(data)):
+        digest.update(path.name.encode("utf-8") + b"\0" + path.read_bytes())
+    return ReleaseIdentity(data.name, "", digest.hexdigest())

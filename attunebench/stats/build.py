@@ -172,17 +172,33 @@ def score_frame(
     instrument's when neither it nor explicit ``trait_groups`` is given).
     A scored conversation missing from ``conversations`` keeps missing grouping values.
     """
-    conversations = list(conversations)
-    if trait_groups is None:
-        profile = profile or default_instrument().profile
-        trait_groups = trait_groups_from_profile(profile, conversations)
+    return with_attributes(score_rows(scores), conversations, trait_groups, profile)
+
+
+def score_rows(scores: Iterable[ConversationScores]) -> pd.DataFrame:
+    """The score frame without its grouping columns: ids, axes and parse-failure counts (what
+    a standing leaderboard keeps per conversation)."""
     scored = per_conversation_frame(scores).rename(
         columns={"em_model": "model", "composite_score": "composite"}
     )
     keep = ["model", "mode", "conversation_id", *AXES]
     keep += [c for c in scored.columns if c.startswith(PARSE_PREFIX)]
+    return scored[keep]
+
+
+def with_attributes(
+    rows: pd.DataFrame,
+    conversations: Iterable[Conversation],
+    trait_groups: Mapping[str, Iterable[str]] | TraitGroups | None = None,
+    profile: Profile | None = None,
+) -> pd.DataFrame:
+    """``score_rows`` + the conversations' grouping columns = the contract's score frame."""
+    conversations = list(conversations)
+    if trait_groups is None:
+        profile = profile or default_instrument().profile
+        trait_groups = trait_groups_from_profile(profile, conversations)
     attributes = conversation_attributes(conversations, trait_groups)
-    frame = scored[keep].merge(attributes, on="conversation_id", how="left")
+    frame = rows.merge(attributes, on="conversation_id", how="left")
     return frame.astype({"model": "string", "mode": "string", "conversation_id": "string"})
 
 
