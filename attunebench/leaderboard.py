@@ -189,7 +189,20 @@ def add_run(
         board = Leaderboard(identity, release.name, release.version)
     elif problems := board.identity.differences(identity):
         raise LeaderboardError("this run cannot join the board: " + "; ".join(problems))
-    rows = score_rows(scored.conversations)
+    return Added(
+        board, add_rows(board, score_rows(scored.conversations), run_id, configurations, replace)
+    )
+
+
+def add_rows(
+    board: Leaderboard,
+    rows: pd.DataFrame,
+    run_id: str,
+    configurations: Mapping[str, Mapping[str, Any]] | None = None,
+    replace: bool = False,
+) -> list[tuple[str, str]]:
+    """Add one run's score rows (``stats.build.score_rows``) to a board whose provenance the
+    caller has checked; returns the (model, mode) added (the baselines are kept once)."""
     now = datetime.now(UTC).isoformat(timespec="seconds")
     added: list[tuple[str, str]] = []
     for (model, mode), group in rows.groupby(["model", "mode"], sort=True):
@@ -205,7 +218,7 @@ def add_run(
         board.entries.append(Entry(key[0], key[1], run_id, now, config, _plain_rows(group)))
         if not baseline:
             added.append(key)
-    return Added(board, added)
+    return added
 
 
 def board_mode(board: Leaderboard | None) -> str | None:

@@ -178,9 +178,12 @@ def score_frame(
 def score_rows(scores: Iterable[ConversationScores]) -> pd.DataFrame:
     """The score frame without its grouping columns: ids, axes and parse-failure counts (what
     a standing leaderboard keeps per conversation)."""
-    scored = per_conversation_frame(scores).rename(
-        columns={"em_model": "model", "composite_score": "composite"}
-    )
+    return score_columns(per_conversation_frame(scores))
+
+
+def score_columns(per_conversation: pd.DataFrame) -> pd.DataFrame:
+    """``score_rows`` of a per-conversation table as ``write_scores`` stores it (Parquet)."""
+    scored = per_conversation.rename(columns={"em_model": "model", "composite_score": "composite"})
     keep = ["model", "mode", "conversation_id", *AXES]
     keep += [c for c in scored.columns if c.startswith(PARSE_PREFIX)]
     return scored[keep]

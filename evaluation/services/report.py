@@ -48,7 +48,7 @@ def build_report(run: EvaluationRun) -> Path:
         # Outputs stream from the database (a big run holds gigabytes of them): each pass
         # keeps one output in memory at a time.
         lambda: _outputs(run),
-        _instrument(run),
+        run_instrument(run),
         ReportOptions(
             seed=run.seed,
             modes=tuple(run.modes),
@@ -136,7 +136,7 @@ def _pairwise_seed(run: EvaluationRun) -> int:
     return options.pairwise_seed
 
 
-def _instrument(run: EvaluationRun) -> Instrument:
+def run_instrument(run: EvaluationRun) -> Instrument:
     """The release's instrument (its questions' categories), else the default one."""
     study = run.release.studies.select_related("instrument").first()
     return study.instrument.parsed() if study is not None else default_instrument()
