@@ -21,7 +21,7 @@ from attunebench.release import (
     load_conversations,
     release_identity,
 )
-from attunebench.report import Provenance, Reproducibility, engine_version
+from attunebench.report import Provenance, Reproducibility
 from attunebench.report.build import (
     STATISTICS_OPTIONS,
     Analysis,
@@ -29,6 +29,7 @@ from attunebench.report.build import (
     analyse,
     write_report_folder,
 )
+from attunebench.report.reproducibility import package_engine_version
 from attunebench.run_output import RunOutput
 from attunebench.runner import RunOptions
 from attunebench.score_folder import read_runs
@@ -185,7 +186,7 @@ def cli_reproducibility(
         release_version=release.version,
         release_hash=release.content_hash,
         prompt_version=runs.prompt_version,
-        engine_version=engine_version(),
+        engine_version=package_engine_version(),
         scoring_options=analysis.scored.options.as_dict(),
         statistics_options=options.statistics(),
         seeds={

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from attunebench import __version__
 from attunebench.report.configurations import PARAMS_POLICY, ModelConfiguration
 
 ENGINE_ROOT = Path(__file__).resolve().parents[2]
@@ -32,6 +33,13 @@ def engine_version(root: Path = ENGINE_ROOT) -> str:
         return UNKNOWN_ENGINE
     version = found.stdout.strip()
     return version if found.returncode == 0 and version else UNKNOWN_ENGINE
+
+
+def package_engine_version() -> str:
+    """``engine_version()`` in a checkout; the distribution's version where it is installed
+    from a wheel (no checkout around it)."""
+    found = engine_version()
+    return f"attunebench {__version__} (installed)" if found == UNKNOWN_ENGINE else found
 
 
 @dataclass(frozen=True)
