@@ -5,6 +5,8 @@ engine tests' (a release folder, the local OpenAI-compatible server answering in
 from tests.engine.conftest import (  # noqa: F401  (pytest fixtures)
     _engine_server,
     conversations,
+    executor,
+    fake_gateway,
     json_server,
     release_dir,
 )
