@@ -22,12 +22,13 @@ PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS)
 # attune_collect/llm/_litellm.py, called by settings.py, the gateway's lazy import and the
 # engine's CLI). A deployment may still set them; an explicit value wins.
 
-.PHONY: help install frontend api-types check-api-types researcher-client check-researcher-client lint-frontend test-frontend test-e2e demo test test-sqlite test-slow lint format migrate worker serve clean
+.PHONY: help install frontend api-types check-api-types researcher-client check-researcher-client wheel lint-frontend test-frontend test-e2e demo test test-sqlite test-slow lint format migrate worker serve clean
 
 help:
 	@echo "make demo   - install, migrate, seed the demo study, start uvicorn and a Celery worker"
 	@echo "make test   - install and run linters and the whole test suite"
 	@echo "make frontend - build the participant app (npm ci + vite build, only when sources change)"
+	@echo "make wheel  - build the attunebench wheel (the pure core and its CLI) into dist/"
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	@if [ -z "$(PY)" ]; then echo "Python >= 3.12 is required (Django 6); install python3.12 or newer" >&2; exit 1; fi
@@ -163,5 +164,11 @@ test-sqlite: install
 test-slow: install
 	$(PYTEST) -m slow
 
+# The installable distribution of the pure core (attunebench/ and the gateway, no Django;
+# packaging/attunebench/README.md): the wheel in dist/, built with the venv's setuptools.
+wheel: install
+	$(BIN)/pip wheel --quiet --disable-pip-version-check --no-deps --no-build-isolation \
+		-w dist packaging/attunebench
+
 clean:
-	rm -rf $(VENV) data staticfiles frontend/node_modules frontend/dist test-artifacts
+	rm -rf $(VENV) data staticfiles frontend/node_modules frontend/dist test-artifacts dist

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from evaluation.benchmark import records
-from evaluation.benchmark.instrument import Instrument
-from evaluation.benchmark.profile import Profile, traits_of
-from evaluation.benchmark.vocabulary import PANAS_NEGATIVE, PANAS_POSITIVE
+from attunebench import records
+from attunebench.instrument import Instrument
+from attunebench.profile import Profile, traits_of
+from attunebench.vocabulary import PANAS_NEGATIVE, PANAS_POSITIVE
 
 
 @dataclass(frozen=True)

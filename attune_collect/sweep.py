@@ -41,58 +41,54 @@ idempotent). Each reads an indexed column and sends at most ``RESEND_BATCH`` row
 
 The timer runs between tasks (in the worker's event loop) or in a timer thread (brokers without
 an event loop, such as the embedded filesystem broker); either way only short queries run here.
-This module imports the services, so it is loaded only after Django is set up: the platform's
-task module (``attune_collect/tasks.py``) registers the bootstep.
+Each app registers its own steps (``register_sweep`` in its ``AppConfig.ready``), so a new kind
+of owed work is added in its app, not here; the platform's task module
+(``attune_collect/tasks.py``) registers the bootstep.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from celery import bootsteps
 from django.db import close_old_connections
 
-from annotations.prolific.places import sweep_idle_conversations
-from annotations.qa.services.flagging import sweep_owed_flags
-from annotations.qa.services.risk_alerts import sweep_risk_alerts
-from annotations.releases.services import sweep_release_builds
-from annotations.services.annotation_flow import improver_resend_after
-from annotations.services.improver import sweep_improved_replies
-from annotations.services.moderation import sweep_unmoderated
-from attune_collect.config import attune_config
-from evaluation.services.creation import start_runs_left_queued
-from evaluation.services.units import sweep_running_runs
-from webhooks.delivery import sweep_webhook_deliveries
-
 logger = logging.getLogger(__name__)
 
-STEPS: Sequence[tuple[str, Callable[[], object]]] = (
-    ("evaluation runs left queued", start_runs_left_queued),
-    ("evaluation runs", sweep_running_runs),
-    ("release builds", sweep_release_builds),
-    ("moderation verdicts", sweep_unmoderated),
-    ("improved replies", sweep_improved_replies),
-    ("QA flags", sweep_owed_flags),
-    ("risk alerts", sweep_risk_alerts),
-    ("idle Prolific conversations", sweep_idle_conversations),
-    ("webhook deliveries", sweep_webhook_deliveries),
-)
+
+@dataclass(frozen=True)
+class SweepStep:
+    name: str
+    step: Callable[[], object]
+    # The bound (seconds) within which this kind's lost work must be found again: the sweep
+    # runs every half of the shortest bound of all steps (at most every 60 s).
+    bound_s: Callable[[], float] | None = None
+
+
+_STEPS: dict[str, SweepStep] = {}
+
+
+def register_sweep(
+    name: str, step: Callable[[], object], bound_s: Callable[[], float] | None = None
+) -> None:
+    """Add a step to every worker's sweep (an app's ``ready``; registering again replaces)."""
+    _STEPS[name] = SweepStep(name, step, bound_s)
+
+
+def steps() -> tuple[SweepStep, ...]:
+    return tuple(_STEPS.values())
 
 
 def sweep_interval_s() -> float:
-    config = attune_config()
-    bounds = (
-        config.evaluation_unit_lease_s,
-        config.unclaimed_requeue_s,
-        config.release_build_lease_s,
-        improver_resend_after().total_seconds(),  # a few times within the comparison's window
-    )
-    return max(1.0, min(60.0, min(bounds) / 2))
+    bounds = [step.bound_s() for step in _STEPS.values() if step.bound_s is not None]
+    return max(1.0, min(60.0, min(bounds) / 2)) if bounds else 60.0
 
 
 def sweep() -> None:
-    for what, step in STEPS:
+    for registered in steps():
+        what, step = registered.name, registered.step
         try:
             step()
         except Exception:  # a database hiccup must not stop the timer: the next sweep tries again

@@ -301,7 +301,7 @@ def create_participants(upstream_url: str, count: int, turns: int) -> tuple[str,
     from annotations.models import ModelEndpoint, PanasPhase, StudyStatus
     from annotations.services import participants, surveys
     from annotations.services.studies import get_or_create_study
-    from evaluation.benchmark.instrument import default_instrument
+    from attunebench.instrument import default_instrument
 
     endpoint = ModelEndpoint.objects.create(
         alias="bench-upstream",

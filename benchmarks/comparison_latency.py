@@ -124,7 +124,7 @@ def participant_at_chat(study):
     """A new participant of the study with the chat open (one reply each)."""
     from annotations.models import PanasPhase
     from annotations.services import participants, surveys
-    from evaluation.benchmark.instrument import default_instrument
+    from attunebench.instrument import default_instrument
 
     started = participants.start_participant(study.slug, prolific_pid=uuid.uuid4().hex[:24])
     participant = started.participant

@@ -28,11 +28,11 @@ def main() -> None:
     from annotations.demo import DEMO_STUDY_SLUG, seed_demo
     from annotations.models import Study
     from annotations.releases.services import build_release, create_release
-    from evaluation.benchmark.cli import main as engine
-    from evaluation.benchmark.release import load_conversations
-    from evaluation.benchmark.score_folder import read_runs, score_runs
-    from evaluation.benchmark.scoring import is_applicable, om_ground_truth
-    from evaluation.benchmark.tables import format_table
+    from attunebench.cli import main as engine
+    from attunebench.release import load_conversations
+    from attunebench.score_folder import read_runs, score_runs
+    from attunebench.scoring import is_applicable, om_ground_truth
+    from attunebench.tables import format_table
 
     seed_demo(args.conversations, args.seed)
     release = create_release(

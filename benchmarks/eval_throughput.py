@@ -4,7 +4,7 @@
         [--latency-ms 100 1000] [--concurrency 64] [--workers 1 2] [--probe-calls 2000]
 
 For each latency and engine process count (`run --workers`): N models x M seeded conversations
-(mode default, no judge) are run by the real command line (`python -m evaluation.benchmark
+(mode default, no judge) are run by the real command line (`python -m attunebench
 run`) in its own process(es), against a test
 server in another process whose every answer waits the fixed latency and is valid JSON for
 the prompt (the demo provider's filler). Printed per latency:
@@ -135,8 +135,8 @@ def _load() -> str:
 
 def seed_release(folder: Path, conversations: int) -> int:
     from annotations.seeding import demo_conversations
-    from evaluation.benchmark.instrument import default_instrument
-    from evaluation.benchmark.writer import write_conversation_file
+    from attunebench.instrument import default_instrument
+    from attunebench.writer import write_conversation_file
 
     turns = 0
     for conversation in demo_conversations(default_instrument(), conversations, seed=1):
@@ -153,7 +153,7 @@ def run_command(
     out: Path,
     cache: Path,
 ) -> list[str]:
-    command = [sys.executable, "-m", "evaluation.benchmark", "run", "--data", str(data)]
+    command = [sys.executable, "-m", "attunebench", "run", "--data", str(data)]
     for index in range(args.models):
         command += ["--model", f"openai/bench-model-{index + 1}"]
     return command + [
@@ -178,7 +178,7 @@ def run_command(
 # What an engine process imports before its first call to an OpenAI-compatible endpoint
 # (litellm is not among them: the direct transport never imports it).
 STARTUP = (
-    "import sys; from evaluation.benchmark import cli, batch, runner;"
+    "import sys; from attunebench import cli, batch, runner;"
     "from attune_collect.llm.transport_direct import prepare_direct_transport;"
     "prepare_direct_transport(); assert 'litellm' not in sys.modules"
 )

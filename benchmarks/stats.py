@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/stats.py [--models 11] [--conversations 200]
         [--resamples 10000] [--permutations 10000] [--repeat 3] [--report DIR]
 
-Synthetic scores with planted effects (``evaluation.benchmark.stats.synthetic``): the default
+Synthetic scores with planted effects (``attunebench.stats.synthetic``): the default
 mode plus the verbose and omniscient modes for every model, four baselines, five grouping
 columns (three trait groups, topic, original model), parse-failure counts, and yes/no answers
 of the participant and two judges on every applicable question (for judge reliability).
@@ -20,9 +20,9 @@ import numpy as np
 import pandas as pd
 from _setup import argument_parser  # also puts the project on sys.path for the imports below
 
-from evaluation.benchmark.report import Provenance, write_report
-from evaluation.benchmark.stats import StatsConfig, compute_statistics
-from evaluation.benchmark.stats.synthetic import synthetic_scores
+from attunebench.report import Provenance, write_report
+from attunebench.stats import StatsConfig, compute_statistics
+from attunebench.stats.synthetic import synthetic_scores
 
 BASELINES = ("baseline/random", "baseline/majority", "baseline/no_change", "baseline/always_a")
 

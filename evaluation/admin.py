@@ -18,6 +18,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from annotations.qa.access import has_perm_in_all, has_study_perm, limit_to_all_studies
+from annotations.releases.models import Release
 from annotations.staff import staff_user
 from attune_collect.errors import add_to_form
 from evaluation.forms import StartRunForm, TurnViewForm
@@ -27,6 +28,7 @@ from evaluation.report_files import content_type, report_file, report_summary, r
 from evaluation.services.control import can_resume, cancel_run, resume_run
 from evaluation.services.creation import create_run
 from evaluation.services.errors import EvaluationError
+from evaluation.services.leaderboard import finished_runs, release_boards
 from evaluation.services.planning import plan_run
 from evaluation.services.turn_marks import AXIS_LABELS, MARKED_AXES
 from evaluation.services.turn_view import Selection, conversation_page, conversation_rows
@@ -143,6 +145,11 @@ class EvaluationRunAdmin(admin.ModelAdmin):
             ),
             path("<int:pk>/turns/", view(self.turns_view), name="evaluation_run_turns"),
             path(
+                "leaderboard/<int:release_pk>/",
+                view(self.leaderboard_view),
+                name="evaluation_release_leaderboard",
+            ),
+            path(
                 "<int:pk>/turns/<str:conversation_id>/",
                 view(self.conversation_turns_view),
                 name="evaluation_run_conversation_turns",
@@ -243,6 +250,26 @@ class EvaluationRunAdmin(admin.ModelAdmin):
             "title": f"Report of {run}",
         }
         return TemplateResponse(request, "admin/evaluation/evaluationrun/report.html", context)
+
+    # -- the standing leaderboard of a release: the report's permission, over its studies ------
+
+    def leaderboard_view(self, request: HttpRequest, release_pk: int) -> HttpResponse:
+        if not has_study_perm(request.user, VIEW_REPORT):
+            raise PermissionDenied("you may not view evaluation reports")
+        release = get_object_or_404(Release, pk=release_pk)
+        if not has_perm_in_all(
+            request.user, VIEW_REPORT, list(release.studies.values_list("pk", flat=True))
+        ):
+            raise PermissionDenied("you may not view reports over these studies")
+        runs = finished_runs(release, self.get_queryset(request).filter(release=release))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "release": release,
+            "boards": release_boards(release, runs),
+            "title": f"Leaderboard of {release}",
+        }
+        return TemplateResponse(request, "admin/evaluation/evaluationrun/leaderboard.html", context)
 
     # -- the per-turn view: the report's permission, over a finished run ------------------------
 

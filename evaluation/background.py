@@ -22,7 +22,7 @@ from typing import Any
 
 from django.db import connection
 
-from evaluation.benchmark.executor import CallEvent
+from attunebench.executor import CallEvent
 
 logger = logging.getLogger(__name__)
 

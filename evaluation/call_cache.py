@@ -1,6 +1,6 @@
 """The call cache every worker shares: Redis when REDIS_URL is set, else SQLite in the data dir.
 
-``RedisCallCache`` implements the engine's ``CallCache`` contract (evaluation/benchmark/cache.py)
+``RedisCallCache`` implements the engine's ``CallCache`` contract (attunebench/cache.py)
 on any number of machines: ``get`` is GET, ``put`` is SET NX (first writer wins) followed, only
 when another worker got there first, by GET of the winner's answer. Values are JSON.
 
@@ -24,9 +24,9 @@ from dataclasses import asdict
 
 import redis
 
+from attunebench.cache import CachedCall, CallCache, SQLiteCallCache
+from attunebench.executor import CallPool
 from evaluation import conf
-from evaluation.benchmark.cache import CachedCall, CallCache, SQLiteCallCache
-from evaluation.benchmark.executor import CallPool
 from evaluation.gateway import evaluation_gateway
 
 

@@ -12,15 +12,15 @@ from pathlib import Path
 
 from annotations.models import ModelEndpoint
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.prompts import PROMPTS_DIR
-from evaluation.benchmark.reader import read_conversation_file
-from evaluation.benchmark.records import Conversation
-from evaluation.benchmark.release import (
+from attunebench.prompts import PROMPTS_DIR
+from attunebench.reader import read_conversation_file
+from attunebench.records import Conversation
+from attunebench.release import (
     SourcedConversation,
     conversation_folder,
     load_conversations,
 )
-from evaluation.benchmark.runner import RunOptions
+from attunebench.runner import RunOptions
 
 
 def model_spec(endpoint: ModelEndpoint) -> EndpointConfig:

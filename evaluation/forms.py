@@ -10,9 +10,9 @@ from annotations.models import ModelEndpoint
 from annotations.qa.access import limit_to_all_studies
 from annotations.qa.endpoint_scope import viewable_endpoints
 from annotations.releases.models import Release, ReleaseState
-from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET
-from evaluation.benchmark.release import DataFolderError, check_subsample_name
-from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
+from attunebench.prompts import DEFAULT_PROMPT_SET
+from attunebench.release import DataFolderError, check_subsample_name
+from attunebench.runner import MODES, PANAS_STRATEGIES
 from evaluation.engine import prompt_sets
 from evaluation.models import DEFAULT_SEED, MAX_SEED, EvaluationRun
 from evaluation.services.planning import RunRequest

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
+from attunebench.runner import MODES, PANAS_STRATEGIES
 
 DEFAULT_SEED = (
     20_240_601  # the statistics' default seed: runs are reproducible unless told otherwise
@@ -60,7 +60,7 @@ class EvaluationRun(models.Model):
     prompt_set = models.CharField(max_length=40, default="v1")
     prompt_version = models.CharField(max_length=80, help_text="Prompt set name + content hash.")
     seed = models.BigIntegerField(default=DEFAULT_SEED, help_text="Statistics and baselines.")
-    # Options of the report's statistics (evaluation.services.report.STATISTICS_OPTIONS); they
+    # Options of the report's statistics (attunebench.report.build.STATISTICS_OPTIONS); they
     # change which tests count and how, never a score.
     statistics_options = models.JSONField(
         default=dict,

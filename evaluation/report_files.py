@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evaluation.benchmark.report.formatting import decimals, heading
-from evaluation.benchmark.stats import AXES, AXIS_LABELS
+from attunebench.report.formatting import decimals, heading
+from attunebench.stats import AXES, AXIS_LABELS
 from evaluation.models import EvaluationRun, RunStatus
 
 # Sections of report.json the admin page shows its own way (its leaderboard, the figures).

@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from attune_collect.llm import Completion, EndpointConfig, LLMGateway
-from evaluation.benchmark.cache import MemoryCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.reader import read_conversation_file
-from evaluation.benchmark.release import conversation_folder
-from evaluation.benchmark.runner import RunOptions, run_unit
-from evaluation.benchmark.token_limits import CHARS_PER_TOKEN
+from attunebench.cache import MemoryCallCache
+from attunebench.executor import CallExecutor
+from attunebench.reader import read_conversation_file
+from attunebench.release import conversation_folder
+from attunebench.runner import RunOptions, run_unit
+from attunebench.token_limits import CHARS_PER_TOKEN
 
 SAMPLE_SIZE = 3
 ANSWERER = "attune-demo/listener"  # writes answers shaped like the prompt's JSON template

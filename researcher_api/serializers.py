@@ -8,7 +8,7 @@ from rest_framework import serializers
 from annotations.models import ConversationState, StudyStatus
 from annotations.qa.models.review import ReviewStatus
 from annotations.releases.models import QaRule, ReleaseState
-from evaluation.benchmark.runner import MODES
+from attunebench.runner import MODES
 from evaluation.models import RunStatus
 
 SLUG = r"^[-a-zA-Z0-9_]+$"

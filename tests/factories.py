@@ -12,7 +12,7 @@ from dataclasses import replace
 from annotations.interchange.from_records import RecordOptions, save_records
 from annotations.models import Conversation, ModelEndpoint, Participant, Study
 from annotations.services.instruments import ensure_default_instrument
-from evaluation.benchmark import records
+from attunebench import records
 
 _sequence = itertools.count(1)
 

@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 
 from annotations.interchange.to_records import iter_records
 from annotations.models import Conversation, ConversationState, Study
-from evaluation.benchmark.writer import write_conversation_file
+from attunebench.writer import write_conversation_file
 
 
 @dataclass(frozen=True)

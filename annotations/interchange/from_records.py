@@ -32,8 +32,8 @@ from annotations.models import (
     TurnAnnotation,
     TurnStatus,
 )
-from evaluation.benchmark import records
-from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
+from attunebench import records
+from attunebench.instrument import Instrument as InstrumentDefinition
 
 
 class RecordRejected(ValueError):

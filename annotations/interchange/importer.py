@@ -20,8 +20,8 @@ from annotations.interchange.profile_mapping import map_profile_answers
 from annotations.models import Conversation
 from annotations.services.audit import record_audit
 from annotations.services.studies import get_or_create_study
-from evaluation.benchmark import records
-from evaluation.benchmark.reader import FormatError, iter_conversation_files, read_conversation_file
+from attunebench import records
+from attunebench.reader import FormatError, iter_conversation_files, read_conversation_file
 
 BATCH_SIZE = 200
 

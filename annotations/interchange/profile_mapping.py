@@ -12,9 +12,9 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from evaluation.benchmark import records
-from evaluation.benchmark.instrument import Instrument
-from evaluation.benchmark.profile import Profile, ProfileQuestion
+from attunebench import records
+from attunebench.instrument import Instrument
+from attunebench.profile import Profile, ProfileQuestion
 
 _SEPARATORS = re.compile(r"[\s_\-]+")
 

@@ -1,4 +1,4 @@
-"""Database rows -> AttuneBench records (the pure format of ``evaluation/benchmark/records.py``).
+"""Database rows -> AttuneBench records (the pure format of ``attunebench/records.py``).
 
 Conversations are loaded in chunks with one ``values_list`` query per table per chunk (no model
 instances), so an export of any size runs in flat memory and at the speed of the database,
@@ -23,7 +23,7 @@ from annotations.models import (
     Turn,
     TurnAnnotation,
 )
-from evaluation.benchmark import records
+from attunebench import records
 
 DEFAULT_CHUNK_SIZE = 500
 

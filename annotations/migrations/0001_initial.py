@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
                 ('name', models.SlugField(max_length=80)),
                 ('version', models.PositiveIntegerField()),
                 ('description', models.TextField(blank=True)),
-                ('definition', models.JSONField(help_text='The validated instrument definition (see evaluation/benchmark/instrument.py).')),
+                ('definition', models.JSONField(help_text='The validated instrument definition (see attunebench/instrument.py).')),
                 ('content_hash', models.CharField(editable=False, max_length=64)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
             ],

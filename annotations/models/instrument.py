@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
-from evaluation.benchmark.instrument import InstrumentError, load_instrument
+from attunebench.instrument import Instrument as InstrumentDefinition
+from attunebench.instrument import InstrumentError, load_instrument
 
 
 class InstrumentInUseError(ValidationError):
@@ -18,7 +18,7 @@ class Instrument(models.Model):
     version = models.PositiveIntegerField()
     description = models.TextField(blank=True)
     definition = models.JSONField(
-        help_text="The validated instrument definition (see evaluation/benchmark/instrument.py)."
+        help_text="The validated instrument definition (see attunebench/instrument.py)."
     )
     content_hash = models.CharField(max_length=64, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)

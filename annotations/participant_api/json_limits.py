@@ -18,7 +18,7 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 from annotations.services.errors import invalid
-from evaluation.benchmark.json_tree import dotted_path, json_tree_problem
+from attunebench.json_tree import dotted_path, json_tree_problem
 
 MAX_DEPTH = 20
 

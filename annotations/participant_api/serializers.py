@@ -22,9 +22,9 @@ from annotations.services.drafts import MAX_DRAFT_BYTES
 from annotations.services.participants import MAXIMUM_AGE
 from annotations.services.progress import Step
 from annotations.services.surveys import MAX_FOLLOW_UP_CHARS, MAX_FOLLOW_UP_ITEMS
-from evaluation.benchmark.instrument import CUSTOM_PAIRWISE_PREFIX
-from evaluation.benchmark.other_text import MAX_OTHER_CHARS, TOPIC_OTHER_KEY
-from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
+from attunebench.instrument import CUSTOM_PAIRWISE_PREFIX
+from attunebench.other_text import MAX_OTHER_CHARS, TOPIC_OTHER_KEY
+from attunebench.vocabulary import ANSWER_VALUES, WINNERS
 
 # --- requests -----------------------------------------------------------------------------------
 
@@ -43,7 +43,7 @@ MAX_TIMINGS_BYTES = 4 * 1024
 
 def other_text_field(keys: str = "question id", option: str = "an option with other: true") -> Any:
     """``other_text``: the participant's own words for a "Something else" option, by question
-    (checked in the services: evaluation/benchmark/other_text.py)."""
+    (checked in the services: attunebench/other_text.py)."""
     return serializers.DictField(
         child=serializers.CharField(allow_blank=True, max_length=2 * MAX_OTHER_CHARS),
         required=False,

@@ -9,3 +9,9 @@ class ProlificConfig(AppConfig):
     name = "annotations.prolific"
     label = "prolific"
     verbose_name = "Prolific"
+
+    def ready(self) -> None:
+        from annotations.prolific.places import sweep_idle_conversations
+        from attune_collect.sweep import register_sweep
+
+        register_sweep("idle Prolific conversations", sweep_idle_conversations)

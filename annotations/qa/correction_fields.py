@@ -27,8 +27,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from evaluation.benchmark import records
-from evaluation.benchmark.vocabulary import (
+from attunebench import records
+from attunebench.vocabulary import (
     ANSWER_VALUES,
     INTENSITY_MAX,
     INTENSITY_MIN,

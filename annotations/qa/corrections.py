@@ -19,7 +19,7 @@ from django.db.models import QuerySet
 from annotations.models import Conversation
 from annotations.qa.correction_fields import apply_value, parse_path
 from annotations.qa.models import Correction
-from evaluation.benchmark import records
+from attunebench import records
 
 
 class CorrectionLayer:

@@ -35,8 +35,8 @@ from annotations.qa.models import (
     Review,
     ReviewStatus,
 )
-from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
-from evaluation.benchmark.vocabulary import FOUR_BRANCHES, PANAS_ITEMS
+from attunebench.instrument import Instrument as InstrumentDefinition
+from attunebench.vocabulary import FOUR_BRANCHES, PANAS_ITEMS
 
 LABELS = {"original": "Original", "alternate": "Improved", "human": "Participant's edit"}
 

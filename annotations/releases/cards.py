@@ -16,7 +16,7 @@ from annotations.releases.card_metadata import front_matter, render
 from annotations.releases.configurations import ConfigSnapshot, ConfigUsage, config_row
 from annotations.releases.licenses import hub_license
 from annotations.releases.tables import TABLES, Table
-from evaluation.benchmark.instrument import Instrument
+from attunebench.instrument import Instrument
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from attune_collect.llm.secrets_policy import redact_params
-from evaluation.benchmark.canonical import canonical_json
+from attunebench.canonical import canonical_json
 
 TABLE = "model_configs"
 

@@ -25,9 +25,9 @@ from annotations.releases.configurations import ConfigUsage, config_row
 from annotations.releases.croissant import croissant
 from annotations.releases.manifest import file_entry, release_files, write_manifest
 from annotations.releases.tables import TABLES, participant_row, table_rows
-from evaluation.benchmark import records
-from evaluation.benchmark.instrument import Instrument
-from evaluation.benchmark.writer import conversation_filename, encode_conversation
+from attunebench import records
+from attunebench.instrument import Instrument
+from attunebench.writer import conversation_filename, encode_conversation
 
 
 @dataclass(frozen=True)

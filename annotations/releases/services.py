@@ -70,7 +70,7 @@ from annotations.releases.versioning import (
 from annotations.services.audit import record_audit
 from attune_collect.config import attune_config
 from attune_collect.errors import ServiceError
-from evaluation.benchmark.writer import conversation_filename
+from attunebench.writer import conversation_filename
 from webhooks.event_types import EventType
 from webhooks.events import emit
 

@@ -13,11 +13,11 @@ from typing import Any
 
 import pyarrow as pa
 
-from evaluation.benchmark import records
-from evaluation.benchmark.canonical import canonical_json
-from evaluation.benchmark.instrument import Instrument
-from evaluation.benchmark.other_text import TOPIC_OTHER_KEY, WIDE_OTHER_KEYS
-from evaluation.benchmark.vocabulary import FOUR_BRANCHES, PANAS_ITEMS
+from attunebench import records
+from attunebench.canonical import canonical_json
+from attunebench.instrument import Instrument
+from attunebench.other_text import TOPIC_OTHER_KEY, WIDE_OTHER_KEYS
+from attunebench.vocabulary import FOUR_BRANCHES, PANAS_ITEMS
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,8 @@ from attune_collect.compiled_query import CompiledQuery
 from attune_collect.compiled_write import insert, insert_many, update
 from attune_collect.config import attune_config
 from attune_collect.dispatch import resend_bound
-from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
-from evaluation.benchmark.vocabulary import ANSWER_VALUES, WINNERS
+from attunebench.instrument import Instrument as InstrumentDefinition
+from attunebench.vocabulary import ANSWER_VALUES, WINNERS
 
 GENERAL_QUESTION = "general"  # the overall preference: asked at every turn that compares
 MAX_EDITED_REPLY_CHARS = 8000

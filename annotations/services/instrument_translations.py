@@ -34,9 +34,9 @@ from annotations.models import Instrument, InstrumentTranslation
 from annotations.models.study import PARTICIPANT_LANGUAGES
 from annotations.services.audit import record_audit
 from attune_collect.errors import ServiceError
-from evaluation.benchmark.canonical import canonical_sha256
-from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
-from evaluation.benchmark.instrument import load_instrument
+from attunebench.canonical import canonical_sha256
+from attunebench.instrument import Instrument as InstrumentDefinition
+from attunebench.instrument import load_instrument
 
 
 class TranslationError(ServiceError):

@@ -6,7 +6,7 @@ from django.db import transaction
 
 from annotations.models import Instrument
 from annotations.services.setup import save_setup
-from evaluation.benchmark.instrument import default_instrument_data, load_instrument
+from attunebench.instrument import default_instrument_data, load_instrument
 
 
 def ensure_default_instrument() -> Instrument:

@@ -18,8 +18,8 @@ from annotations.models import Conversation, Participant, Study
 from annotations.models.study import STUDY_TEXT_FIELDS
 from annotations.services import instrument_translations
 from annotations.services.study_instrument import instrument_of
-from evaluation.benchmark.canonical import canonical_sha256
-from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
+from attunebench.canonical import canonical_sha256
+from attunebench.instrument import Instrument as InstrumentDefinition
 
 # The language the shipped instrument and a study's own fields are written in.
 BASE_LANGUAGE = "en"

@@ -25,7 +25,7 @@ from annotations.models import Conversation, ModelConfig, ModelEndpoint, Study
 from annotations.participant_web.bundle import app_build_id
 from attune_collect.llm import EndpointConfig
 from attune_collect.llm.secrets_policy import redact_params
-from evaluation.benchmark.canonical import canonical_sha256, text_sha256
+from attunebench.canonical import canonical_sha256, text_sha256
 
 SNAPSHOT_SCHEMA = "attune-model-config-1"
 

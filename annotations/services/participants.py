@@ -42,7 +42,7 @@ from annotations.services.withdrawal import (
     stop_replies_in_flight,
 )
 from attune_collect.compiled_query import CompiledQuery
-from evaluation.benchmark.profile import ProfileError, clean_answers, traits_of
+from attunebench.profile import ProfileError, clean_answers, traits_of
 from webhooks.event_types import EventType
 from webhooks.events import emit
 

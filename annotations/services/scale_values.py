@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from annotations.services.errors import invalid
-from evaluation.benchmark.instrument import IntensityScale
+from attunebench.instrument import IntensityScale
 
 
 def on_scale(field: str, value: Any, scale: IntensityScale) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 
 from annotations.models import Instrument, Study
-from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
+from attunebench.instrument import Instrument as InstrumentDefinition
 
 _lock = threading.Lock()
 _parsed: dict[int, InstrumentDefinition] = {}

@@ -29,9 +29,9 @@ from annotations.services.participants import actor_for, current_conversation, r
 from annotations.services.scale_values import on_scale
 from annotations.services.study_instrument import instrument_of
 from attune_collect.dispatch import resend_bound
-from evaluation.benchmark.instrument import ChoiceQuestion
-from evaluation.benchmark.instrument import Instrument as InstrumentDefinition
-from evaluation.benchmark.other_text import (
+from attunebench.instrument import ChoiceQuestion
+from attunebench.instrument import Instrument as InstrumentDefinition
+from attunebench.other_text import (
     TOPIC_OTHER_KEY,
     WIDE_OTHER_KEYS,
     OtherTextError,

@@ -25,7 +25,7 @@ RETRYABLE_KINDS: frozenset[ErrorKind] = frozenset(
 
 
 # The gateway's defaults, in one place: the registry's columns (annotations/models/endpoint.py)
-# and the engine's command line (evaluation/benchmark/cli.py) take theirs from here.
+# and the engine's command line (attunebench/cli.py) take theirs from here.
 DEFAULT_MAX_CONCURRENCY = 8
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_RETRIES = 3

@@ -1,5 +1,5 @@
 """The configurations of a run's models and judges, recorded when the run is created and read
-back for its report (``evaluation.benchmark.report.configurations`` turns them into what the
+back for its report (``attunebench.report.configurations`` turns them into what the
 report shows: parameters through the allow-list, endpoint settings apart)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from annotations.models import ModelEndpoint
-from evaluation.benchmark.canonical import text_sha256
-from evaluation.benchmark.prompts import load_prompt_set
-from evaluation.benchmark.report.configurations import (
+from attunebench.canonical import text_sha256
+from attunebench.prompts import load_prompt_set
+from attunebench.report.configurations import (
     ENDPOINT_SETTINGS,
     ModelConfiguration,
     api_base_host,

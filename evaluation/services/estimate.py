@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from annotations.models import ModelEndpoint
-from evaluation.benchmark.release import SourcedConversation
-from evaluation.benchmark.runner import RunOptions, judged_reply_calls, planned_calls
+from attunebench.release import SourcedConversation
+from attunebench.runner import RunOptions, judged_reply_calls, planned_calls
 from evaluation.prices import model_price
 from evaluation.sizing import CallSize, ModeSizes, mode_sizes, sample_files
 

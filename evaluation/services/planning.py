@@ -13,9 +13,9 @@ from pathlib import Path
 from annotations.models import ModelEndpoint
 from annotations.releases.manifest import verify_folder
 from annotations.releases.models import Release, ReleaseState
-from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET
-from evaluation.benchmark.release import DataFolderError, SourcedConversation
-from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES, RunOptions, planned_calls
+from attunebench.prompts import DEFAULT_PROMPT_SET
+from attunebench.release import DataFolderError, SourcedConversation
+from attunebench.runner import MODES, PANAS_STRATEGIES, RunOptions, planned_calls
 from evaluation.engine import prompt_sets, release_conversations, run_options
 from evaluation.models import DEFAULT_SEED
 from evaluation.services.errors import EvaluationError

@@ -13,28 +13,21 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import pandas as pd
-
-from evaluation import conf
-from evaluation.benchmark.instrument import Instrument, default_instrument
-from evaluation.benchmark.report import (
+from attunebench.instrument import Instrument, default_instrument
+from attunebench.report import (
     Provenance,
     Reproducibility,
     engine_version,
     evaluate_command,
-    write_report,
 )
-from evaluation.benchmark.run_output import RunOutput, run_output_from_dict
-from evaluation.benchmark.score_folder import main_mode, score_runs, write_scores
-from evaluation.benchmark.stats import (
-    StatsConfig,
-    compute_statistics,
-    draft_judge_answers,
-    judge_reply_answers,
-    participant_answers,
-    participant_reply_answers,
-    score_frame,
+from attunebench.report.build import (
+    STATISTICS_OPTIONS,
+    ReportOptions,
+    analyse,
+    write_report_folder,
 )
+from attunebench.run_output import RunOutput, run_output_from_dict
+from evaluation import conf
 from evaluation.engine import model_spec, release_conversations, run_options
 from evaluation.models import EvaluationRun, UnitStatus
 from evaluation.services.configurations import run_configurations
@@ -45,63 +38,40 @@ def report_folder(run: EvaluationRun) -> Path:
 
 
 def build_report(run: EvaluationRun) -> Path:
-    """Score the run's finished units and write its report folder; returns the folder."""
+    """Score the run's finished units and write its report folder; returns the folder.
+
+    The pipeline is the package's (``attunebench.report.build``), as ``attunebench report``
+    runs it on a folder of the same outputs; here it reads them from the database."""
     conversations = release_conversations(run.release.folder, run.subsample)
-    # The leaderboard's mode; the baselines are scored in it so they stand beside the models.
-    primary = main_mode(run.modes)
-    # Outputs stream from the database (a big run holds gigabytes of them); score_runs reads
-    # its runs once, so a generator keeps one output in memory at a time.
-    scored = score_runs(
+    analysis = analyse(
         conversations,
-        _outputs(run),  # type: ignore[arg-type]
-        baseline_seed=run.seed,
-        baseline_mode=primary,
-    )
-    records = [item.conversation for item in conversations]
-    judge_answers = reply_answers = None
-    if run.judges.exists():
-        judge_answers = pd.concat(
-            [participant_answers(records), draft_judge_answers(o for _, o in _outputs(run))],
-            ignore_index=True,
-        )
-        reply_answers = pd.concat(
-            [participant_reply_answers(records), judge_reply_answers(o for _, o in _outputs(run))],
-            ignore_index=True,
-        )
-    instrument = _instrument(run)
-    options = statistics_options(run)
-    statistics = compute_statistics(
-        score_frame(scored.conversations, records, profile=instrument.profile),
-        StatsConfig(
+        # Outputs stream from the database (a big run holds gigabytes of them): each pass
+        # keeps one output in memory at a time.
+        lambda: _outputs(run),
+        run_instrument(run),
+        ReportOptions(
             seed=run.seed,
-            primary_mode=primary,
-            rank_outcome=options["rank_outcome"],
-            holm_across_axes=options["holm_across_axes"],
+            modes=tuple(run.modes),
+            judged=run.judges.exists(),
+            statistics_options=statistics_options(run),
         ),
-        judge_answers,
-        reply_answers,
-        {q.id: q.category for q in instrument.behaviour_questions},
     )
     root = conf.evaluations_dir()
     temporary = root / f".tmp-{run.pk}-{uuid.uuid4().hex[:8]}"
     try:
-        write_scores(scored, temporary)
-        write_report(
-            statistics,
+        write_report_folder(
+            analysis,
             temporary,
             Provenance(run.release_hash, run.prompt_version, str(run.pk)),
-            reproducibility(run, scored.options.as_dict()),
+            reproducibility(run, analysis.scored.options.as_dict()),
         )
         return _move_into_place(temporary, report_folder(run))
     finally:
         shutil.rmtree(temporary, ignore_errors=True)
 
 
-# The run's statistics options (EvaluationRun.statistics_options), all off by default.
-STATISTICS_OPTIONS: tuple[str, ...] = ("holm_across_axes", "rank_outcome")
-
-
 def statistics_options(run: EvaluationRun) -> dict[str, bool]:
+    """The run's statistics options (EvaluationRun.statistics_options), all off by default."""
     stored = run.statistics_options or {}
     return {name: bool(stored.get(name, False)) for name in STATISTICS_OPTIONS}
 
@@ -166,7 +136,7 @@ def _pairwise_seed(run: EvaluationRun) -> int:
     return options.pairwise_seed
 
 
-def _instrument(run: EvaluationRun) -> Instrument:
+def run_instrument(run: EvaluationRun) -> Instrument:
     """The release's instrument (its questions' categories), else the default one."""
     study = run.release.studies.select_related("instrument").first()
     return study.instrument.parsed() if study is not None else default_instrument()

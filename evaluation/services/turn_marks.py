@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from evaluation.benchmark.records import BinaryJudgement, MoodTag, PairwiseComparison, Turn
-from evaluation.benchmark.run_output import JUDGED_REPLIES, AnswerMap, RunOutput, TurnOutput
-from evaluation.benchmark.scoring import (
+from attunebench.records import BinaryJudgement, MoodTag, PairwiseComparison, Turn
+from attunebench.run_output import JUDGED_REPLIES, AnswerMap, RunOutput, TurnOutput
+from attunebench.scoring import (
     BehaviourTarget,
     ScoringOptions,
     TurnScores,

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from evaluation.benchmark.records import Conversation
-from evaluation.benchmark.run_output import AnswerMap, RunOutput, run_output_from_dict
-from evaluation.benchmark.score_folder import main_mode
-from evaluation.benchmark.scoring import score_conversation
+from attunebench.records import Conversation
+from attunebench.run_output import AnswerMap, RunOutput, run_output_from_dict
+from attunebench.score_folder import main_mode
+from attunebench.scoring import score_conversation
 from evaluation.engine import model_spec, read_conversation
 from evaluation.models import EvaluationRun, EvaluationUnit, UnitStatus
 from evaluation.services.errors import EvaluationError

@@ -22,14 +22,14 @@ from django.utils import timezone
 from annotations.models import AuditEntry
 from annotations.services.audit import record_audit
 from attune_collect.llm import EndpointConfig
+from attunebench.asking import FatalModelError
+from attunebench.executor import CallExecutor
+from attunebench.reader import FormatError
+from attunebench.records import Conversation
+from attunebench.run_output import RunOutput, run_output_to_dict
+from attunebench.runner import RunOptions, run_unit
 from evaluation import conf, dispatch
 from evaluation.background import CallCounts, CallTally, Interrupted, run_with_heartbeat
-from evaluation.benchmark.asking import FatalModelError
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.reader import FormatError
-from evaluation.benchmark.records import Conversation
-from evaluation.benchmark.run_output import RunOutput, run_output_to_dict
-from evaluation.benchmark.runner import RunOptions, run_unit
 from evaluation.call_cache import process_call_pool
 from evaluation.engine import model_spec, read_conversation, run_options
 from evaluation.models import EvaluationRun, EvaluationUnit, RunStatus, UnitStatus

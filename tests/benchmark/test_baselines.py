@@ -2,14 +2,14 @@
 
 import pytest
 
-from evaluation.benchmark.baselines import (
+from attunebench.baselines import (
     BASELINE_NAMES,
     all_baseline_runs,
     baseline_model_name,
     baseline_runs,
     ground_truth_stats,
 )
-from evaluation.benchmark.records import (
+from attunebench.records import (
     BinaryJudgement,
     Conversation,
     ConversationWide,
@@ -20,9 +20,9 @@ from evaluation.benchmark.records import (
     Turn,
     TurnAnnotations,
 )
-from evaluation.benchmark.run_output import dumps_run_output, loads_run_output
-from evaluation.benchmark.scoring import score_conversation
-from evaluation.benchmark.vocabulary import PANAS_ITEMS, PANAS_NEGATIVE, PANAS_POSITIVE
+from attunebench.run_output import dumps_run_output, loads_run_output
+from attunebench.scoring import score_conversation
+from attunebench.vocabulary import PANAS_ITEMS, PANAS_NEGATIVE, PANAS_POSITIVE
 
 
 def uniform_panas(value: int) -> Panas:

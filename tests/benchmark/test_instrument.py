@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from evaluation.benchmark.instrument import (
+from attunebench.instrument import (
     ANSWER_VALUES,
     BEHAVIOUR_CATEGORIES,
     FOUR_BRANCHES,

@@ -4,12 +4,12 @@ fixed PANAS list the AttuneBench reader accepts, so a definition outside either 
 
 import pytest
 
-from evaluation.benchmark.instrument import (
+from attunebench.instrument import (
     InstrumentError,
     default_instrument_data,
     load_instrument,
 )
-from evaluation.benchmark.vocabulary import PANAS_ITEMS
+from attunebench.vocabulary import PANAS_ITEMS
 
 
 def _error_for(data: dict) -> InstrumentError:

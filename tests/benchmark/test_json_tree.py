@@ -3,7 +3,7 @@
 
 import pytest
 
-from evaluation.benchmark.json_tree import dotted_path, json_tree_problem
+from attunebench.json_tree import dotted_path, json_tree_problem
 
 NUL_VALUE = "contains the NUL character (\\u0000), which is not allowed"
 NUL_KEY = "a key contains the NUL character (\\u0000), which is not allowed"

@@ -3,9 +3,9 @@ accepts any conversationId): the benchmark reads the list line by line, never sp
 
 from pathlib import Path
 
-from evaluation.benchmark.records import Conversation, Turn
-from evaluation.benchmark.release import load_conversations
-from evaluation.benchmark.writer import conversation_filename, write_conversation_file
+from attunebench.records import Conversation, Turn
+from attunebench.release import load_conversations
+from attunebench.writer import conversation_filename, write_conversation_file
 
 IDS = ("plain", "with a space", "tail")
 

@@ -3,7 +3,7 @@ about the true mean (intervals built this way contain it about 19 times in 20), 
 where another sample's mean falls; and a large permutation p-value for Kendall's tau means the
 rankings cannot be told from independent ones with this many models, not that they are."""
 
-from evaluation.benchmark.report.reading import note
+from attunebench.report.reading import note
 
 
 def test_the_interval_is_read_as_covering_the_true_mean():

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from evaluation.benchmark.records import MoodTag
-from evaluation.benchmark.run_output import (
+from attunebench.records import MoodTag
+from attunebench.run_output import (
     DraftJudgeScores,
     RunOutput,
     TurnOutput,

@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from evaluation.benchmark.records import BinaryJudgement, Conversation, Turn, TurnAnnotations
-from evaluation.benchmark.run_output import RunOutput, TurnOutput
-from evaluation.benchmark.scoring import (
+from attunebench.records import BinaryJudgement, Conversation, Turn, TurnAnnotations
+from attunebench.run_output import RunOutput, TurnOutput
+from attunebench.scoring import (
     ConfusionCounts,
     ScoringOptions,
     behaviour_accuracy,

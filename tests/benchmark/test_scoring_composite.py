@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from evaluation.benchmark.records import (
+from attunebench.records import (
     BinaryJudgement,
     Conversation,
     ConversationWide,
@@ -18,14 +18,14 @@ from evaluation.benchmark.records import (
     Turn,
     TurnAnnotations,
 )
-from evaluation.benchmark.run_output import (
+from attunebench.run_output import (
     PostConversationOutput,
     PredictedConversationWide,
     PredictedPanas,
     RunOutput,
     TurnOutput,
 )
-from evaluation.benchmark.scoring import (
+from attunebench.scoring import (
     METRIC_NAMES,
     aggregate,
     composite,

@@ -4,8 +4,8 @@ import math
 
 import pytest
 
-from evaluation.benchmark.records import MoodTag
-from evaluation.benchmark.scoring import ScoringOptions, emotion_f1, emotion_va, va_similarity
+from attunebench.records import MoodTag
+from attunebench.scoring import ScoringOptions, emotion_f1, emotion_va, va_similarity
 
 ROOT2 = math.sqrt(2)
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from evaluation.benchmark.records import Conversation, PairwiseComparison, Turn, TurnAnnotations
-from evaluation.benchmark.run_output import DraftJudgeScores, RunOutput, TurnOutput
-from evaluation.benchmark.scoring import draft_quality, pairwise_accuracy, score_conversation
+from attunebench.records import Conversation, PairwiseComparison, Turn, TurnAnnotations
+from attunebench.run_output import DraftJudgeScores, RunOutput, TurnOutput
+from attunebench.scoring import draft_quality, pairwise_accuracy, score_conversation
 
 
 def comparison(winner, qid="general") -> PairwiseComparison:

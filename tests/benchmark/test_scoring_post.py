@@ -2,9 +2,9 @@
 
 import pytest
 
-from evaluation.benchmark.records import FourBranchScores, Panas
-from evaluation.benchmark.run_output import PostConversationOutput, PredictedPanas
-from evaluation.benchmark.scoring import (
+from attunebench.records import FourBranchScores, Panas
+from attunebench.run_output import PostConversationOutput, PredictedPanas
+from attunebench.scoring import (
     exact_match,
     four_branch_score,
     fuzzy_match_credit,
@@ -15,7 +15,7 @@ from evaluation.benchmark.scoring import (
     set_f1,
     token_jaccard,
 )
-from evaluation.benchmark.vocabulary import PANAS_NEGATIVE, PANAS_POSITIVE
+from attunebench.vocabulary import PANAS_NEGATIVE, PANAS_POSITIVE
 
 
 def panas(positive: int, negative: int, items: dict[str, int] | None = None) -> Panas:

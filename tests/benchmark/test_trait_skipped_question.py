@@ -2,9 +2,9 @@
 "none" means the participant chose "None of these". Skipping it (no option of the question
 chosen) leaves the trait unknown, so that conversation is left out of that comparison."""
 
-from evaluation.benchmark.instrument import default_instrument
-from evaluation.benchmark.records import Conversation, ParticipantProfile
-from evaluation.benchmark.stats import conversation_attributes, trait_groups_from_profile
+from attunebench.instrument import default_instrument
+from attunebench.records import Conversation, ParticipantProfile
+from attunebench.stats import conversation_attributes, trait_groups_from_profile
 
 PEOPLE = {
     "chose_none": ("diagnosis:none",),

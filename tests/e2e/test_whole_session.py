@@ -28,8 +28,8 @@ from annotations.models import (
     TurnStatus,
 )
 from annotations.services.study_instrument import instrument_of
-from evaluation.benchmark.reader import read_conversation_file
-from evaluation.benchmark.writer import write_conversation_file
+from attunebench.reader import read_conversation_file
+from attunebench.writer import write_conversation_file
 from tests.e2e import participant as act
 from tests.e2e.servers import KEY_ENV
 from tests.e2e.steps import PHONE, Steps

@@ -17,11 +17,11 @@ from annotations.seeding import demo_conversations
 from attune_collect.llm import Completion, EndpointConfig, GatewayError, LLMGateway
 from attune_collect.llm.demo_json import json_answer
 from attune_collect.llm.testing import TestServer, run_test_server
-from evaluation.benchmark.cache import MemoryCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.instrument import default_instrument
-from evaluation.benchmark.records import Conversation
-from evaluation.benchmark.writer import write_conversation_file
+from attunebench.cache import MemoryCallCache
+from attunebench.executor import CallExecutor
+from attunebench.instrument import default_instrument
+from attunebench.records import Conversation
+from attunebench.writer import write_conversation_file
 
 KEY_ENV = "ENGINE_TEST_API_KEY"
 Messages = Sequence[Mapping[str, Any]]

@@ -4,12 +4,12 @@ failure with every raw text. Never an exception, never a silent drop."""
 import pytest
 
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.asking import ask
-from evaluation.benchmark.cache import MemoryCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.parsing import extract_json_object, parse_answer
-from evaluation.benchmark.prompts import load_prompt_set
-from evaluation.benchmark.schemas import draft_schema
+from attunebench.asking import ask
+from attunebench.cache import MemoryCallCache
+from attunebench.executor import CallExecutor
+from attunebench.parsing import extract_json_object, parse_answer
+from attunebench.prompts import load_prompt_set
+from attunebench.schemas import draft_schema
 from tests.engine.conftest import FakeGateway
 
 GOOD = '{"response": "I hear you."}'

@@ -3,9 +3,9 @@ declaration; answers are normalised, and what does not fit names the offending k
 
 import pytest
 
-from evaluation.benchmark.instrument import default_instrument
-from evaluation.benchmark.records import MoodTag
-from evaluation.benchmark.schemas import (
+from attunebench.instrument import default_instrument
+from attunebench.records import MoodTag
+from attunebench.schemas import (
     SchemaError,
     draft_schema,
     om_review_schema,

@@ -3,9 +3,9 @@ restated in calls.py so a run never imports pandas; this keeps the two in step).
 
 import itertools
 
-from evaluation.benchmark.calls import applicable_question_ids
-from evaluation.benchmark.records import BinaryJudgement, Turn, TurnAnnotations
-from evaluation.benchmark.scoring import is_applicable
+from attunebench.calls import applicable_question_ids
+from attunebench.records import BinaryJudgement, Turn, TurnAnnotations
+from attunebench.scoring import is_applicable
 
 VALUES = ["yes", "no", "na", None, "YES", " Na "]
 

@@ -1,17 +1,17 @@
 """The chance baselines are scored in the report's main mode, so a run whose only mode is not
 ``default`` (e.g. ``verbose``) still shows them beside the models."""
 
-from evaluation.benchmark.records import (
+from attunebench.records import (
     BinaryJudgement,
     Conversation,
     MoodTag,
     Turn,
     TurnAnnotations,
 )
-from evaluation.benchmark.release import SourcedConversation
-from evaluation.benchmark.run_output import RunOutput, TurnOutput
-from evaluation.benchmark.score_folder import main_mode, score_runs
-from evaluation.benchmark.stats import StatsConfig, compute_statistics, score_frame
+from attunebench.release import SourcedConversation
+from attunebench.run_output import RunOutput, TurnOutput
+from attunebench.score_folder import main_mode, score_runs
+from attunebench.stats import StatsConfig, compute_statistics, score_frame
 
 
 def _data(mode: str) -> tuple[list[SourcedConversation], list[tuple[str, RunOutput]]]:

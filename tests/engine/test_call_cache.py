@@ -4,8 +4,8 @@ the process, and a cached call is never made again."""
 import asyncio
 
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.cache import CachedCall, SQLiteCallCache, call_key
-from evaluation.benchmark.executor import CallExecutor
+from attunebench.cache import CachedCall, SQLiteCallCache, call_key
+from attunebench.executor import CallExecutor
 from tests.engine.conftest import FakeGateway
 
 MESSAGES = [{"role": "user", "content": "Hello"}]
@@ -59,7 +59,7 @@ async def test_identical_calls_in_flight_share_one_request():
             await asyncio.sleep(0.01)
             return await super().complete(endpoint, messages, **params)
 
-    from evaluation.benchmark.cache import MemoryCallCache
+    from attunebench.cache import MemoryCallCache
 
     gateway = SlowGateway(lambda model, messages: "shared")
     executor = CallExecutor(MemoryCallCache(), gateway)

@@ -7,8 +7,8 @@ import threading
 from typing import Any
 
 from attune_collect.llm import Completion, EndpointConfig, LLMGateway
-from evaluation.benchmark.cache import MemoryCallCache
-from evaluation.benchmark.executor import CallExecutor, CallPool
+from attunebench.cache import MemoryCallCache
+from attunebench.executor import CallExecutor, CallPool
 
 MESSAGES = [{"role": "user", "content": "How are you feeling?"}]
 

@@ -3,7 +3,7 @@ argument handling, the summary tables, and the exit codes."""
 
 import json
 
-from evaluation.benchmark.cli import main
+from attunebench.cli import main
 
 
 def test_run_and_score_print_their_summary_tables(release_dir, tmp_path, capsys):

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cli(*args):
     return subprocess.run(
-        [sys.executable, "-m", "evaluation.benchmark", *map(str, args)],
+        [sys.executable, "-m", "attunebench", *map(str, args)],
         cwd=ROOT,
         capture_output=True,
         text=True,

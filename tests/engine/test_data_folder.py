@@ -3,7 +3,7 @@ directly); subsamples by name or size (a path only for a reference folder); unre
 
 import pytest
 
-from evaluation.benchmark.release import DataFolderError, load_conversations
+from attunebench.release import DataFolderError, load_conversations
 
 
 def test_release_folder_and_its_subsamples(release_dir):

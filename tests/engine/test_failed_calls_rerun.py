@@ -2,12 +2,12 @@
 next invocation runs it again, and only the failed calls reach the model again."""
 
 from attune_collect.llm import EndpointConfig, GatewayError
-from evaluation.benchmark.batch import plan_units, run_batch
-from evaluation.benchmark.cache import SQLiteCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.release import load_conversations
-from evaluation.benchmark.run_output import read_run_output_file
-from evaluation.benchmark.runner import RunOptions
+from attunebench.batch import plan_units, run_batch
+from attunebench.cache import SQLiteCallCache
+from attunebench.executor import CallExecutor
+from attunebench.release import load_conversations
+from attunebench.run_output import read_run_output_file
+from attunebench.runner import RunOptions
 from tests.engine.conftest import FakeGateway
 
 

@@ -2,11 +2,11 @@
 the first refusal instead of failing every call of the run; the other models carry on."""
 
 from attune_collect.llm import EndpointConfig, GatewayError
-from evaluation.benchmark.batch import plan_units, run_batch
-from evaluation.benchmark.cache import MemoryCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.release import load_conversations
-from evaluation.benchmark.runner import RunOptions
+from attunebench.batch import plan_units, run_batch
+from attunebench.cache import MemoryCallCache
+from attunebench.executor import CallExecutor
+from attunebench.release import load_conversations
+from attunebench.runner import RunOptions
 from tests.engine.conftest import FakeGateway, demo_json_reply
 
 

@@ -7,7 +7,7 @@ import json
 
 from attune_collect.llm import EndpointConfig
 from attune_collect.llm.secrets_policy import REDACTED
-from evaluation.benchmark.runner import RunOptions
+from attunebench.runner import RunOptions
 
 LEAKY = {"temperature": 0, "extra_body": {"api_key": "LEAK-one"}, "X-Api-Key": "LEAK-two"}
 

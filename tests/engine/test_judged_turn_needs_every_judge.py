@@ -9,14 +9,14 @@ import json
 import pytest
 
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.cache import MemoryCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.judging import combine_scores
-from evaluation.benchmark.records import Conversation, Turn
-from evaluation.benchmark.run_output import DraftJudgeScores, RunOutput, TurnOutput
-from evaluation.benchmark.runner import RunOptions, run_unit
-from evaluation.benchmark.schemas import JUDGE_DIMENSIONS
-from evaluation.benchmark.scoring import score_conversation
+from attunebench.cache import MemoryCallCache
+from attunebench.executor import CallExecutor
+from attunebench.judging import combine_scores
+from attunebench.records import Conversation, Turn
+from attunebench.run_output import DraftJudgeScores, RunOutput, TurnOutput
+from attunebench.runner import RunOptions, run_unit
+from attunebench.schemas import JUDGE_DIMENSIONS
+from attunebench.scoring import score_conversation
 from tests.engine.conftest import FakeGateway, demo_json_reply
 
 LENIENT, HARSH = "fake/judge-l", "fake/judge-h"

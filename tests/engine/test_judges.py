@@ -2,8 +2,8 @@
 majority (a tie is "na"); a judge that failed is left out of the majority (a turn missing a
 judge's scores has no combined score: ``test_judged_turn_needs_every_judge.py``)."""
 
-from evaluation.benchmark.judging import combine_scores, majority
-from evaluation.benchmark.run_output import DraftJudgeScores
+from attunebench.judging import combine_scores, majority
+from attunebench.run_output import DraftJudgeScores
 
 
 def test_scores_are_averaged_over_the_judges():

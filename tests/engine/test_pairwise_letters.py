@@ -4,10 +4,10 @@ letter is mapped back to the participant's A/B frame before it is stored and sco
 import json
 
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.cache import MemoryCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.pairwise import present
-from evaluation.benchmark.runner import RunOptions, run_unit
+from attunebench.cache import MemoryCallCache
+from attunebench.executor import CallExecutor
+from attunebench.pairwise import present
+from attunebench.runner import RunOptions, run_unit
 from tests.engine.conftest import FakeGateway, demo_json_reply
 
 

@@ -4,9 +4,9 @@ items; delta shows them and predicts changes; blind_delta shows no pre scores.""
 import pytest
 
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.cache import MemoryCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.runner import RunOptions, run_unit
+from attunebench.cache import MemoryCallCache
+from attunebench.executor import CallExecutor
+from attunebench.runner import RunOptions, run_unit
 from tests.engine.conftest import FakeGateway
 
 

@@ -6,12 +6,12 @@ import json
 import pandas as pd
 
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.batch import plan_units, run_batch
-from evaluation.benchmark.cache import SQLiteCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.release import load_conversations
-from evaluation.benchmark.runner import RunOptions
-from evaluation.benchmark.score_folder import read_runs, score_runs, write_scores
+from attunebench.batch import plan_units, run_batch
+from attunebench.cache import SQLiteCallCache
+from attunebench.executor import CallExecutor
+from attunebench.release import load_conversations
+from attunebench.runner import RunOptions
+from attunebench.score_folder import read_runs, score_runs, write_scores
 
 
 async def test_demo_models_run_and_score_end_to_end(release_dir, tmp_path):

@@ -3,8 +3,8 @@ so far and time left; redrawn in place on a terminal, plain lines otherwise."""
 
 import io
 
-from evaluation.benchmark.executor import CallEvent
-from evaluation.benchmark.progress import ProgressBar, format_duration
+from attunebench.executor import CallEvent
+from attunebench.progress import ProgressBar, format_duration
 
 
 class Clock:

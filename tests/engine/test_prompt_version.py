@@ -5,7 +5,7 @@ import shutil
 
 import pytest
 
-from evaluation.benchmark.prompts import PROMPTS_DIR, load_prompt_set
+from attunebench.prompts import PROMPTS_DIR, load_prompt_set
 
 
 def test_the_id_names_the_set_and_hashes_its_files(tmp_path):

@@ -3,8 +3,8 @@ priority slots that cap calls in flight and serve the most urgent waiter first."
 
 import asyncio
 
-from evaluation.benchmark.slots import PrioritySlots
-from evaluation.benchmark.token_limits import TokenRateLimiter, estimate_tokens
+from attunebench.slots import PrioritySlots
+from attunebench.token_limits import TokenRateLimiter, estimate_tokens
 from tests.fake_clock import FakeClock
 
 

@@ -4,13 +4,13 @@ re-score it), plus our additions after the reference keys."""
 import json
 
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.batch import plan_units, run_batch
-from evaluation.benchmark.cache import MemoryCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.prompts import load_prompt_set
-from evaluation.benchmark.release import load_conversations
-from evaluation.benchmark.run_output import dumps_run_output, loads_run_output
-from evaluation.benchmark.runner import RunOptions
+from attunebench.batch import plan_units, run_batch
+from attunebench.cache import MemoryCallCache
+from attunebench.executor import CallExecutor
+from attunebench.prompts import load_prompt_set
+from attunebench.release import load_conversations
+from attunebench.run_output import dumps_run_output, loads_run_output
+from attunebench.runner import RunOptions
 from tests.engine.conftest import FakeGateway
 
 RUN_KEYS = [

@@ -3,10 +3,10 @@ scored; other JSON is passed over; runs of unknown conversations and duplicates 
 
 import json
 
-from evaluation.benchmark.baselines import baseline_runs
-from evaluation.benchmark.release import load_conversations
-from evaluation.benchmark.run_output import dumps_run_output
-from evaluation.benchmark.score_folder import read_runs, score_runs, summary_rows
+from attunebench.baselines import baseline_runs
+from attunebench.release import load_conversations
+from attunebench.run_output import dumps_run_output
+from attunebench.score_folder import read_runs, score_runs, summary_rows
 
 
 def test_foreign_runs_are_scored_beside_the_baselines(release_dir, tmp_path):

@@ -1,4 +1,4 @@
-"""``python -m evaluation.benchmark score`` on reference-format runs: the per-conversation
+"""``python -m attunebench score`` on reference-format runs: the per-conversation
 composite is unchanged wherever no judgement falls in the case issue 14 changed (a yes/no
 ground truth on a question that was not asked), and takes the hand-worked new value where one
 does. ``--asked-only`` reports the earlier rule beside the default, never instead of it."""
@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from evaluation.benchmark.cli import main
-from evaluation.benchmark.records import BinaryJudgement, Conversation, Turn, TurnAnnotations
-from evaluation.benchmark.writer import write_conversation_file
+from attunebench.cli import main
+from attunebench.records import BinaryJudgement, Conversation, Turn, TurnAnnotations
+from attunebench.writer import write_conversation_file
 
 ASKED = BinaryJudgement("B1", observed="yes")
 NOT_ASKED_YES = BinaryJudgement("B2", llm_value="yes", observed=None, preferred="na")

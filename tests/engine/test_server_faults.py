@@ -5,12 +5,12 @@ from dataclasses import replace
 
 from attune_collect.llm import EndpointConfig, LLMGateway
 from attune_collect.llm.testing.openai_server import BAD_JSON_REPLY
-from evaluation.benchmark.batch import plan_units, run_batch
-from evaluation.benchmark.cache import MemoryCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.release import load_conversations
-from evaluation.benchmark.run_output import read_run_output_file
-from evaluation.benchmark.runner import RunOptions, planned_calls
+from attunebench.batch import plan_units, run_batch
+from attunebench.cache import MemoryCallCache
+from attunebench.executor import CallExecutor
+from attunebench.release import load_conversations
+from attunebench.run_output import read_run_output_file
+from attunebench.runner import RunOptions, planned_calls
 from tests.engine.conftest import KEY_ENV, server_json_reply
 
 

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.batch import plan_units, run_batch
-from evaluation.benchmark.cache import MemoryCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.release import load_conversations
-from evaluation.benchmark.run_output import read_run_output_file
-from evaluation.benchmark.runner import RunOptions
+from attunebench.batch import plan_units, run_batch
+from attunebench.cache import MemoryCallCache
+from attunebench.executor import CallExecutor
+from attunebench.release import load_conversations
+from attunebench.run_output import read_run_output_file
+from attunebench.runner import RunOptions
 from tests.engine.conftest import KEY_ENV, server_json_reply
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def command(release_dir, server, out):
     return [
         sys.executable,
         "-m",
-        "evaluation.benchmark",
+        "attunebench",
         "run",
         "--data",
         str(release_dir),

@@ -5,10 +5,10 @@ import itertools
 import json
 
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.cache import MemoryCallCache
-from evaluation.benchmark.executor import CallExecutor
-from evaluation.benchmark.prompts import load_prompt_set
-from evaluation.benchmark.runner import RunOptions, run_unit
+from attunebench.cache import MemoryCallCache
+from attunebench.executor import CallExecutor
+from attunebench.prompts import load_prompt_set
+from attunebench.runner import RunOptions, run_unit
 from tests.engine.conftest import FakeGateway, demo_json_reply
 
 PLACEHOLDER = load_prompt_set().render("placeholder")

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.batch import BatchResult, GroupSummary, plan_units
-from evaluation.benchmark.executor import CallEvent, ModelUsage
-from evaluation.benchmark.release import load_conversations
-from evaluation.benchmark.workers import (
+from attunebench.batch import BatchResult, GroupSummary, plan_units
+from attunebench.executor import CallEvent, ModelUsage
+from attunebench.release import load_conversations
+from attunebench.workers import (
     WorkerReport,
     _merge,
     parse_shard,
@@ -73,7 +73,7 @@ def test_a_run_over_two_workers(release_dir, tmp_path):
         [
             sys.executable,
             "-m",
-            "evaluation.benchmark",
+            "attunebench",
             "run",
             "--data",
             str(release_dir),

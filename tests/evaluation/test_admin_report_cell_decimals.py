@@ -1,7 +1,7 @@
 """The admin's report page shows each axis with the decimals report.html uses (the composite
 with 2, as the spec rounds it), so two composites report.html tells apart never look equal."""
 
-from evaluation.benchmark.report import formatting
+from attunebench.report import formatting
 from evaluation.report_files import _cell
 
 

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from evaluation.benchmark.report.reading import HOW_TO_READ
+from attunebench.report.reading import HOW_TO_READ
 from evaluation.models import EvaluationRun
 
 # One whole evaluation (about a minute on a loaded 2-core machine), checked part by part.

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from attune_collect.llm.testing import run_test_server
-from evaluation.benchmark.cache import call_key
+from attunebench.cache import call_key
 from evaluation.models import EvaluationUnit
 from evaluation.services.creation import create_run
 from evaluation.services.planning import RunRequest

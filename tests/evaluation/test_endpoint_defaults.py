@@ -4,7 +4,7 @@ called from the command line wait as long for an answer."""
 
 from annotations.models import ModelEndpoint
 from attune_collect.llm import EndpointConfig
-from evaluation.benchmark.cli import build_parser
+from attunebench.cli import build_parser
 
 GATEWAY = EndpointConfig("openai/m")
 

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from annotations.models import AuditEntry
-from attune_collect.sweep import STEPS
+from attune_collect.sweep import steps
 from evaluation import dispatch
 from evaluation.models import EvaluationRun, RunStatus
 from evaluation.services.creation import create_run
@@ -32,7 +32,8 @@ def sent(monkeypatch, settings) -> list[int]:
 def sweep() -> None:
     """Every step of a worker's sweep (``attune_collect.sweep.sweep`` without its closing of
     the connection, which the test's transaction needs)."""
-    for _, step in STEPS:
+    for registered in steps():
+        step = registered.step
         step()
 
 

@@ -4,8 +4,8 @@ litellm's prices where it has them and says "unknown" where it has none."""
 import pytest
 
 from annotations.models import ModelEndpoint
-from evaluation.benchmark.release import load_conversations
-from evaluation.benchmark.runner import RunOptions, judged_reply_calls, planned_calls
+from attunebench.release import load_conversations
+from attunebench.runner import RunOptions, judged_reply_calls, planned_calls
 from evaluation.prices import model_price
 from evaluation.services.errors import EvaluationError
 from evaluation.services.planning import plan_run

@@ -3,7 +3,7 @@ by separate clients as by workers on separate machines; and which cache a deploy
 
 import asyncio
 
-from evaluation.benchmark.cache import CachedCall, SQLiteCallCache, call_key
+from attunebench.cache import CachedCall, SQLiteCallCache, call_key
 from evaluation.call_cache import RedisCallCache, open_call_cache
 from tests.evaluation.conftest import TEST_REDIS_URL
 

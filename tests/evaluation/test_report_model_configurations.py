@@ -7,8 +7,8 @@ import json
 import pytest
 
 from annotations.models import ModelEndpoint
-from evaluation.benchmark.prompts import load_prompt_set
-from evaluation.benchmark.report.configurations import benchmark_system_prompt_sha256
+from attunebench.prompts import load_prompt_set
+from attunebench.report.configurations import benchmark_system_prompt_sha256
 from evaluation.models import EvaluationRun
 from evaluation.services.report import build_report
 from tests.evaluation.conftest import evaluate_demo

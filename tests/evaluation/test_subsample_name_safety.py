@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError
 from django.urls import reverse
 
-from evaluation.benchmark.release import DataFolderError, load_conversations
+from attunebench.release import DataFolderError, load_conversations
 from evaluation.models import EvaluationRun
 from evaluation.services.errors import EvaluationError
 from evaluation.services.planning import plan_run

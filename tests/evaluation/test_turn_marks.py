@@ -6,14 +6,14 @@ import math
 
 import pytest
 
-from evaluation.benchmark.records import (
+from attunebench.records import (
     BinaryJudgement,
     MoodTag,
     PairwiseComparison,
     Turn,
     TurnAnnotations,
 )
-from evaluation.benchmark.run_output import DraftJudgeScores, TurnOutput
+from attunebench.run_output import DraftJudgeScores, TurnOutput
 from evaluation.services.turn_marks import BEHAVIOUR, EMOTION, PREFERENCE, Mark, turn_view
 from evaluation.services.turn_view import Selection, keeps
 

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotations.models import AuditEntry, Conversation, MoodTag, Study, Turn
-from evaluation.benchmark.writer import conversation_to_dict, write_conversation_file
+from attunebench.writer import conversation_to_dict, write_conversation_file
 from tests.factories import build_record
 from tests.fixtures import REFERENCE_STYLE
 

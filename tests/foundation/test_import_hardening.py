@@ -12,7 +12,7 @@ from django.db import DatabaseError
 
 from annotations.interchange import importer
 from annotations.models import AuditEntry, Conversation, Study
-from evaluation.benchmark.writer import conversation_to_dict, write_conversation_file
+from attunebench.writer import conversation_to_dict, write_conversation_file
 from tests.factories import build_record
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ import pytest
 
 from annotations.interchange import importer
 from annotations.models import Conversation, Participant
-from evaluation.benchmark.writer import conversation_to_dict
+from attunebench.writer import conversation_to_dict
 from tests.factories import build_record
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ they match, and keeps the rest as text exactly as written."""
 from dataclasses import replace
 
 from annotations.interchange.profile_mapping import map_profile_answers
-from evaluation.benchmark.instrument import default_instrument
-from evaluation.benchmark.records import ParticipantProfile
+from attunebench.instrument import default_instrument
+from attunebench.records import ParticipantProfile
 from tests.factories import build_record
 
 

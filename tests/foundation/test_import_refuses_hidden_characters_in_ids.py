@@ -10,7 +10,7 @@ import pytest
 
 from annotations.interchange import importer
 from annotations.models import Conversation, ModelEndpoint, Participant
-from evaluation.benchmark.writer import write_conversation_file
+from attunebench.writer import write_conversation_file
 from tests.factories import build_record
 
 pytestmark = pytest.mark.django_db

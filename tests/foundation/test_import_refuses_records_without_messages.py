@@ -8,7 +8,7 @@ import pytest
 
 from annotations.interchange import importer
 from annotations.models import Conversation, Participant
-from evaluation.benchmark.writer import write_conversation_file
+from attunebench.writer import write_conversation_file
 from tests.factories import build_record, build_turn
 
 pytestmark = pytest.mark.django_db

@@ -12,9 +12,9 @@ from django.core.management import call_command
 
 from annotations.interchange import importer
 from annotations.models import AuditEntry, Conversation
-from evaluation.benchmark.json_tree import json_tree_problem
-from evaluation.benchmark.reader import FormatError, parse_conversation, read_conversation_file
-from evaluation.benchmark.writer import conversation_to_dict
+from attunebench.json_tree import json_tree_problem
+from attunebench.reader import FormatError, parse_conversation, read_conversation_file
+from attunebench.writer import conversation_to_dict
 from tests.factories import build_record
 
 

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from annotations.models import Instrument
-from evaluation.benchmark.instrument import default_instrument_data
+from attunebench.instrument import default_instrument_data
 
 pytestmark = pytest.mark.django_db
 

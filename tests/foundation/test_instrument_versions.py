@@ -6,7 +6,7 @@ import pytest
 
 from annotations.models import Instrument, InstrumentInUseError
 from annotations.services.instruments import create_instrument_version, ensure_default_instrument
-from evaluation.benchmark.instrument import InstrumentError, default_instrument_data
+from attunebench.instrument import InstrumentError, default_instrument_data
 from tests.factories import make_study
 
 pytestmark = pytest.mark.django_db

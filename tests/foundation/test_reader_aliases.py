@@ -1,6 +1,6 @@
 """The reader accepts every alias of the format (spec section 1) and normalises it."""
 
-from evaluation.benchmark.reader import read_conversation_file
+from attunebench.reader import read_conversation_file
 from tests.fixtures import REFERENCE_CONVERSATION
 
 

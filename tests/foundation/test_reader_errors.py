@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from evaluation.benchmark.reader import FormatError, parse_conversation, read_conversation_file
-from evaluation.benchmark.writer import conversation_to_dict
+from attunebench.reader import FormatError, parse_conversation, read_conversation_file
+from attunebench.writer import conversation_to_dict
 from tests.factories import build_record
 
 

@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from annotations.interchange.to_records import iter_records
 from annotations.models import Conversation, Study
-from evaluation.benchmark.writer import write_conversation_file
+from attunebench.writer import write_conversation_file
 from tests.factories import build_record
 from tests.fixtures import REFERENCE_STYLE
 

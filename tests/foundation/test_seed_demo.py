@@ -10,7 +10,7 @@ from django.core.management import call_command
 from annotations.interchange.to_records import iter_records
 from annotations.models import Conversation, Participant, Study, Turn
 from annotations.seeding import demo_conversations
-from evaluation.benchmark.instrument import default_instrument
+from attunebench.instrument import default_instrument
 
 pytestmark = pytest.mark.django_db
 

@@ -2,8 +2,8 @@
 
 from dataclasses import replace
 
-from evaluation.benchmark.reader import parse_conversation, read_conversation_file
-from evaluation.benchmark.writer import (
+from attunebench.reader import parse_conversation, read_conversation_file
+from attunebench.writer import (
     conversation_to_dict,
     dumps_conversation,
     write_conversation_file,

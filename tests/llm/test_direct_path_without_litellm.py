@@ -12,7 +12,7 @@ SCRIPT = textwrap.dedent(
     import asyncio, os, sys
     from attune_collect.llm import EndpointConfig, LLMGateway
     from attune_collect.llm.testing import run_test_server
-    from evaluation.benchmark import cli, runner, batch  # what `run` imports
+    from attunebench import cli, runner, batch  # what `run` imports
 
     os.environ["PROBE_API_KEY"] = "sk-probe"
 

@@ -20,8 +20,8 @@ from annotations.models import Conversation, ImprovedStatus, PairwiseChoice, Tur
 from annotations.services import annotation_flow
 from annotations.services.improver import run_improver
 from annotations.services.study_instrument import instrument_of
-from evaluation.benchmark.reader import parse_conversation
-from evaluation.benchmark.writer import conversation_to_dict
+from attunebench.reader import parse_conversation
+from attunebench.writer import conversation_to_dict
 
 pytestmark = pytest.mark.django_db
 

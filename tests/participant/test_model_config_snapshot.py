@@ -7,7 +7,7 @@ import pytest
 from annotations.models import Conversation, ModelConfig, ModelConfigImmutableError, Participant
 from annotations.services import chat
 from annotations.services.model_configs import api_base_host
-from evaluation.benchmark.canonical import canonical_sha256, text_sha256
+from attunebench.canonical import canonical_sha256, text_sha256
 from tests.factories import unique
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import pytest
 
 from annotations.models import TurnAnnotation
 from annotations.services.question_rotation import take_next
-from evaluation.benchmark.instrument import default_instrument
+from attunebench.instrument import default_instrument
 
 pytestmark = pytest.mark.django_db
 

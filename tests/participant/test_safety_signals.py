@@ -4,7 +4,7 @@ conversation for QA, and the chat goes on. A reply that names a vendor or model 
 import pytest
 
 from annotations.models import AuditEntry, SignalKind, TurnSignal
-from evaluation.benchmark.instrument import default_instrument
+from attunebench.instrument import default_instrument
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

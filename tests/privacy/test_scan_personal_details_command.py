@@ -40,7 +40,7 @@ def test_an_older_detector_version_is_scanned_again_and_reviews_stay(
 
 def test_an_import_queues_the_scan(study, sent_tasks, tmp_path, django_capture_on_commit_callbacks):
     from annotations.interchange.importer import import_folder
-    from evaluation.benchmark.writer import write_conversation_file
+    from attunebench.writer import write_conversation_file
 
     write_conversation_file(build_record(), tmp_path)
     with django_capture_on_commit_callbacks(execute=True):

@@ -7,7 +7,7 @@ import pytest
 from annotations.models import Participant
 from annotations.qa.flags import flag_types
 from annotations.qa.models import AttentionCheck, FlagStatus, StudyQASettings
-from evaluation.benchmark import records
+from attunebench import records
 from tests.factories import (
     build_record,
     build_turn,

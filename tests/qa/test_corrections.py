@@ -85,7 +85,7 @@ def test_each_kind_of_field(conversation, reviewer, path, value, read):
 
 def test_panas_totals_follow_a_corrected_item(conversation, reviewer):
     response = PanasResponse.objects.get(conversation=conversation, phase="pre")
-    from evaluation.benchmark.vocabulary import PANAS_NEGATIVE, PANAS_POSITIVE
+    from attunebench.vocabulary import PANAS_NEGATIVE, PANAS_POSITIVE
 
     response.items = {**dict.fromkeys(PANAS_POSITIVE, 3), **dict.fromkeys(PANAS_NEGATIVE, 4)}
     response.total_positive, response.total_negative = 30, 40

@@ -52,7 +52,7 @@ def data(study):
 
 
 def done_metadata(timestamp, model):
-    from evaluation.benchmark import records
+    from attunebench import records
 
     return records.Metadata(model=model, provider="attune-demo", timestamp=timestamp)
 

@@ -8,7 +8,7 @@ from annotations.releases.card_metadata import DEFAULT_CONFIG
 from annotations.releases.cards import ReleaseInfo, dataset_card
 from annotations.releases.licenses import LicenseError, check_license, hub_license
 from annotations.releases.services import ReleaseError, create_release
-from evaluation.benchmark.instrument import default_instrument
+from attunebench.instrument import default_instrument
 
 from .conftest import AWKWARD_LICENSE_NAME
 

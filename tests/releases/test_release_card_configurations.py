@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from annotations.releases.cards import ReleaseInfo, dataset_card
-from evaluation.benchmark.instrument import default_instrument
+from attunebench.instrument import default_instrument
 
 pytestmark = pytest.mark.django_db
 

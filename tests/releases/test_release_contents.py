@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from annotations.releases.tables import TABLES
-from evaluation.benchmark.reader import iter_conversation_files, read_conversation_file
+from attunebench.reader import iter_conversation_files, read_conversation_file
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from evaluation.benchmark.instrument import default_instrument
-from evaluation.benchmark.reader import iter_conversation_files, read_conversation_file
+from attunebench.instrument import default_instrument
+from attunebench.reader import iter_conversation_files, read_conversation_file
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import pytest
 from annotations.models import Conversation, ModelConfig
 from annotations.releases.services import build_release, create_release
 from annotations.services.setup import save_setup, setup_history
-from evaluation.benchmark.canonical import text_sha256
+from attunebench.canonical import text_sha256
 from tests.factories import make_conversation, make_study
 
 pytestmark = pytest.mark.django_db

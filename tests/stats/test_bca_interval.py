@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.stats import bootstrap
 
-from evaluation.benchmark.stats.resampling import (
+from attunebench.stats.resampling import (
     bca_interval,
     centred_p_value,
     masked,

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from scipy.stats import f_oneway
 
-from evaluation.benchmark.stats import AXES, StatsConfig, compute_statistics
+from attunebench.stats import AXES, StatsConfig, compute_statistics
 
 
 def test_variance_ratio_and_f_statistic():

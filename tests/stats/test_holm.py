@@ -2,7 +2,7 @@
 
 import pytest
 
-from evaluation.benchmark.stats.multiple import holm
+from attunebench.stats.multiple import holm
 
 
 def test_holm_worked_by_hand():

@@ -7,8 +7,8 @@ per axis at 5%, so far fewer than 5% of pairs may be called distinguished; the r
 tests, uncorrected, should reject at about their nominal 5%.
 """
 
-from evaluation.benchmark.stats import StatsConfig, compute_statistics
-from evaluation.benchmark.stats.synthetic import synthetic_scores
+from attunebench.stats import StatsConfig, compute_statistics
+from attunebench.stats.synthetic import synthetic_scores
 
 
 def test_identical_models_are_rarely_distinguished():

@@ -11,7 +11,7 @@ resampling turns instead of conversations: coverage far below 0.9) fails it.
 
 import numpy as np
 
-from evaluation.benchmark.stats.resampling import (
+from attunebench.stats.resampling import (
     bca_interval,
     masked,
     ratio_replicates,

@@ -4,15 +4,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evaluation.benchmark.records import (
+from attunebench.records import (
     BinaryJudgement,
     Conversation,
     Turn,
     TurnAnnotations,
 )
-from evaluation.benchmark.run_output import RunOutput, TurnOutput
-from evaluation.benchmark.stats import draft_judge_answers, participant_answers
-from evaluation.benchmark.stats.agreement import judge_agreement, kappa_from_tables
+from attunebench.run_output import RunOutput, TurnOutput
+from attunebench.stats import draft_judge_answers, participant_answers
+from attunebench.stats.agreement import judge_agreement, kappa_from_tables
 
 
 def test_kappa_worked_by_hand():

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.stats import kendalltau
 
-from evaluation.benchmark.stats.ranking import kendall_tau, kendall_tau_test, rank_correlations
+from attunebench.stats.ranking import kendall_tau, kendall_tau_test, rank_correlations
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from evaluation.benchmark.stats.ranking import concordance, kendall_w
+from attunebench.stats.ranking import concordance, kendall_w
 
 
 def test_w_worked_by_hand():

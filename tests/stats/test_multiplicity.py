@@ -11,11 +11,11 @@ import json
 
 import pytest
 
-from evaluation.benchmark.report import Provenance, write_report
-from evaluation.benchmark.stats import StatsConfig, compute_statistics
-from evaluation.benchmark.stats.multiple import holm
-from evaluation.benchmark.stats.pairwise import holm_families
-from evaluation.benchmark.stats.synthetic import synthetic_scores
+from attunebench.report import Provenance, write_report
+from attunebench.stats import StatsConfig, compute_statistics
+from attunebench.stats.multiple import holm
+from attunebench.stats.pairwise import holm_families
+from attunebench.stats.synthetic import synthetic_scores
 
 
 def test_holm_within_each_axis_and_across_the_axes_by_hand():

@@ -19,7 +19,7 @@ S = 4 + 0 + 4 = 8, W = 12 S / (m^2 (n^3 - n)) = 96 / (16 x 24) = 0.25. With outc
 import pandas as pd
 import pytest
 
-from evaluation.benchmark.stats import AXES, PAPER_AXES, StatsConfig, compute_statistics
+from attunebench.stats import AXES, PAPER_AXES, StatsConfig, compute_statistics
 
 MEANS = {  # model -> axis -> value; conversations add 0.01 x their index to every value
     "A": (0.9, 0.9, 0.1, 0.9, 0.1),
@@ -94,7 +94,7 @@ def test_asked_for_outcome_prediction_is_ranked_tested_and_compared():
 
 
 def test_the_report_labels_the_platform_axis_and_does_not_rank_it(default, tmp_path):
-    from evaluation.benchmark.report import Provenance, write_report
+    from attunebench.report import Provenance, write_report
 
     files = write_report(default, tmp_path, Provenance("h", "v1", "1"))
     html = files.html.read_text()

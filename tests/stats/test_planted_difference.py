@@ -9,8 +9,8 @@ identical models must not be told apart.
 
 import pytest
 
-from evaluation.benchmark.stats import StatsConfig, compute_statistics
-from evaluation.benchmark.stats.synthetic import synthetic_scores
+from attunebench.stats import StatsConfig, compute_statistics
+from attunebench.stats.synthetic import synthetic_scores
 
 SHIFT = 0.06
 COMPONENTS = (

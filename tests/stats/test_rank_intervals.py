@@ -1,7 +1,7 @@
 """Rank intervals: clear gaps give single ranks, ties give wide intervals; baselines unranked."""
 
-from evaluation.benchmark.stats import StatsConfig, compute_statistics
-from evaluation.benchmark.stats.synthetic import synthetic_scores
+from attunebench.stats import StatsConfig, compute_statistics
+from attunebench.stats.synthetic import synthetic_scores
 
 
 def composite_ranks(shifts):

@@ -5,10 +5,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from evaluation.benchmark.records import BinaryJudgement, Conversation, Turn, TurnAnnotations
-from evaluation.benchmark.run_output import RunOutput, TurnOutput
-from evaluation.benchmark.stats import judge_reply_answers, participant_reply_answers
-from evaluation.benchmark.stats.reply_agreement import reply_agreement
+from attunebench.records import BinaryJudgement, Conversation, Turn, TurnAnnotations
+from attunebench.run_output import RunOutput, TurnOutput
+from attunebench.stats import judge_reply_answers, participant_reply_answers
+from attunebench.stats.reply_agreement import reply_agreement
 
 CATEGORIES = {"q0": "perceiving", "q1": "using"}
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from evaluation.benchmark.prompts import load_prompt_set
-from evaluation.benchmark.report.configurations import (
+from attunebench.prompts import load_prompt_set
+from attunebench.report.configurations import (
     benchmark_system_prompt_sha256,
     model_configuration,
 )

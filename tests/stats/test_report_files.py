@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 import pandas as pd
 import pytest
 
-from evaluation.benchmark.report import Provenance, write_report
-from evaluation.benchmark.stats import StatsConfig, compute_statistics
-from evaluation.benchmark.stats.synthetic import synthetic_scores
+from attunebench.report import Provenance, write_report
+from attunebench.stats import StatsConfig, compute_statistics
+from attunebench.stats.synthetic import synthetic_scores
 
 PROVENANCE = Provenance(release_hash="0f3a9c1", prompt_version="prompts-v3", run_id="run-17")
 

@@ -9,18 +9,18 @@ import subprocess
 import pandas as pd
 import pytest
 
-from evaluation.benchmark.report import (
+from attunebench.report import (
     Provenance,
     Reproducibility,
     engine_version,
     evaluate_command,
     write_report,
 )
-from evaluation.benchmark.report.judges import judged_quality_statement
-from evaluation.benchmark.report.reading import HOW_TO_READ
-from evaluation.benchmark.report.reproducibility import UNKNOWN_ENGINE
-from evaluation.benchmark.stats import StatsConfig, compute_statistics
-from evaluation.benchmark.stats.synthetic import synthetic_scores
+from attunebench.report.judges import judged_quality_statement
+from attunebench.report.reading import HOW_TO_READ
+from attunebench.report.reproducibility import UNKNOWN_ENGINE
+from attunebench.stats import StatsConfig, compute_statistics
+from attunebench.stats.synthetic import synthetic_scores
 
 COMMAND = evaluate_command(
     release="demo@1.0.0",

@@ -2,8 +2,8 @@
 
 import json
 
-from evaluation.benchmark.stats import StatsConfig, compute_statistics
-from evaluation.benchmark.stats.synthetic import synthetic_scores
+from attunebench.stats import StatsConfig, compute_statistics
+from attunebench.stats.synthetic import synthetic_scores
 
 
 def test_same_seed_same_numbers_other_seed_other_resamples():

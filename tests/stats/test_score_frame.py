@@ -4,12 +4,12 @@ import pandas as pd
 import pytest
 
 from annotations.seeding import demo_conversations
-from evaluation.benchmark.baselines import all_baseline_runs
-from evaluation.benchmark.instrument import default_instrument
-from evaluation.benchmark.records import Conversation, Metadata, ParticipantProfile
-from evaluation.benchmark.report import Provenance, write_report
-from evaluation.benchmark.scoring import score_conversation
-from evaluation.benchmark.stats import (
+from attunebench.baselines import all_baseline_runs
+from attunebench.instrument import default_instrument
+from attunebench.records import Conversation, Metadata, ParticipantProfile
+from attunebench.report import Provenance, write_report
+from attunebench.scoring import score_conversation
+from attunebench.stats import (
     AXES,
     StatsConfig,
     compute_statistics,
@@ -17,7 +17,7 @@ from evaluation.benchmark.stats import (
     score_frame,
     validate_score_frame,
 )
-from evaluation.benchmark.stats.synthetic import synthetic_scores
+from attunebench.stats.synthetic import synthetic_scores
 
 
 def test_score_frame_from_records_runs_through_statistics_and_report(tmp_path):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from evaluation.benchmark.stats import StatsConfig, SubgroupSpec, compute_statistics
-from evaluation.benchmark.stats.synthetic import synthetic_scores
+from attunebench.stats import StatsConfig, SubgroupSpec, compute_statistics
+from attunebench.stats.synthetic import synthetic_scores
 
 
 @pytest.fixture(scope="module")

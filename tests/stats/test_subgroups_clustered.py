@@ -14,8 +14,8 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from evaluation.benchmark.records import Conversation, Metadata, ParticipantProfile
-from evaluation.benchmark.stats import (
+from attunebench.records import Conversation, Metadata, ParticipantProfile
+from attunebench.stats import (
     AXES,
     StatsConfig,
     SubgroupDifference,
@@ -23,7 +23,7 @@ from evaluation.benchmark.stats import (
     compute_statistics,
     conversation_attributes,
 )
-from evaluation.benchmark.stats.subgroups import holm_by_axis
+from attunebench.stats.subgroups import holm_by_axis
 
 TRAIT = "trait:diagnosis"
 SCORES = [0.30, 0.55, 0.42, 0.61, 0.25, 0.48, 0.70, 0.52, 0.66, 0.81, 0.58, 0.73]
@@ -122,7 +122,7 @@ def test_the_score_frame_carries_the_participant_of_each_conversation():
 
 
 def test_the_report_table_names_participants_and_the_adjusted_p_value(tmp_path):
-    from evaluation.benchmark.report import Provenance, write_report
+    from attunebench.report import Provenance, write_report
 
     config = StatsConfig(seed=11, n_resamples=300, n_permutations=10, min_group_size=5)
     statistics = compute_statistics(frame(4), config)

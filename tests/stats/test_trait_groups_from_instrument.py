@@ -5,15 +5,15 @@ level of its own, never pooled with "none"."""
 from dataclasses import replace
 
 from annotations.seeding import demo_conversations
-from evaluation.benchmark.baselines import all_baseline_runs
-from evaluation.benchmark.instrument import (
+from attunebench.baselines import all_baseline_runs
+from attunebench.instrument import (
     default_instrument,
     default_instrument_data,
     load_instrument,
 )
-from evaluation.benchmark.records import Conversation, Metadata, ParticipantProfile
-from evaluation.benchmark.scoring import score_conversation
-from evaluation.benchmark.stats import (
+from attunebench.records import Conversation, Metadata, ParticipantProfile
+from attunebench.scoring import score_conversation
+from attunebench.stats import (
     StatsConfig,
     compute_statistics,
     conversation_attributes,

@@ -24,7 +24,7 @@ from annotations.qa.flags.base import (
     TurnSnapshot,
 )
 from annotations.qa.models import AttentionCheck, StudyQASettings, SurveyPart
-from evaluation.benchmark import records
+from attunebench import records
 
 
 @dataclass(frozen=True)

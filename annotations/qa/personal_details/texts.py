@@ -20,7 +20,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
-from evaluation.benchmark import records
+from attunebench import records
 
 _TURN = re.compile(r"^turns\[turnNumber=(\d+)\]\.(.+)$")
 _TURN_FIELDS = {

@@ -36,7 +36,7 @@ from annotations.qa.services import QAError
 from annotations.services.audit import actor_label_for, record_audit
 from annotations.services.participants import withdraw
 from annotations.services.withdrawal import apply_withdrawal_policy
-from evaluation.benchmark import records
+from attunebench import records
 
 REVIEW_PERM = "qa.review_personal_details"
 ERASE_PERM = "qa.erase_participant"

@@ -18,9 +18,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.releases.models import Release, ReleaseState
 from attune_collect.stall import StallWatch
+from attunebench.prompts import DEFAULT_PROMPT_SET
+from attunebench.runner import MODES, PANAS_STRATEGIES
 from evaluation import conf
-from evaluation.benchmark.prompts import DEFAULT_PROMPT_SET
-from evaluation.benchmark.runner import MODES, PANAS_STRATEGIES
 from evaluation.models import DEFAULT_SEED, MAX_SEED, EvaluationRun, RunStatus, UnitStatus
 from evaluation.progress import progress_line
 from evaluation.services.control import cancel_run

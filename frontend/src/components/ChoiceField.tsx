@@ -19,7 +19,7 @@ export interface OtherText {
   label?: string;
 }
 
-export const OTHER_TEXT_MAX = 200; // the server's limit (evaluation/benchmark/other_text.py)
+export const OTHER_TEXT_MAX = 200; // the server's limit (attunebench/other_text.py)
 
 /** Does one of the chosen options ask for the participant's own words? */
 export function asksText(options: ChoiceOption[], chosen: string[]): boolean {

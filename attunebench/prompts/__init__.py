@@ -1,0 +1,57 @@
+"""Versioned prompt templates: one folder per prompt set (``v1/``...), one ``.txt`` per piece.
+
+Templates use ``string.Template`` placeholders (``$message``), so the JSON braces in them need
+no escaping. A prompt set's version id (e.g. ``v1-3fa2b1c09d7e``) is its folder name plus a hash
+of every file's name and text and of the answer schemas' version: it is stored with every result,
+so two runs are comparable exactly when their ids are equal, and editing a template without
+renaming the folder still changes the id.
+
+To change a prompt for real runs, copy the folder to ``v2/`` and edit there: results of ``v1``
+stay reproducible.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from string import Template
+from types import MappingProxyType
+from typing import Any
+
+from attunebench.schemas import SCHEMA_VERSION
+
+PROMPTS_DIR = Path(__file__).resolve().parent
+DEFAULT_PROMPT_SET = "v1"
+
+
+@dataclass(frozen=True)
+class PromptSet:
+    name: str
+    version_id: str
+    templates: MappingProxyType[str, Template]
+
+    def render(self, piece: str, **values: Any) -> str:
+        """The piece with every placeholder filled; a missing value is a bug, so it raises."""
+        return self.templates[piece].substitute(values)
+
+
+@functools.cache
+def load_prompt_set(name: str = DEFAULT_PROMPT_SET, root: Path = PROMPTS_DIR) -> PromptSet:
+    folder = root / name
+    files = sorted(folder.glob("*.txt"))
+    if not files:
+        raise ValueError(f"no prompt set {name!r} in {root}")
+    digest = hashlib.sha256(f"schemas {SCHEMA_VERSION}\n".encode())
+    templates: dict[str, Template] = {}
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        digest.update(f"{path.name}\0{len(text)}\0{text}".encode())
+        # Files end with a newline for editors' sake; the pieces are joined by the caller.
+        templates[path.stem] = Template(text.rstrip("\n"))
+    return PromptSet(
+        name=name,
+        version_id=f"{name}-{digest.hexdigest()[:12]}",
+        templates=MappingProxyType(templates),
+    )

@@ -1,0 +1,87 @@
+"""The standing leaderboard of a release in the admin: every finished run's per-conversation
+scores (from its report folder: per_conversation.parquet, scores.json), grouped into boards
+whose runs may be compared (same release hash, prompt version, scoring options and seed), and
+compared by the package (``attunebench.leaderboard``) without calling any model.
+
+Who may see it: whoever may view evaluation reports, over the runs they may see (the admin
+view filters the runs before calling here).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from annotations.releases.models import Release
+from attunebench.cli_report import Table, leaderboard_table, pairs_table
+from attunebench.leaderboard import Identity, Leaderboard, add_rows, board_statistics
+from attunebench.score_folder import PER_CONVERSATION_FILE, SCORES_FILE
+from attunebench.stats.build import score_columns
+from evaluation.engine import release_conversations
+from evaluation.models import EvaluationRun, RunStatus
+from evaluation.services.report import report_folder, run_instrument
+
+
+@dataclass(frozen=True)
+class BoardView:
+    identity: Identity
+    run_ids: tuple[int, ...]
+    leaderboard: Table
+    pairs: Table
+
+
+def finished_runs(release: Release, runs: Iterable[EvaluationRun]) -> list[EvaluationRun]:
+    """The completed runs of ``release`` among ``runs`` whose report folder is on this server."""
+    return [
+        run
+        for run in runs
+        if run.release_id == release.pk
+        and run.status == RunStatus.COMPLETED
+        and (report_folder(run) / PER_CONVERSATION_FILE).is_file()
+    ]
+
+
+def release_boards(release: Release, runs: Sequence[EvaluationRun]) -> list[BoardView]:
+    """One board per comparable group of ``runs`` (oldest first; a later run of the same model
+    and mode replaces the earlier), each with its leaderboard and paired tests on the composite."""
+    boards: dict[str, tuple[Leaderboard, list[int]]] = {}
+    for run in sorted(runs, key=lambda r: r.pk):
+        folder = report_folder(run)
+        scoring = json.loads((folder / SCORES_FILE).read_text(encoding="utf-8"))
+        identity = Identity(
+            run.release_hash, run.prompt_version, dict(scoring["scoring_options"]), run.seed
+        )
+        key = json.dumps(
+            [
+                identity.release_hash,
+                identity.prompt_version,
+                identity.scoring_options,
+                identity.seed,
+            ],
+            sort_keys=True,
+        )
+        board, ids = boards.setdefault(
+            key, (Leaderboard(identity, release.name, release.version), [])
+        )
+        rows = score_columns(pd.read_parquet(folder / PER_CONVERSATION_FILE))
+        add_rows(board, rows, str(run.pk), replace=True)
+        ids.append(run.pk)
+    if not boards:
+        return []
+    conversations = release_conversations(release.folder)
+    instrument = run_instrument(runs[0])
+    views = []
+    for board, ids in boards.values():
+        statistics = board_statistics(board, conversations, instrument)
+        views.append(
+            BoardView(
+                board.identity,
+                tuple(ids),
+                leaderboard_table(statistics),
+                pairs_table(statistics, "composite"),
+            )
+        )
+    return views
