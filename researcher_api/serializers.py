@@ -192,6 +192,11 @@ class RunOutput(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
+class LeaderboardOutput(serializers.Serializer):
+    release = serializers.IntegerField()
+    boards = serializers.ListField(child=serializers.DictField())
+
+
 class ReportOutput(serializers.Serializer):
     run = serializers.IntegerField()
     report = serializers.DictField()

@@ -28,6 +28,7 @@ urlpatterns = [
     path("releases/<int:pk>/", releases.ReleaseDetailView.as_view()),
     path("releases/<int:pk>/manifest/", releases.ReleaseManifestView.as_view()),
     path("releases/<int:pk>/download/", releases.ReleaseDownloadView.as_view()),
+    path("releases/<int:pk>/leaderboard/", releases.ReleaseLeaderboardView.as_view()),
     path("evaluations/", evaluations.RunListView.as_view(), name="researcher-evaluations"),
     path("evaluations/estimate/", evaluations.RunEstimateView.as_view()),
     path("evaluations/<int:pk>/", evaluations.RunDetailView.as_view()),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -85,3 +86,22 @@ def release_boards(release: Release, runs: Sequence[EvaluationRun]) -> list[Boar
             )
         )
     return views
+
+
+def board_as_dict(board: BoardView) -> dict[str, Any]:
+    """A board as plain JSON (the researcher API's leaderboard): what makes its runs
+    comparable, the runs, and its two tables as column names and rows."""
+    return {
+        "release_hash": board.identity.release_hash,
+        "prompt_version": board.identity.prompt_version,
+        "scoring_options": dict(board.identity.scoring_options),
+        "seed": board.identity.seed,
+        "runs": list(board.run_ids),
+        "leaderboard": _table(board.leaderboard),
+        "pairs": _table(board.pairs),
+    }
+
+
+def _table(table: Table) -> dict[str, Any]:
+    columns, rows = table
+    return {"columns": list(columns), "rows": [list(row) for row in rows]}

@@ -12,8 +12,14 @@ from rest_framework.response import Response
 
 from annotations.models import Study
 from annotations.releases.models import ReleaseState
+from evaluation.services.leaderboard import board_as_dict, finished_runs, release_boards
 from researcher_api import access, selectors, services
-from researcher_api.serializers import ManifestOutput, ReleaseCreateInput, ReleaseOutput
+from researcher_api.serializers import (
+    LeaderboardOutput,
+    ManifestOutput,
+    ReleaseCreateInput,
+    ReleaseOutput,
+)
 from researcher_api.views.common import READ_ERRORS, TAG, WRITE_ERRORS, ResearcherView
 
 VIEW_RELEASE = "releases.view_release"
@@ -117,3 +123,22 @@ class ReleaseDownloadView(ResearcherView):
         )
         response[CHECKSUM_HEADER] = release.archive_sha256
         return response
+
+
+class ReleaseLeaderboardView(ResearcherView):
+    """The release's standing leaderboard: one board per group of comparable finished runs the
+    token may see (the admin's, in JSON); empty while no run has finished."""
+
+    @extend_schema(
+        operation_id="releases_leaderboard",
+        tags=[TAG],
+        responses={200: LeaderboardOutput, **READ_ERRORS},
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        release = selectors.release(self.token(), pk)
+        access.require_all(
+            self.token(), "evaluation.view_report", services.release_study_ids(release)
+        )
+        runs = finished_runs(release, selectors.runs(self.token()).filter(release=release))
+        boards = [board_as_dict(board) for board in release_boards(release, runs)]
+        return Response(LeaderboardOutput({"release": release.pk, "boards": boards}).data)

@@ -168,6 +168,13 @@ ENDPOINTS = [
         "releases.download_release",
         lambda s: f"releases/{s.release.pk}/download/",
     ),
+    E(
+        "releases_leaderboard",
+        "get",
+        "release",
+        "evaluation.view_report",
+        lambda s: f"releases/{s.release.pk}/leaderboard/",
+    ),
     E("evaluations_list", "get", "list", "evaluation.view_evaluationrun", lambda s: "evaluations/"),
     E(
         "evaluations_estimate",

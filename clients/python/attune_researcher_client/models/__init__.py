@@ -7,6 +7,8 @@ from .error_detail_output import ErrorDetailOutput
 from .estimate_output import EstimateOutput
 from .estimate_output_estimate import EstimateOutputEstimate
 from .flag_count_output import FlagCountOutput
+from .leaderboard_output import LeaderboardOutput
+from .leaderboard_output_boards_item import LeaderboardOutputBoardsItem
 from .manifest_output import ManifestOutput
 from .manifest_output_manifest import ManifestOutputManifest
 from .message_output import MessageOutput
@@ -38,6 +40,8 @@ __all__ = (
     "EstimateOutput",
     "EstimateOutputEstimate",
     "FlagCountOutput",
+    "LeaderboardOutput",
+    "LeaderboardOutputBoardsItem",
     "ManifestOutput",
     "ManifestOutputManifest",
     "MessageOutput",
