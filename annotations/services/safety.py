@@ -41,6 +41,23 @@ CHECK_IN_TEXT = (
     "Just checking in: how are you doing? If things feel heavy right now, you can pause or "
     "stop at any time, and help is there if you want it:"
 )
+# The same words in the participant app's other languages (frontend/src/i18n/locales); a
+# language without its own falls back to English, as the app's catalogs do.
+CHECK_IN_TEXTS = {
+    "en": CHECK_IN_TEXT,
+    "es": (
+        "Solo queríamos saber cómo estás. Si ahora mismo las cosas se sienten pesadas, puedes "
+        "hacer una pausa o parar cuando quieras, y hay ayuda si la quieres:"
+    ),
+    "ar": (
+        "نودّ فقط أن نطمئن عليك: كيف حالك؟ إذا كانت الأمور ثقيلة عليك الآن، يمكنك التوقف "
+        "مؤقتًا أو الانسحاب في أي وقت، والمساعدة متاحة إن أردتها:"
+    ),
+}
+
+
+def check_in_text(language: str = "") -> str:
+    return CHECK_IN_TEXTS.get(language.split("-")[0].lower(), CHECK_IN_TEXT)
 
 
 @dataclass(frozen=True)
@@ -57,7 +74,7 @@ class SupportNotice:
 
 def check_in_notice(study: Study, turn: int, language: str = "") -> SupportNotice:
     resources = support_resources(study, language)
-    return SupportNotice(f"{CHECK_IN_TEXT}\n\n{resources}", turn, gentle=True)
+    return SupportNotice(f"{check_in_text(language)}\n\n{resources}", turn, gentle=True)
 
 
 def support_resources(study: Study, language: str = "") -> str:

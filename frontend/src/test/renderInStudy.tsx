@@ -20,6 +20,16 @@ export interface StudyHarness {
   context: StudyContextValue;
 }
 
+// Every harness's draft store of the running test: its pending localStorage writes are made at
+// once when the test ends (closeHarnesses), before the storage is cleared for the next test; a
+// write left on its timer landed in the next test's storage (same namespace) and failed it.
+const openStores = new Set<DraftStore>();
+
+export function closeHarnesses(): void {
+  for (const store of openStores) store.flushLocal();
+  openStores.clear();
+}
+
 export function makeHarness(options: { session?: Session; instrument?: Instrument; server?: FakeServer } = {}): StudyHarness {
   const server = options.server ?? new FakeServer();
   const client = new ApiClient(API, server.fetch);
@@ -29,6 +39,7 @@ export function makeHarness(options: { session?: Session; instrument?: Instrumen
     remove: (key) => client.deleteDraft(key),
     list: () => client.drafts(),
   });
+  openStores.add(drafts);
   const context: StudyContextValue = {
     client,
     drafts,
