@@ -15,8 +15,14 @@ def test_every_kind_of_owed_work_is_swept():
         "evaluation runs",
         "QA flags",
         "risk alerts",
+        "idle Prolific conversations",
+        "webhook deliveries",
     }
-    assert {step.step.__module__.split(".")[0] for step in steps()} == {"annotations", "evaluation"}
+    assert {step.step.__module__.split(".")[0] for step in steps()} == {
+        "annotations",
+        "evaluation",
+        "webhooks",
+    }
 
 
 def test_the_interval_is_half_the_shortest_bound(settings):

@@ -12,7 +12,7 @@ from django.utils import timezone
 from annotations.models import AuditEntry, Conversation, ConversationState, ProlificLink, Turn
 from annotations.prolific.places import sweep_idle_conversations
 from annotations.services.progress import Step, progress_of
-from attune_collect.sweep import STEPS
+from attune_collect.sweep import steps
 from tests.prolific.conftest import arrive
 
 pytestmark = pytest.mark.django_db
@@ -48,4 +48,4 @@ def test_idle_conversations_are_abandoned_once(linked_study, prolific_server):
 
 
 def test_the_workers_sweep_runs_it():
-    assert sweep_idle_conversations in [step for _, step in STEPS]
+    assert sweep_idle_conversations in [s.step for s in steps()]
