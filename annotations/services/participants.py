@@ -476,7 +476,11 @@ def submit_profile(
     # Quotas per stratum: the study's row is locked (as consent locks it), so two profiles
     # racing for a stratum's last place are checked one after the other.
     study = _study_for_quotas(participant)
-    if study is not None and quotas.refusal(study, traits) is not None:
+    if (
+        study is not None
+        and quotas.refusal(study, traits, person=participant.restart_of_id or participant.pk)
+        is not None
+    ):
         screen_out(participant, ScreenoutReason.QUOTA_FULL)
         return
     participant.age, participant.traits, participant.goals = age, traits, goals

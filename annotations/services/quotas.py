@@ -25,7 +25,9 @@ def quotas_of(study: Study) -> list[Quota]:
     return parse_quotas(study.quotas or [])
 
 
-def _held_profiles(study: Study) -> list[list[str]]:
+def _held_profiles(study: Study, *, but: int | None = None) -> list[list[str]]:
+    """The traits of each person holding a place with a submitted profile, but the person
+    ``but`` (a fresh session of someone already counted is not a newcomer)."""
     rows = (
         held_places(study)
         .filter(profile_submitted_at__isnull=False)
@@ -33,12 +35,14 @@ def _held_profiles(study: Study) -> list[list[str]]:
     )
     people: dict[int, list[str]] = {}
     for pk, restart_of, traits in rows:
-        people.setdefault(restart_of or pk, traits or [])
+        if (restart_of or pk) != but:
+            people.setdefault(restart_of or pk, traits or [])
     return list(people.values())
 
 
-def refusal(study: Study, traits: list[str]) -> Quota | None:
-    """The quota that refuses a newcomer with ``traits`` a place, if any.
+def refusal(study: Study, traits: list[str], *, person: int | None = None) -> Quota | None:
+    """The quota that refuses a newcomer with ``traits`` a place, if any (``person``: the id
+    of the newcomer's first record, whose places are not counted against them).
 
     At most: the stratum already holds its bound. At least: a newcomer outside the stratum
     would leave fewer places than the stratum still needs (the target minus the profiled
@@ -46,7 +50,7 @@ def refusal(study: Study, traits: list[str]) -> Quota | None:
     quotas = quotas_of(study)
     if not quotas:
         return None
-    held = _held_profiles(study)
+    held = _held_profiles(study, but=person)
     for quota in quotas:
         in_stratum = sum(quota.matches(t) for t in held)
         if quota.matches(traits):

@@ -10,10 +10,11 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from annotations.models import Participant, Study
+from annotations.models import Participant, ReturningLinkPolicy, Study
 from annotations.qa.monitoring import quota_places
 from annotations.services import quotas as quota_service
 from annotations.services.participants import submit_profile
+from tests.participant.client import DjangoTransport, ParticipantClient
 from tests.threads import in_a_thread, until_another_waits_for_a_lock
 
 AT_MOST_ONE_DIAGNOSED = [{"id": "diagnosed", "trait": "diagnosis:", "at_most": 1}]
@@ -61,6 +62,21 @@ class TestAtMost:
             place_freed_at=timezone.now(), place_freed_reason="RETURNED"
         )
         assert profile(consented(participant_client, study), "adhd") == "pre_panas"
+
+    def test_a_fresh_session_of_the_same_person_is_not_a_newcomer(
+        self, make_chat_study, participant_client
+    ):
+        study = make_chat_study(
+            target_participants=10,
+            quotas=AT_MOST_ONE_DIAGNOSED,
+            returning_link_policy=ReturningLinkPolicy.FRESH,
+        )
+        first = consented(participant_client, study)
+        profile(first, "adhd")
+        again = ParticipantClient(DjangoTransport(), study.slug, first.pid)
+        assert again.start(session_id="OTHER").status == 201
+        again.post("consent", {"consent_version": "2", "agree": True})
+        assert profile(again, "adhd") == "pre_panas"
 
 
 @pytest.mark.django_db
