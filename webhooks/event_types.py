@@ -17,8 +17,8 @@ class EventType(StrEnum):
     EVALUATION_RUN_FAILED = "evaluation_run.failed"
     RISK_FLAG_RAISED = "risk_flag.raised"
     STUDY_FULL = "study.full"
-    # Defined for subscriptions, never emitted yet: the platform has no quota other than the
-    # study's target number of participants (that is ``study.full``).
+    # A stratum's quota (``Study.quotas``) reached its bound, once per quota
+    # (annotations/services/quotas.py); the study's own target is ``study.full``.
     QUOTA_REACHED = "quota.reached"
     QA_QUEUE_EMPTY = "qa_queue.empty"
 
@@ -30,7 +30,7 @@ LABELS: dict[str, str] = {
     EventType.EVALUATION_RUN_FAILED: "Evaluation run failed",
     EventType.RISK_FLAG_RAISED: "Risk flag raised",
     EventType.STUDY_FULL: "Study full",
-    EventType.QUOTA_REACHED: "Quota reached (not emitted yet: no quotas exist)",
+    EventType.QUOTA_REACHED: "Quota reached",
     EventType.QA_QUEUE_EMPTY: "QA queue empty",
 }
 

@@ -8,6 +8,7 @@ from django.db import models
 
 from annotations.models.endpoint import ModelEndpoint
 from annotations.models.instrument import Instrument
+from annotations.models.quota import validate_quotas
 
 
 def contact_addresses(text: str) -> list[str]:
@@ -163,6 +164,17 @@ class Study(models.Model):
     completion_code = models.CharField(max_length=64, blank=True)
     screenout_code = models.CharField(max_length=64, blank=True)
     target_participants = models.PositiveIntegerField(default=100)
+    quotas = models.JSONField(
+        default=list,
+        blank=True,
+        validators=[validate_quotas],
+        help_text="Quotas per stratum of the profile's traits, checked when a participant submits "
+        'the profile, e.g. [{"id": "diagnosed", "trait": "diagnosis:", "at_most": 20}, '
+        '{"id": "undiagnosed", "trait": "diagnosis:", "without": true, "at_least": 30}] '
+        "(docs/prolific.md, Quotas).",
+    )
+    # The quotas whose ``quota.reached`` webhook was sent: once per quota id, ever.
+    quotas_reached = models.JSONField(default=list, blank=True, editable=False)
     conversations_per_participant = models.PositiveSmallIntegerField(default=1)
     support_resources = models.TextField(
         blank=True,

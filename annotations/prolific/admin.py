@@ -27,6 +27,7 @@ from annotations.prolific.review import (
 from annotations.prolific.setup import save_link
 from annotations.qa.access import study_scope
 from annotations.services.places import place_counts
+from annotations.services.quotas import stratum_counts
 from annotations.staff import staff_user
 from attune_collect.prolific.client import (
     MIN_REJECTION_MESSAGE,
@@ -106,6 +107,7 @@ class ProlificLinkAdmin(admin.ModelAdmin):
             "title": f"Prolific: {link.study}",
             "link": link,
             "places": place_counts(link.study),
+            "strata": stratum_counts(link.study),
             "candidates": approval_candidates(link),
             "decisions": ReviewDecision.objects.filter(link=link).order_by("-pk")[:50],
             "bonus_rows": rows,

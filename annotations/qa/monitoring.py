@@ -33,6 +33,7 @@ from annotations.qa.flags import flag_label
 from annotations.qa.flags.loading import seconds_spent
 from annotations.qa.models import Flag
 from annotations.services.places import FREED_REASONS, place_counts
+from annotations.services.quotas import stratum_counts
 from annotations.services.start_refusals import RefusalReason, refused_starts_by_day
 
 NO_MODEL = "(none)"
@@ -248,9 +249,21 @@ def places(study: Study) -> Table:
     )
 
 
+def quota_places(study: Study) -> Table:
+    """Per stratum of the study's quotas: places held, freed and remaining
+    (``services/quotas.py``; no rows when the study has no quotas)."""
+    return Table(
+        "quotas",
+        "Places per stratum (quotas)",
+        ("quota", "rule", "held", "freed", "remaining"),
+        [(s.quota.id, s.quota.rule, s.held, s.freed, s.remaining) for s in stratum_counts(study)],
+    )
+
+
 TABLES = {
     "funnel": funnel_by_day,
     "places": places,
+    "quotas": quota_places,
     "models": conversations_per_model,
     "turns": turns_per_conversation,
     "timings": median_times,

@@ -106,6 +106,14 @@ _SECTIONS: tuple[tuple[str, tuple[Callable[[Table], str], ...], str, str], ...] 
         "above). Synced from Prolific: docs/prolific.md.",
         "",
     ),
+    (
+        "quotas",
+        (),
+        "Per stratum of the study's quotas (profile traits): places held by participants who "
+        "submitted the profile, freed, and remaining (at most: places the stratum may still "
+        "take; at least: places still kept for it). docs/prolific.md, Quotas.",
+        "This study has no quotas.",
+    ),
     ("models", (_models,), "How evenly the model pool is assigned.", "No conversations yet."),
     ("turns", (_turns,), "", "No conversations yet."),
     (

@@ -27,6 +27,7 @@ from annotations.models import (
     Study,
     StudyStatus,
 )
+from annotations.services import quotas
 from annotations.services.assignment import open_conversation
 from annotations.services.audit import record_audit
 from annotations.services.conversation_states import move
@@ -69,6 +70,7 @@ class ScreenoutReason:
     DECLINED_CONSENT = "declined_consent"
     STUDY_FULL = "study_full"
     UNDER_AGE = "under_age"
+    QUOTA_FULL = quotas.QUOTA_FULL
 
 
 @dataclass(frozen=True)
@@ -471,6 +473,16 @@ def submit_profile(
     if age < MINIMUM_AGE:
         screen_out(participant, ScreenoutReason.UNDER_AGE)
         return
+    # Quotas per stratum: the study's row is locked (as consent locks it), so two profiles
+    # racing for a stratum's last place are checked one after the other.
+    study = _study_for_quotas(participant)
+    if (
+        study is not None
+        and quotas.refusal(study, traits, person=participant.restart_of_id or participant.pk)
+        is not None
+    ):
+        screen_out(participant, ScreenoutReason.QUOTA_FULL)
+        return
     participant.age, participant.traits, participant.goals = age, traits, goals
     participant.responses = responses
     participant.profile_schema_version = PROFILE_SCHEMA_VERSION
@@ -488,7 +500,17 @@ def submit_profile(
     actor = actor_for(participant)
     record_audit("annotations.participant.profile", target=participant, actor_label=actor)
     move(conversation, ConversationState.PROFILED, actor_label=actor)
+    if study is not None:
+        quotas.emit_reached(study, traits)
     clear_drafts(participant, "profile")
+
+
+def _study_for_quotas(participant: Participant) -> Study | None:
+    """The participant's study, its row locked, when its quotas apply to them (not to a
+    preview, nor to a study without quotas)."""
+    if participant.is_preview or not participant.study.quotas:
+        return None
+    return Study.objects.select_for_update().get(pk=participant.study_id)
 
 
 def _text_list(field: str, values: list[str]) -> list[str]:

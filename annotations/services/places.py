@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from django.db.models import QuerySet
 from django.db.models.functions import Coalesce
 
 from annotations.models import Participant, Study
@@ -26,15 +27,23 @@ class PlaceCounts:
         return max(0, self.target - self.held)
 
 
+def held_places(study: Study) -> QuerySet[Participant]:
+    """The records holding a place, as ``participants._place_holders`` (one person may have
+    several records: count ``Coalesce("restart_of_id", "id")``)."""
+    return Participant.objects.filter(
+        study=study,
+        is_preview=False,
+        withdrawn=False,
+        consented_at__isnull=False,
+        screened_out_at__isnull=True,
+        place_freed_at__isnull=True,
+    )
+
+
 def place_counts(study: Study) -> PlaceCounts:
     people = Participant.objects.filter(study=study, is_preview=False)
     held = (
-        people.filter(
-            withdrawn=False,
-            consented_at__isnull=False,
-            screened_out_at__isnull=True,
-            place_freed_at__isnull=True,
-        )
+        held_places(study)
         .annotate(person=Coalesce("restart_of_id", "id"))
         .values("person")
         .distinct()
