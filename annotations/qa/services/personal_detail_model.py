@@ -15,13 +15,12 @@ asks again.
 from __future__ import annotations
 
 import asyncio
-import re
 from dataclasses import dataclass
 
 from django.conf import settings
 
 from annotations.models import Conversation, ModelEndpoint
-from annotations.qa.personal_details.kinds import DetailKind
+from annotations.qa.personal_details import model_spans
 from annotations.qa.personal_details.patterns import Detection
 from annotations.services.audit import record_audit
 from attune_collect.llm import GatewayError, default_gateway
@@ -31,17 +30,7 @@ from attune_collect.llm.personal_details import (
     QuotedDetail,
 )
 
-DETECTOR = "model"
 ACTOR = "system:qa.personal_details.model"
-# A model names no confidence: its findings count as fairly likely (above ``AUTO_THRESHOLD``,
-# so ``--redaction auto`` applies them) and below a pattern's certainty.
-SCORE = 0.6
-_KIND = {
-    "name": DetailKind.NAME,
-    "place": DetailKind.PLACE,
-    "organisation": DetailKind.PLACE,
-    "other": DetailKind.OTHER,
-}
 
 
 @dataclass(frozen=True)
@@ -61,19 +50,6 @@ def model_endpoint() -> ModelEndpoint | None:
 def model_version(endpoint: ModelEndpoint) -> str:
     """The findings' detector version: the prompt's, and the model that answered it."""
     return f"{PROMPT_VERSION}:{endpoint.alias}"[:80]
-
-
-def locate(text: str, quote: str) -> list[tuple[int, int]]:
-    """Every place ``quote`` stands in ``text`` as written, not inside a longer word."""
-    spans = []
-    for match in re.finditer(re.escape(quote), text):
-        start, end = match.span()
-        if quote[0].isalnum() and start > 0 and text[start - 1].isalnum():
-            continue
-        if quote[-1].isalnum() and end < len(text) and text[end].isalnum():
-            continue
-        spans.append((start, end))
-    return spans
 
 
 def detect_with_model(conversation_id: int, texts: dict[str, str]) -> ModelScan:
@@ -103,15 +79,7 @@ def detect_with_model(conversation_id: int, texts: dict[str, str]) -> ModelScan:
             continue
         if isinstance(answer, BaseException):
             raise answer
-        found = {
-            (start, end, _KIND[detail.kind])
-            for detail in answer
-            for start, end in locate(texts[path], detail.text)
-        }
-        detections[path] = [
-            Detection(kind, start, end, SCORE, detector=DETECTOR, detector_version=version)
-            for start, end, kind in sorted(found)
-        ]
+        detections[path] = model_spans.detections(texts[path], answer, version)
     return ModelScan(detections, complete)
 
 

@@ -28,7 +28,7 @@ from annotations.qa.models import (
     PersonalDetailFinding,
     PersonalDetailScan,
 )
-from annotations.qa.personal_details import patterns
+from annotations.qa.personal_details import model_spans, patterns
 from annotations.qa.personal_details.kinds import DetailKind
 from annotations.qa.personal_details.redaction import Span, redact_texts
 from annotations.qa.personal_details.texts import record_texts, replace_texts
@@ -134,7 +134,9 @@ def _scan_texts(
     new: list[PersonalDetailFinding] = []
     for path, text in texts.items():
         text_sha = _sha(text)
-        for found in _merged(patterns.detect(text), (model_detections or {}).get(path, [])):
+        for found in model_spans.merged(
+            patterns.detect(text), (model_detections or {}).get(path, [])
+        ):
             if (path, found.start, found.end, text_sha) in kept:
                 continue
             new.append(
@@ -160,18 +162,6 @@ def _scan_texts(
         },
     )
     return len(new)
-
-
-def _merged(
-    by_patterns: list[patterns.Detection], by_model: list[patterns.Detection]
-) -> list[patterns.Detection]:
-    """The pattern findings, and the model's that overlap none of them (a pattern's span is
-    exact; the model adds what patterns cannot find)."""
-    merged = list(by_patterns)
-    for found in by_model:
-        if not any(found.start < p.end and p.start < found.end for p in by_patterns):
-            merged.append(found)
-    return merged
 
 
 def scan_queryset(
