@@ -15,6 +15,7 @@ asks again.
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -31,6 +32,7 @@ from attune_collect.llm.personal_details import (
 )
 
 ACTOR = "system:qa.personal_details.model"
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,12 @@ def model_endpoint() -> ModelEndpoint | None:
     alias = getattr(settings, "ATTUNE_PERSONAL_DETAILS_ENDPOINT", "")
     if not alias:
         return None
-    return ModelEndpoint.objects.filter(alias=alias).first()
+    endpoint = ModelEndpoint.objects.filter(alias=alias).first()
+    if endpoint is None:  # a typo must not pass for "off" unnoticed
+        logger.warning(
+            "ATTUNE_PERSONAL_DETAILS_ENDPOINT names no endpoint %r: model mode off", alias
+        )
+    return endpoint
 
 
 def model_version(endpoint: ModelEndpoint) -> str:
