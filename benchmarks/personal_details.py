@@ -1,6 +1,13 @@
 """Score the pattern detector on the planted corpus: recall per kind, false positives on clean.
 
     .venv/bin/python benchmarks/personal_details.py
+    .venv/bin/python benchmarks/personal_details.py --model attune-demo/listener
+
+``--model`` adds the model mode (patterns first, then the model's quotes located by exact
+substring, as a scan does) through the gateway. The demo provider's answer is a capitalised-word
+heuristic, not a model: with it the figure measures the plumbing (prompt, schema check, span
+location, merge), and names need a real model (``--model`` accepts any litellm model name, with
+``--api-base``; this script never picks one).
 
 A planted detail is found when the detector's spans cover every character of it (what a
 release needs: a half-redacted phone number still leaks); "kind right" also asks that a
@@ -11,6 +18,8 @@ optional model detector or a reviewer does).
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import json
 import sys
 import time
@@ -20,20 +29,51 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from annotations.qa.personal_details.patterns import detect, versions  # noqa: E402
+from annotations.qa.personal_details import model_spans  # noqa: E402
+from annotations.qa.personal_details.patterns import Detection, detect, versions  # noqa: E402
+from attune_collect.llm import EndpointConfig, default_gateway  # noqa: E402
+from attune_collect.llm.personal_details import PROMPT_VERSION, DetailsUnreadable  # noqa: E402
 
 CORPUS = ROOT / "tests" / "privacy" / "corpus" / "planted.jsonl"
 GOALS = {"email": 1.0, "phone": 1.0, "url": 1.0, "address": 0.95, "date": 0.95}
 FP_GOAL = 0.02
 
 
-def score(rows: list[dict]) -> dict:
+def model_detections(
+    rows: list[dict], endpoint: EndpointConfig
+) -> tuple[list[list[Detection]], int]:
+    """The model's spans for every message (concurrently, under the endpoint's limits), and how
+    many answers were unreadable (counted, then ignored, as a scan does)."""
+
+    async def ask_all() -> list:
+        gateway = default_gateway()
+        return await asyncio.gather(
+            *(gateway.find_personal_details(endpoint, row["text"]) for row in rows),
+            return_exceptions=True,
+        )
+
+    answers = asyncio.run(ask_all())
+    spans: list[list[Detection]] = []
+    unreadable = 0
+    for row, answer in zip(rows, answers, strict=True):
+        if isinstance(answer, DetailsUnreadable):
+            unreadable += 1
+            answer = []
+        elif isinstance(answer, BaseException):
+            raise answer
+        spans.append(model_spans.detections(row["text"], answer, PROMPT_VERSION))
+    return spans, unreadable
+
+
+def score(rows: list[dict], by_model: list[list[Detection]] | None = None) -> dict:
     planted, covered, kind_right = Counter(), Counter(), Counter()
     clean = clean_hits = 0
     missed: list[tuple[str, str]] = []
-    for row in rows:
+    for index, row in enumerate(rows):
         text = row["text"]
         found = detect(text)
+        if by_model is not None:
+            found = model_spans.merged(found, by_model[index])
         if not row["details"]:
             clean += 1
             clean_hits += bool(found)
@@ -63,10 +103,21 @@ def score(rows: list[dict]) -> dict:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", help="add the model mode: a litellm model name")
+    parser.add_argument("--api-base", default=None)
+    args = parser.parse_args()
     rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     detect("warm up")  # the recognizers load once per process
     started = time.perf_counter()
-    result = score(rows)
+    by_model = None
+    if args.model:
+        endpoint = EndpointConfig(
+            name="personal-details", model=args.model, api_base=args.api_base, max_concurrency=8
+        )
+        by_model, unreadable = model_detections(rows, endpoint)
+        print(f"model mode {PROMPT_VERSION} on {args.model}: {unreadable} unreadable answer(s)")
+    result = score(rows, by_model)
     elapsed = time.perf_counter() - started
     print(f"detector {versions()}")
     print(

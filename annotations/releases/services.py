@@ -36,7 +36,6 @@ from annotations import dispatch
 from annotations.interchange.to_records import iter_id_chunks, load_records
 from annotations.models import Conversation, ConversationState, ModelConfig, Participant, Study
 from annotations.qa.corrections import apply_corrections
-from annotations.qa.personal_details import patterns as personal_detail_patterns
 from annotations.qa.selectors import agreement_summary, approved_conversations, exclusion_reasons
 from annotations.qa.services.personal_details import (
     RedactionLayer,
@@ -44,6 +43,9 @@ from annotations.qa.services.personal_details import (
     redaction_counts,
     scan_queryset,
     unreviewed_findings,
+)
+from annotations.qa.services.personal_details import (
+    detector_versions as personal_detail_versions,
 )
 from annotations.releases.archive import SUFFIX, write_archive
 from annotations.releases.cards import ReleaseInfo, StudyInfo
@@ -640,7 +642,7 @@ def _release_info(
         model_configs=_config_snapshots(queryset),
         personal_details={
             "redaction": release.redaction,
-            "detectors": personal_detail_patterns.versions(),
+            "detectors": personal_detail_versions(),
             "redacted_spans": redaction_counts(queryset, release.redaction),
         },
     )

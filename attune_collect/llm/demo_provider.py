@@ -11,7 +11,8 @@ same conversation always gets the same reply. Plain-text replies start with "[de
 response's `model` is the demo name, and asked who it is, it says it is a demo. When the last
 user (or a system) message asks for JSON, the answer is valid JSON shaped like the prompt's
 template, filled by simple rules over a PANAS emotion lexicon (see demo_json.py); asked for a
-moderation verdict, it answers one from two phrase lists (demo_moderation.py).
+moderation verdict, it answers one from two phrase lists (demo_moderation.py); asked for the
+personal details in a text, capitalised words (demo_personal_details.py).
 
 Sync, async, streaming and async streaming all work; streams go word by word, with a delay per
 token from the `token_delay_ms` parameter or the ATTUNE_DEMO_TOKEN_DELAY_MS variable (default 0).
@@ -36,6 +37,7 @@ from typing import Any
 from ._litellm import load_litellm
 from .demo_json import json_answer, wants_json
 from .demo_moderation import is_moderation_request, moderation_answer
+from .demo_personal_details import is_personal_details_request, personal_details_answer
 from .demo_personas import PERSONAS, content_text, last_message_text, persona_reply
 
 _litellm = load_litellm()  # the offline settings must be in place before litellm is imported
@@ -75,6 +77,8 @@ def build_demo_reply(model: str, messages: Sequence[Mapping[str, Any]]) -> DemoR
 
     if is_moderation_request(messages):  # asks for JSON too: the verdict's shape, not a template's
         text = moderation_answer(messages)
+    elif is_personal_details_request(messages):  # the details' shape, not a template's
+        text = personal_details_answer(messages)
     elif wants_json(messages):
         text = json_answer(messages, persona=persona, seed=digest, reply_text=prose)
     else:

@@ -26,6 +26,7 @@ from .idle_timeout import IdleTimeout
 from .ledger import UsageLedger
 from .limits import Clock, ConcurrencyLimits, RateLimiterFactory, RateLimiterRegistry, Sleep
 from .moderation import ModerationVerdict, moderation_messages, read_verdict
+from .personal_details import QuotedDetail, personal_details_messages, read_details
 from .prices import PriceBook, default_price_book
 from .retry import RetryPolicy
 from .secrets_policy import key_env_problem, params_problem
@@ -215,6 +216,15 @@ class LLMGateway:
         GatewayError, or ``moderation.VerdictUnreadable`` when the answer is not a verdict."""
         completion = await self.complete(endpoint, moderation_messages(text))
         return read_verdict(completion)
+
+    async def find_personal_details(
+        self, endpoint: EndpointConfig, text: str
+    ) -> list[QuotedDetail]:
+        """The personal details the endpoint's model quotes from one text
+        (``personal_details.py``). Raises GatewayError, or ``personal_details.DetailsUnreadable``
+        when the answer is not the asked JSON."""
+        completion = await self.complete(endpoint, personal_details_messages(text))
+        return read_details(completion)
 
     # -- one attempt -----------------------------------------------------------------------
 

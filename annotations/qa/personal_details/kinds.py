@@ -16,6 +16,7 @@ class DetailKind(StrEnum):
     ID_NUMBER = "id_number"
     NAME = "name"
     PLACE = "place"
+    OTHER = "other"  # what the model mode names beside names and places
 
 
 # What a redacted span reads as: "[EMAIL_1]", "[NAME_2]" (numbered within a conversation).
@@ -30,4 +31,5 @@ PLACEHOLDER_WORD: dict[DetailKind, str] = {
     DetailKind.ID_NUMBER: "ID",
     DetailKind.NAME: "NAME",
     DetailKind.PLACE: "PLACE",
+    DetailKind.OTHER: "DETAIL",
 }

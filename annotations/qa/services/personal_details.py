@@ -28,11 +28,11 @@ from annotations.qa.models import (
     PersonalDetailFinding,
     PersonalDetailScan,
 )
-from annotations.qa.personal_details import patterns
+from annotations.qa.personal_details import model_spans, patterns
 from annotations.qa.personal_details.kinds import DetailKind
 from annotations.qa.personal_details.redaction import Span, redact_texts
 from annotations.qa.personal_details.texts import record_texts, replace_texts
-from annotations.qa.services import QAError
+from annotations.qa.services import QAError, personal_detail_model
 from annotations.services.audit import actor_label_for, record_audit
 from annotations.services.participants import withdraw
 from annotations.services.withdrawal import apply_withdrawal_policy
@@ -57,7 +57,22 @@ AUTO_THRESHOLD = 0.3
 
 
 def detector_version() -> str:
-    return patterns.PATTERN_VERSION
+    """The version a scan must carry to count as current: the pattern mode's, and the model
+    mode's when it is on (turning it on, or changing its endpoint or prompt, makes every
+    conversation due for a scan before its next release)."""
+    endpoint = personal_detail_model.model_endpoint()
+    if endpoint is None:
+        return patterns.PATTERN_VERSION
+    return f"{patterns.PATTERN_VERSION}+{personal_detail_model.model_version(endpoint)}"[:80]
+
+
+def detector_versions() -> dict[str, str]:
+    """The detectors and their versions, for release cards and manifests."""
+    versions = patterns.versions()
+    endpoint = personal_detail_model.model_endpoint()
+    if endpoint is not None:
+        versions["model"] = personal_detail_model.model_version(endpoint)
+    return versions
 
 
 def _sha(text: str) -> str:
@@ -91,12 +106,21 @@ def scan_conversations(conversation_ids: Sequence[int]) -> int:
         scan = scans.get(conversation_id)
         if scan is not None and scan.detector_version == version and scan.content_sha256 == content:
             continue
-        added += _scan_texts(conversation_id, texts, version, content)
+        # The model is asked outside the transaction (a call may take seconds).
+        asked = personal_detail_model.detect_with_model(conversation_id, texts)
+        stored_version = version if asked.complete else patterns.PATTERN_VERSION
+        added += _scan_texts(conversation_id, texts, stored_version, content, asked.detections)
     return added
 
 
 @transaction.atomic
-def _scan_texts(conversation_id: int, texts: dict[str, str], version: str, content: str) -> int:
+def _scan_texts(
+    conversation_id: int,
+    texts: dict[str, str],
+    version: str,
+    content: str,
+    model_detections: dict[str, list[patterns.Detection]] | None = None,
+) -> int:
     # Unreviewed automatic findings are the detector's to replace; reviewed ones and a
     # reviewer's own spans stay (they apply only while their text is unchanged).
     PersonalDetailFinding.objects.filter(
@@ -110,7 +134,9 @@ def _scan_texts(conversation_id: int, texts: dict[str, str], version: str, conte
     new: list[PersonalDetailFinding] = []
     for path, text in texts.items():
         text_sha = _sha(text)
-        for found in patterns.detect(text):
+        for found in model_spans.merged(
+            patterns.detect(text), (model_detections or {}).get(path, [])
+        ):
             if (path, found.start, found.end, text_sha) in kept:
                 continue
             new.append(
