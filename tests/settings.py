@@ -44,4 +44,8 @@ if _xdist_worker and not os.environ.get("ATTUNE_XDIST_ISOLATED"):
             _db = (int(_match.group(2) or 0) - _index) % 16
             os.environ[_name] = f"{_match.group(1)}/{_db}"
 
+from tests.risk_artefact import use_lexicon_only_risk_artefact  # noqa: E402
+
+use_lexicon_only_risk_artefact()  # before Django's start-up can import the risk check
+
 from attune_collect.settings import *  # noqa: E402, F403
