@@ -48,6 +48,8 @@ no Redis). Production is configured with these variables:
 ``ATTUNE_WEBHOOK_TIMEOUT_S``  seconds a webhook delivery waits for the receiver's answer (10).
 ``ATTUNE_WEBHOOK_MAX_ATTEMPTS`` attempts of a webhook delivery before it counts as failed (6).
 ``ATTUNE_WEBHOOK_BACKOFF_S``  seconds before a webhook's second attempt, doubled for each next (30).
+``ATTUNE_PERSONAL_DETAILS_ENDPOINT`` the alias of the model endpoint that also looks for names
+                               and places in a scan for personal details (off when empty, the default).
 ``ATTUNE_SITE_URL``            the platform's address for links in emails
                                (``http://localhost:8000``).
 ``ATTUNE_API_KEY_ENV_PATTERN`` the regex a model endpoint's key variable must match whole

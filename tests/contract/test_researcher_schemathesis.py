@@ -9,7 +9,7 @@ on rows no static schema knows (a model endpoint's alias, a release version high
 last, a study that is recruiting to be paused), and the API refuses the others with a
 documented 400, 404 or 409; the permission matrix and the generated client's workflow test the
 accepted paths. A positive case's path parameters are the demo study's own rows (``_rows``).
-Kept fast: MAX_EXAMPLES per operation (21 operations)."""
+Kept fast: MAX_EXAMPLES per operation (22 operations)."""
 
 from __future__ import annotations
 
@@ -94,6 +94,6 @@ def test_the_researcher_api_keeps_its_schema(personas, sides, settings):  # noqa
     print(f"\nschemathesis (researcher): {operations} operations, {counts.total()} cases")
     for failure in failures:
         print("  " + failure)
-    assert operations == 21
+    assert operations == 22
     assert counts[GenerationMode.POSITIVE] > 0 and counts[GenerationMode.NEGATIVE] > 0
     assert not failures

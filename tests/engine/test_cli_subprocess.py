@@ -47,7 +47,7 @@ def test_run_then_score(release_dir, tmp_path):
         runs,
     )
     assert done.returncode == 0, done.stderr
-    assert len(list(runs.glob("run_*.json"))) == 4
+    assert len(list(runs.glob("run_*__*.json"))) == 4
     assert (runs / "call_cache.sqlite3").exists()
     assert "calls" in done.stderr and "/s" in done.stderr and "left" in done.stderr
     lines = done.stdout.splitlines()

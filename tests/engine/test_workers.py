@@ -92,7 +92,7 @@ def test_a_run_over_two_workers(release_dir, tmp_path):
         timeout=180,
     )
     assert done.returncode == 0, done.stderr
-    assert len(list(tmp_path.glob("run_*.json"))) == 6
+    assert len(list(tmp_path.glob("run_*__*.json"))) == 6
     assert done.stdout.startswith("6 units (3 conversations)")
     rows = [line.split() for line in done.stdout.splitlines() if line.startswith("attune-demo/")]
     assert [row[2:5] for row in rows[:2]] == [["3", "3", "0"]] * 2  # units, run now, reused

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from annotations.demo import ensure_demo_endpoints, seed_demo
-from annotations.releases.models import Release, ReleaseState
+from annotations.releases.models import Redaction, Release, ReleaseState
 from annotations.releases.services import create_release, enqueue_build
 from evaluation.models import EvaluationRun, RunStatus
 from evaluation.services.creation import create_run
@@ -81,7 +81,9 @@ def test_a_whole_worker_killed_mid_run_and_mid_build(celery_on_redis, settings):
         release = make_release(conversations=6, seed=4)
         listener, advisor = sorted(ensure_demo_endpoints(), key=lambda e: e.alias)[:2]
         study = seed_demo(160, seed=11).study
-        to_build = create_release(name="killbench", version="1.0.0", studies=[study])
+        to_build = create_release(
+            name="killbench", version="1.0.0", studies=[study], redaction=Redaction.AUTO
+        )
         doomed = start_worker(env, "doomed")
         try:
             run = create_run(

@@ -130,6 +130,7 @@ SKIPPED = {
     "tests",
     "frontend",
     "staticfiles",
+    "build",  # make wheel's build folder (packaging/attunebench/build), not the repo's code
 }
 SCANNED_SUFFIXES = {".py", ".yml", ".yaml", ".toml", ".cfg", ".sh"}
 SCANNED_NAMES = {"Makefile", "Dockerfile", "run"}  # run: .ci/run

@@ -12,7 +12,15 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-RUNTIME = ("annotations", "attune_collect", "evaluation", "manage.py")
+RUNTIME = (
+    "annotations",
+    "attune_collect",
+    "attunebench",
+    "evaluation",
+    "researcher_api",
+    "webhooks",
+    "manage.py",
+)
 DEVELOPMENT = ("tests", "benchmarks")
 # Pinned but never imported by name, and why each is needed all the same.
 USED_WITHOUT_IMPORT = {
@@ -35,6 +43,7 @@ USED_WITHOUT_IMPORT = {
     "pytest-xdist": "a pytest plugin (the suite runs on two processes)",
     "ruff": "the linter and formatter, a command",
     "import-linter": "lint-imports, a command (the import contracts in .importlinter)",
+    "setuptools": "the build backend of the attunebench wheel (packaging/attunebench, make wheel)",
     "openapi-python-client": "a command: tests/participant/test_generated_client.py generates "
     "a Python client from the served schema with it",
 }
