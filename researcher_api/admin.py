@@ -82,7 +82,6 @@ class ApiTokenAdmin(admin.ModelAdmin):
             expires_at=form.cleaned_data["expires_at"],
         )
         obj.pk = issued.token.pk
-        obj._state.adding = False
         messages.warning(
             request,
             f"Your new token (copy it now, it is not shown again): {issued.value}",

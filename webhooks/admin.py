@@ -102,7 +102,6 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
             return
         endpoint, secret = services.register_endpoint(user, is_active=data["is_active"], **fields)
         obj.pk, obj.owner, obj.created_at = endpoint.pk, endpoint.owner, endpoint.created_at
-        obj._state.adding = False
         request._webhook_secret = secret  # type: ignore[attr-defined]  # for response_add only
 
     def save_related(self, request: HttpRequest, form, formsets, change) -> None:

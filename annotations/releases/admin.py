@@ -162,7 +162,6 @@ class ReleaseAdmin(admin.ModelAdmin):
             actor=request.user,
         )
         obj.pk = release.pk
-        obj._state.adding = False
         enqueue_build(release, actor=request.user)
         messages.info(request, f"{release} is queued; this page shows the build's progress.")
 
