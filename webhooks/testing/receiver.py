@@ -48,8 +48,8 @@ class _State:
 
 class WebhookReceiver:
     def __init__(self) -> None:
-        self._state = _State()
-        state = self._state
+        self._record = _State()
+        state = self._record
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
@@ -90,30 +90,30 @@ class WebhookReceiver:
 
     @property
     def secret(self) -> str | None:
-        return self._state.secret
+        return self._record.secret
 
     @secret.setter
     def secret(self, value: str | None) -> None:
-        self._state.secret = value
+        self._record.secret = value
 
     @property
     def received(self) -> list[Received]:
-        with self._state.lock:
-            return list(self._state.received)
+        with self._record.lock:
+            return list(self._record.received)
 
     @property
     def arrived(self) -> threading.Event:
         """Set when a request has arrived (before it is answered)."""
-        return self._state.arrived
+        return self._record.arrived
 
     def fail_next(self, times: int, status: int = 500) -> None:
-        with self._state.lock:
-            self._state.failures_left, self._state.fail_status = times, status
+        with self._record.lock:
+            self._record.failures_left, self._record.fail_status = times, status
 
     def hold(self) -> threading.Event:
         """Answer no request until the returned event is set."""
-        self._state.hold = threading.Event()
-        return self._state.hold
+        self._record.hold = threading.Event()
+        return self._record.hold
 
     def __enter__(self) -> WebhookReceiver:
         self._thread.start()
@@ -125,7 +125,7 @@ class WebhookReceiver:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if self._state.hold is not None:
-            self._state.hold.set()
+        if self._record.hold is not None:
+            self._record.hold.set()
         self._server.shutdown()
         self._server.server_close()
