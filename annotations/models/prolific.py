@@ -11,11 +11,14 @@ sent exactly once (``annotations/prolific/``).
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
 
 from annotations.models.participant import Participant
 from annotations.models.study import Study
+from attune_collect.config import key_env_policy
+from attune_collect.llm.secrets_policy import ENV_VAR_NAME
 
 ENV_NAME = RegexValidator(r"^[A-Z][A-Z0-9_]{0,99}$", "An environment variable name (A-Z, 0-9, _).")
 
@@ -63,6 +66,16 @@ class ProlificLink(models.Model):
 
     def __str__(self) -> str:
         return f"Prolific {self.prolific_study_id}"
+
+    def clean(self) -> None:
+        # The token is sent to ``api_base``, which the researcher sets: naming the platform's
+        # own variables (DJANGO_SECRET_KEY, DATABASE_URL, ...) would hand them to any server.
+        # The same policy as a model endpoint's key (attune_collect/llm/secrets_policy.py).
+        super().clean()
+        if ENV_VAR_NAME.fullmatch(self.token_env):  # else the field validator says why
+            refused = key_env_policy().problem(self.token_env)
+            if refused is not None:
+                raise ValidationError({"token_env": refused})
 
 
 class ProlificSubmission(models.Model):

@@ -7,11 +7,17 @@ import os
 from pathlib import Path
 
 from annotations.models import ProlificLink
+from attune_collect.config import key_env_policy
 from attune_collect.prolific.client import ClientPolicy, ProlificClient, ProlificError
 
 
 def read_token(variable: str) -> str:
-    """The token in ``variable``, or in the file ``<variable>_FILE`` names (Docker secrets)."""
+    """The token in ``variable``, or in the file ``<variable>_FILE`` names (Docker secrets).
+    Checked against the key policy again before anything is read: a link written around the
+    model's validation still never sends the platform's own secrets."""
+    refused = key_env_policy().problem(variable)
+    if refused is not None:
+        raise ProlificError(f"The Prolific token variable is refused: {refused}.")
     token = os.environ.get(variable, "").strip()
     if not token and (path := os.environ.get(f"{variable}_FILE")):
         try:
