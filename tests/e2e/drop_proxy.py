@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 class DroppingProxy:
     def __init__(self, target_url: str) -> None:
-        self.target = _address(target_url)
+        self.target = address_of(target_url)
         self.connections: dict[tuple[str, int], int] = {}
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
@@ -34,7 +34,7 @@ class DroppingProxy:
             sock.close()
 
     def retarget(self, target_url: str) -> None:
-        self.target = _address(target_url)
+        self.target = address_of(target_url)
 
     def restore(self) -> None:
         self.up = True
@@ -65,7 +65,7 @@ class DroppingProxy:
                 threading.Thread(target=_pump, args=(source, sink), daemon=True).start()
 
 
-def _address(url: str) -> tuple[str, int]:
+def address_of(url: str) -> tuple[str, int]:
     parts = urlsplit(url)
     return (parts.hostname or "127.0.0.1", parts.port or 80)
 

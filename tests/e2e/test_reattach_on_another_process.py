@@ -10,7 +10,7 @@ import os
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.drop_proxy import DroppingProxy, _address
+from tests.e2e.drop_proxy import DroppingProxy, address_of
 from tests.e2e.test_reply_survives_the_phone import REPLY, STREAMING, _start, _stored_once
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -36,6 +36,6 @@ def test_the_reattach_lands_on_the_other_process(
         assert _stored_once(openai_server) == REPLY
         expect(phone.get_by_text("could not be written")).to_have_count(0)
         # The page and its stream after the reload were served by the second process alone.
-        assert balancer.connections.get(_address(second_web_process), 0) > 0
+        assert balancer.connections.get(address_of(second_web_process), 0) > 0
     finally:
         balancer.close()
