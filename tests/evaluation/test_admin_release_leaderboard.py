@@ -8,6 +8,7 @@ from django.urls import reverse
 from annotations.demo import ensure_demo_endpoints
 from evaluation.services.creation import create_run
 from evaluation.services.inline import run_inline
+from tests.factories import make_staff, make_study
 
 pytestmark = pytest.mark.django_db
 
@@ -53,3 +54,11 @@ def test_an_outsider_does_not_see_it(two_runs_and_another_seed, client, outsider
     client.force_login(outsider)
     page = client.get(reverse("admin:evaluation_release_leaderboard", args=[first.release_id]))
     assert page.status_code == 302 and "attune-demo" not in page.text
+
+
+def test_a_researcher_of_another_study_does_not_see_it(two_runs_and_another_seed, client):
+    first = two_runs_and_another_seed[0]
+    elsewhere = make_study()
+    client.force_login(make_staff("researcher", studies={elsewhere: "researcher"}))
+    page = client.get(reverse("admin:evaluation_release_leaderboard", args=[first.release_id]))
+    assert page.status_code == 403 and "attune-demo" not in page.text
