@@ -35,7 +35,7 @@ import sys
 
 from django.core.exceptions import ImproperlyConfigured
 
-from annotations.participant_api.reply_stops import listen_for_stops
+from annotations.participant_api import reply_messages
 from annotations.text_checks import risk
 from attune_collect.env import env_int, env_str
 from attune_collect.llm._litellm import load_litellm
@@ -69,7 +69,7 @@ def prepare_web_process() -> None:
     load_litellm()
     prepare_direct_transport()
     risk.warm()  # the learned risk check's model: the first chat message must not wait for it
-    listen_for_stops()  # withdrawals taken by another web process stop this one's replies
+    reply_messages.listen()  # other web processes: stop a withdrawn reply, mirror a followed one
     gc.collect()
     gc.freeze()
     gc.set_threshold(*threshold)

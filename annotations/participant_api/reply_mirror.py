@@ -2,16 +2,16 @@
 when ``REDIS_URL`` is set (without it the platform runs one web process, and ``reply_runs.py``
 keeps the progress in the process alone).
 
-Writes are batched: the run's pieces of text are gathered and written as one entry (an ``XADD``
-and a ``PEXPIRE`` in one round trip, on the event loop through redis's asyncio client); the
-``turn`` event and the last one are written at once. How long a batch gathers depends on whether
-anyone reads the stream: almost never (a re-attach lands on another web process only after a
-reload or a dropped connection), so by default ``QUIET_BATCH_S`` (one round trip a second); a
-follower marks the stream as followed (a key with a short expiry, set before each read), the
-writer sees the mark in the answer of its own round trip and gathers only ``FOLLOWED_BATCH_S``,
-so the re-attached participant reads the rest as it streams. Measured side by side
-(benchmarks/chat_load.py, 100 participants, 60-token replies of 20 s): writing every 0.2 s cost
-12 ms of the web process's CPU per message, 30% of the platform's. The stream expires ``TTL_S``
+A reply is mirrored only when someone on another web process follows it (a re-attach after a
+reload or a dropped connection that the load balancer sends elsewhere): the follower publishes a
+request on the deployment's follow channel (``reply_messages.py``), and the process running the
+reply writes what it has said so far, then the rest. Replies nobody follows from elsewhere, nearly
+all of them, cost no Redis write: writing every reply's progress five times a second cost 12 ms
+of the web process's 41 ms of CPU per message (benchmarks/chat_load.py, side by side).
+
+Writes are batched: the run's pieces of text are gathered for ``BATCH_S`` and written as one
+entry (an ``XADD`` and a ``PEXPIRE`` in one round trip, on the event loop through redis's asyncio
+client); the ``turn`` event and the last one are written at once. The stream expires ``TTL_S``
 after its last write: by then the reply is stored and a re-attach reads the turn from the
 database.
 
@@ -30,11 +30,11 @@ from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
-QUIET_BATCH_S = 1.0  # nobody follows from another process: one round trip a second per reply
-FOLLOWED_BATCH_S = 0.2  # a follower reads it: five a second (about 0.12 ms of CPU each)
+BATCH_S = 0.2  # five round trips a second per followed reply (about 0.12 ms of CPU each)
 TTL_S = 600
 BLOCK_MS = 5000  # a follower's longest wait in one read; then it checks the turn again
 KEY_PREFIX = "attune:reply:"
+FOLLOW_PREFIX = "attune:reply:follow:"
 
 # Connections of a loop's pools. Writers hold one for a pipeline's round trip; a follower
 # holds one for up to BLOCK_MS in XREAD. Both pools wait for a free connection (up to
@@ -72,9 +72,18 @@ def stream_key(turn_id: int, claim: int) -> str:
     return f"{KEY_PREFIX}{turn_id}:{claim}"
 
 
-def followed_key(turn_id: int, claim: int) -> str:
-    """Set (with an expiry) while a follower on any process reads the stream."""
-    return f"{stream_key(turn_id, claim)}:followed"
+def deployment() -> str:
+    """This deployment's name on Redis's channels: they are shared by all of a server's
+    numbered databases, so two platforms on one Redis (or two test runs) are told apart by
+    database."""
+    from django.db import connection
+
+    return str(connection.settings_dict["NAME"])
+
+
+def follow_channel() -> str:
+    """Where a follower asks the process running a reply to mirror it (``reply_messages.py``)."""
+    return f"{FOLLOW_PREFIX}{deployment()}"
 
 
 class ReplyMirror:
@@ -82,8 +91,6 @@ class ReplyMirror:
 
     def __init__(self, turn_id: int, claim: int) -> None:
         self.key = stream_key(turn_id, claim)
-        self.followed_key = followed_key(turn_id, claim)
-        self.followed = False  # as the last round trip found it
         self._pending: list[tuple[str, bytes | str]] = []
         self._wake = asyncio.Event()
         self._closed = False
@@ -119,9 +126,8 @@ class ReplyMirror:
             self._wake.clear()
             if not self._closed and all(kind == "text" for kind, _ in self._pending):
                 # Gather the next tokens into the same entry (or until the run ends).
-                batch_s = FOLLOWED_BATCH_S if self.followed else QUIET_BATCH_S
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._closing(), timeout=batch_s)
+                    await asyncio.wait_for(self._closing(), timeout=BATCH_S)
             batch, self._pending = self._pending, []
             if batch:
                 try:
@@ -129,18 +135,12 @@ class ReplyMirror:
                         for kind, value in batch:
                             pipe.xadd(self.key, {"k": kind, "v": value})
                         pipe.pexpire(self.key, TTL_S * 1000)
-                        pipe.exists(self.followed_key)
-                        answers = await pipe.execute()
-                    self.followed = bool(answers[-1])
+                        await pipe.execute()
                     self.round_trips += 1
                 except Exception:  # Redis away: followers on this process still read the run
                     logger.exception("could not write the progress of %s", self.key)
             if self._closed and not self._pending:
                 return
-
-
-def mirror_for(turn_id: int, claim: int) -> ReplyMirror | None:
-    return ReplyMirror(turn_id, claim) if redis_url() else None
 
 
 async def redis_items(
@@ -151,14 +151,13 @@ async def redis_items(
     gone (its turn settled or its process dead: the caller reads the turn)."""
     client = _client("follow")
     key = stream_key(turn_id, claim)
-    mark = followed_key(turn_id, claim)
+    channel, request = follow_channel(), f"{turn_id}:{claim}"
     last_id = "0"
+    await client.publish(channel, request)  # the run's process starts mirroring it
     while True:
-        # Tell the writer someone reads (it then writes five times a second, not once); the
-        # mark outlives one blocking read, and lapses soon after the last follower leaves.
-        await client.set(mark, b"1", px=BLOCK_MS * 2)
         answer = await client.xread({key: last_id}, block=BLOCK_MS, count=200)
         if not answer:
+            await client.publish(channel, request)  # in case the first request was lost
             if await alive():
                 continue
             return

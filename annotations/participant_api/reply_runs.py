@@ -8,8 +8,9 @@ The run holds the turn's lease (``turn_lease.py``) and the participant's stream 
 (``stream_limits.py``) until the reply is stored; a stream that re-attaches takes neither.
 
 What the run has produced so far lives here, in the process (the stream that started it, and
-any re-attach landing on this process, read it at no cost), and, when ``REDIS_URL`` is set, in
-a Redis Stream per turn (``reply_mirror.py``) for re-attaches landing on another web process.
+any re-attach landing on this process, read it at no cost), and, once a re-attach landing on
+another web process asks for it (``reply_messages.py``, when ``REDIS_URL`` is set), in a Redis
+Stream per turn (``reply_mirror.py``).
 
 A follower turns the run's progress into SSE events carrying ids ``<claim>:<offset>``, the
 stream's claim on the turn and how many characters of the reply the client has: a client that
@@ -18,7 +19,7 @@ there; any other comes back to the whole turn (``turn``, the text so far as one 
 the rest as it comes).
 
 A withdrawal stops the runs of its participant at once (``stop_participant`` in this process;
-``reply_stops.py`` tells the other web processes through Redis); a run that is not told
+``reply_messages.py`` tells the other web processes through Redis); a run that is not told
 stores nothing either way (``chat.record_reply``) and ends with its model's stream.
 """
 
@@ -33,7 +34,7 @@ from typing import Literal
 
 from annotations.services import chat
 
-from .reply_mirror import ReplyMirror, mirror_for
+from .reply_mirror import ReplyMirror, redis_url
 from .sse import delta_event
 from .stream_limits import StreamTicket, close_stream, keep_renewed
 
@@ -59,8 +60,10 @@ class Run:
     loop: asyncio.AbstractEventLoop
     turn_event: bytes = b""
     parts: list[str] = field(default_factory=list)
-    queued: bool = False
+    queued: bytes | None = None  # the ``queued`` event, once the reply had to wait
     last: bytes | None = None
+    mirrorable: bool = False  # a new reply (not a replay) with Redis to mirror it to
+    mirror: ReplyMirror | None = None  # once someone on another process follows it
     task: asyncio.Task[None] | None = None
     stopped: str | None = None  # why it was stopped ("withdrawn"), if it was
     _changed: asyncio.Future[None] | None = None
@@ -71,7 +74,7 @@ class Run:
         elif kind == "turn":
             self.turn_event = value  # type: ignore[assignment]
         elif kind == "queued":
-            self.queued = True
+            self.queued = value  # type: ignore[assignment]
         else:
             self.last = value  # type: ignore[assignment]
         changed, self._changed = self._changed, None
@@ -114,10 +117,10 @@ def start(
     it is stopped before its own."""
     loop = asyncio.get_running_loop()
     run = Run(plan.turn_id, plan.claim, participant_id, loop)
-    mirror = mirror_for(plan.turn_id, plan.claim) if plan.replay is None else None
+    run.mirrorable = plan.replay is None and bool(redis_url())
     if ticket is not None:
         keep_renewed(ticket)
-    run.task = loop.create_task(_drive(run, producer, ticket, mirror, stopped_event))
+    run.task = loop.create_task(_drive(run, producer, ticket, stopped_event))
     with _runs_lock:
         _runs[plan.turn_id] = run
     return run
@@ -127,22 +130,21 @@ async def _drive(
     run: Run,
     producer: AsyncIterator[Item],
     ticket: StreamTicket | None,
-    mirror: ReplyMirror | None,
     stopped_event: Callable[[str | None], bytes],
 ) -> None:
     try:
         async for kind, value in producer:
             run.publish(kind, value)
-            if mirror is not None:
-                mirror.add(kind, value)
+            if run.mirror is not None:
+                run.mirror.add(kind, value)
     except asyncio.CancelledError:
         # Stopped (a withdrawal), or the process is shutting down: the producer has recorded
         # what it could; the followers get the end.
         if run.last is None:
             last = stopped_event(run.stopped)
             run.publish("end", last)
-            if mirror is not None:
-                mirror.add("end", last)
+            if run.mirror is not None:
+                run.mirror.add("end", last)
         if run.stopped is None:
             raise
     except Exception:  # the producer ends every stream itself: this is a fault of the run
@@ -150,11 +152,37 @@ async def _drive(
         if run.last is None:
             run.publish("end", stopped_event(None))
     finally:
-        if mirror is not None:
-            mirror.close()
+        if run.mirror is not None:
+            run.mirror.close()
         if ticket is not None:
             await close_stream(ticket)
         run.loop.call_later(KEEP_AFTER_END_S, _forget, run)
+
+
+def mirror_requested(turn_id: int, claim: int) -> None:
+    """Someone on another web process follows this reply (from any thread): mirror it to Redis
+    from now on, what it has said so far first (``reply_mirror.py``)."""
+    with _runs_lock:
+        run = _runs.get(turn_id)
+    if run is not None and run.claim == claim and run.mirrorable:
+        run.loop.call_soon_threadsafe(_start_mirror, run)
+
+
+def _start_mirror(run: Run) -> None:
+    """On the run's loop, between two of its items: the mirror gets the run's items so far in
+    order, then ``_drive`` adds the rest as they come."""
+    if run.mirror is not None:
+        return  # already mirrored (a follower asks again whenever a read finds nothing)
+    mirror = run.mirror = ReplyMirror(run.turn_id, run.claim)
+    if run.turn_event:
+        mirror.add("turn", run.turn_event)
+    if run.queued is not None:
+        mirror.add("queued", run.queued)
+    if run.parts:
+        mirror.add("text", "".join(run.parts))
+    if run.last is not None:  # ended: kept here for KEEP_AFTER_END_S, written whole
+        mirror.add("end", run.last)
+        mirror.close()
 
 
 def _forget(run: Run) -> None:
@@ -192,9 +220,9 @@ async def local_items(run: Run) -> AsyncIterator[Item]:
         if run.last is not None:
             yield "end", run.last
             return
-        if run.queued and not queued_sent and not seen:
+        if run.queued is not None and not queued_sent and not seen:
             queued_sent = True
-            yield "queued", b'event: queued\ndata: {"reason":"model_busy"}\n\n'
+            yield "queued", run.queued
             continue
         await run.changed()
 

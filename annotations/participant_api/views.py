@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotations.models import PanasPhase, Participant
-from annotations.participant_api import reply_stops
+from annotations.participant_api import reply_messages
 from annotations.participant_api import serializers as io
 from annotations.participant_api.auth import (
     IsParticipant,
@@ -218,7 +218,7 @@ def _withdraw(participant: Participant) -> object:
     result = participants.withdraw(participant)
     # A reply still being generated for them ends now, in this web process or another one
     # (its turn is settled already).
-    reply_stops.stop_everywhere(participant.pk)
+    reply_messages.stop_everywhere(participant.pk)
     return result
 
 

@@ -1,5 +1,5 @@
 """A withdrawal taken by one web process stops the participant's reply that another web
-process is generating (through Redis, ``reply_stops.py``): the model call is closed at once,
+process is generating (through Redis, ``reply_messages.py``): the model call is closed at once,
 not left to run to its end (a long reply, still streaming: it would run for 20 s)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 import redis
 
 from annotations.models import Turn, TurnStatus
-from annotations.participant_api import reply_stops
+from annotations.participant_api import reply_messages
 from annotations.participant_api.reply_mirror import redis_url
 from annotations.services.withdrawal import WITHDREW_MID_REPLY
 from tests import worker_process
@@ -32,7 +32,9 @@ def other_web_process(transactional_db, api_key):
 
 def _listeners() -> int:
     with redis.Redis.from_url(redis_url()) as client:
-        return dict(client.pubsub_numsub(reply_stops.channel()))[reply_stops.channel().encode()]
+        return dict(client.pubsub_numsub(reply_messages.stop_channel()))[
+            reply_messages.stop_channel().encode()
+        ]
 
 
 def test_the_reply_on_the_other_process_stops(
