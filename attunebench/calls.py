@@ -2,7 +2,9 @@
 
 Each builder returns a ``Request``: the user message (rendered from the prompt set) and the
 schema its answer must fit. Where the messages around it come from (the conversation thread,
-or a standalone exchange) is the runner's business.
+or a standalone exchange) is the runner's business. ``language`` is the conversation's (a BCP 47
+tag, ``language.conversation_language``): every request of a prompt set that has the piece
+says it (``PromptSet.language_note``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 
 from attunebench import schemas
 from attunebench.instrument import ChoiceQuestion, Instrument
+from attunebench.language import DEFAULT_LANGUAGE
 from attunebench.pairwise import Presentation, reply_text
 from attunebench.prompts import PromptSet
 from attunebench.records import Conversation, Panas, Turn
@@ -38,27 +41,59 @@ def applicable_question_ids(turn: Turn) -> tuple[str, ...]:
     return tuple(dict.fromkeys(asked))
 
 
-def draft(prompts: PromptSet, turn: Turn, *, context: str, verbose: bool) -> Request:
+def draft(
+    prompts: PromptSet,
+    turn: Turn,
+    *,
+    context: str,
+    verbose: bool,
+    language: str = DEFAULT_LANGUAGE,
+) -> Request:
     return _request(
         prompts,
         "draft",
         schemas.draft_schema(verbose=verbose),
         verbose=verbose,
+        language=language,
         context=context,
         turn_number=turn.turn_number,
         message=turn.user_message,
     )
 
 
-def om_review(prompts: PromptSet, turn: Turn, instrument: Instrument, *, verbose: bool) -> Request:
+def om_review(
+    prompts: PromptSet,
+    turn: Turn,
+    instrument: Instrument,
+    *,
+    verbose: bool,
+    language: str = DEFAULT_LANGUAGE,
+) -> Request:
     """In the thread: emotion tags, and per question "did the OM do it" and "would the HP
     say yes", in the model-facing wording."""
-    return _review(prompts, "om_review", turn, instrument, participant=False, verbose=verbose)
+    return _review(
+        prompts,
+        "om_review",
+        turn,
+        instrument,
+        participant=False,
+        verbose=verbose,
+        language=language,
+    )
 
 
-def hp_review(prompts: PromptSet, turn: Turn, instrument: Instrument, *, verbose: bool) -> Request:
+def hp_review(
+    prompts: PromptSet,
+    turn: Turn,
+    instrument: Instrument,
+    *,
+    verbose: bool,
+    language: str = DEFAULT_LANGUAGE,
+) -> Request:
     """Outside the thread: the same questions in the participant's wording."""
-    return _review(prompts, "hp_review", turn, instrument, participant=True, verbose=verbose)
+    return _review(
+        prompts, "hp_review", turn, instrument, participant=True, verbose=verbose, language=language
+    )
 
 
 def _review(
@@ -69,6 +104,7 @@ def _review(
     *,
     participant: bool,
     verbose: bool,
+    language: str,
 ) -> Request:
     question_ids = applicable_question_ids(turn)
     schema_for = schemas.hp_review_schema if participant else schemas.om_review_schema
@@ -77,6 +113,7 @@ def _review(
         piece,
         schema_for(question_ids, verbose=verbose),
         verbose=verbose,
+        language=language,
         turn_number=turn.turn_number,
         message=turn.user_message,
         reply=turn.llm_response,
@@ -91,6 +128,7 @@ def pairwise(
     presentation: Presentation,
     *,
     verbose: bool,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Request:
     schema = schemas.pairwise_schema(len(presentation.comparisons), verbose=verbose)
     by_number = sorted(presentation.numbering.items(), key=lambda item: item[1])
@@ -109,18 +147,27 @@ def pairwise(
         "pairwise",
         schema,
         verbose=verbose,
+        language=language,
         message=turn.user_message,
         responses=responses,
         comparisons=comparisons,
     )
 
 
-def draft_judge(prompts: PromptSet, turn: Turn, instrument: Instrument, draft_text: str) -> Request:
+def draft_judge(
+    prompts: PromptSet,
+    turn: Turn,
+    instrument: Instrument,
+    draft_text: str,
+    *,
+    language: str = DEFAULT_LANGUAGE,
+) -> Request:
     question_ids = applicable_question_ids(turn)
     return _request(
         prompts,
         "draft_judge",
         schemas.draft_judge_schema(question_ids),
+        language=language,
         message=turn.user_message,
         draft=draft_text,
         reference=turn.annotations.human_edited or "(not available)",
@@ -129,7 +176,13 @@ def draft_judge(prompts: PromptSet, turn: Turn, instrument: Instrument, draft_te
 
 
 def reply_judge(
-    prompts: PromptSet, turn: Turn, instrument: Instrument, reply_text: str, *, edited: bool
+    prompts: PromptSet,
+    turn: Turn,
+    instrument: Instrument,
+    reply_text: str,
+    *,
+    edited: bool,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Request:
     """A judge answers the turn's behaviour questions about a given reply, in the third-person
     wording: the original reply (what the participant answered "did it" about) or the
@@ -141,6 +194,7 @@ def reply_judge(
         prompts,
         "reply_judge",
         schemas.reply_judge_schema(question_ids),
+        language=language,
         message=turn.user_message,
         kind=kind,
         reply=reply_text,
@@ -155,6 +209,7 @@ def post_conversation(
     *,
     strategy: str,
     verbose: bool,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Request:
     """``absolute``: shown pre totals, predict items; ``delta``: shown pre totals, predict
     changes; ``blind_delta``: no pre scores, predict changes (section 3)."""
@@ -166,6 +221,7 @@ def post_conversation(
         "post_conversation",
         schema,
         verbose=verbose,
+        language=language,
         panas_context=""
         if pre is None
         else prompts.render(
@@ -216,11 +272,19 @@ def _answer(value: str | None) -> str | None:
 
 
 def _request(
-    prompts: PromptSet, piece: str, schema: Schema, *, verbose: bool = False, **values: object
+    prompts: PromptSet,
+    piece: str,
+    schema: Schema,
+    *,
+    verbose: bool = False,
+    language: str = DEFAULT_LANGUAGE,
+    **values: object,
 ) -> Request:
-    """Render a request: the piece's own values, the verbose note, the answer template."""
+    """Render a request: the piece's own values, the conversation's language, the verbose
+    note, the answer template."""
     text = prompts.render(
         piece,
+        language_note=prompts.language_note(language),
         verbose_note=prompts.render("verbose") if verbose else "",
         template=schema.template_text(),
         **values,

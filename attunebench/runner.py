@@ -32,6 +32,7 @@ from attunebench.asking import DEFAULT_MAX_REASKS, Answer, FatalModelError, ask
 from attunebench.executor import CallExecutor
 from attunebench.instrument import Instrument, default_instrument
 from attunebench.judging import combine_scores, judge_scores, majority
+from attunebench.language import conversation_language
 from attunebench.pairwise import Presentation, present
 from attunebench.prompts import DEFAULT_PROMPT_SET, PromptSet, load_prompt_set
 from attunebench.records import Conversation, Turn
@@ -266,6 +267,9 @@ class _Unit:
         self.prompts = options.prompts
         self.verbose = mode in ("verbose", "verbose_omniscient")
         self.omniscient = mode in ("omniscient", "verbose_omniscient")
+        # Every request says the conversation's language (prompt sets from v2 on); the system
+        # prompts stay the same for every conversation, so their hashes name them in a report.
+        self.language = conversation_language(conversation)
         self.system = self.prompts.render("system", placeholder=self.prompts.render("placeholder"))
         context = calls.omniscient_context(self.prompts, conversation) if self.omniscient else ""
         self.thread = ConversationThread(self.prompts, self.system, context)
@@ -274,11 +278,16 @@ class _Unit:
         """Build this turn's messages (in order: the thread grows turn by turn) and start its
         calls. Rank (unit, turn, call) finishes units and turns in order."""
         instrument, verbose = self.options.instrument, self.verbose
+        language = self.language
         draft = calls.draft(
-            self.prompts, turn, context=self.thread.context_for(turn), verbose=verbose
+            self.prompts,
+            turn,
+            context=self.thread.context_for(turn),
+            verbose=verbose,
+            language=language,
         )
         draft_messages = self.thread.for_draft(draft.text)
-        review = calls.om_review(self.prompts, turn, instrument, verbose=verbose)
+        review = calls.om_review(self.prompts, turn, instrument, verbose=verbose, language=language)
         review_messages = self.thread.for_review(turn, review.text)
         self.thread.close_turn(turn)
 
@@ -288,7 +297,7 @@ class _Unit:
         hp_task = pairwise_task = None
         reply_judges: list[tuple[str, asyncio.Task[Answer]]] = []
         if calls.applicable_question_ids(turn):
-            hp = calls.hp_review(self.prompts, turn, instrument, verbose=verbose)
+            hp = calls.hp_review(self.prompts, turn, instrument, verbose=verbose, language=language)
             hp_task = group.create_task(self._ask(self._standalone(hp.text), hp, rank(2)))
             reply_judges = self._judge_replies(group, turn, rank(5))
         presentation = present(
@@ -298,7 +307,9 @@ class _Unit:
             shuffle=self.options.shuffle_pairwise,
         )
         if presentation.comparisons:
-            shown = calls.pairwise(self.prompts, turn, instrument, presentation, verbose=verbose)
+            shown = calls.pairwise(
+                self.prompts, turn, instrument, presentation, verbose=verbose, language=language
+            )
             pairwise_task = group.create_task(
                 self._ask(self._standalone(shown.text), shown, rank(3))
             )
@@ -322,7 +333,12 @@ class _Unit:
         tasks = []
         for reply, text in _judged_replies(turn).items():
             request = calls.reply_judge(
-                self.prompts, turn, self.options.instrument, text, edited=reply != "original"
+                self.prompts,
+                turn,
+                self.options.instrument,
+                text,
+                edited=reply != "original",
+                language=self.language,
             )
             messages = [
                 {"role": "system", "content": self.prompts.render("judge_system")},
@@ -340,6 +356,7 @@ class _Unit:
             self.options.instrument,
             strategy=self.options.panas_strategy,
             verbose=self.verbose,
+            language=self.language,
         )
         rank = (self.priority, len(self.conversation.turns), 0)
         return await self._ask(self.thread.for_post(request.text), request, rank)
@@ -383,7 +400,11 @@ class _Unit:
         if draft.value is None or not self.options.judges:
             return draft, []
         judged = calls.draft_judge(
-            self.prompts, turn, self.options.instrument, draft.value["response"]
+            self.prompts,
+            turn,
+            self.options.instrument,
+            draft.value["response"],
+            language=self.language,
         )
         judge_messages = [
             {"role": "system", "content": self.prompts.render("judge_system")},

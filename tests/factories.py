@@ -183,3 +183,29 @@ def time_annotations(
 
 
 __all__ += ["make_staff", "time_annotations"]
+
+
+# --- languages (issue 44) ------------------------------------------------------------------------
+
+
+def seed_two_language_study(count: int, seed: int) -> Study:
+    """The demo study with ``count`` synthetic conversations taken in two languages: English
+    and Spanish enabled, the instrument's shipped Spanish translation saved, and every other
+    participant (in creation order, one per demo conversation) recorded as Spanish, the others
+    as English. The texts stay the demo's: what a release and a report do with a participant's
+    language is the same whatever the words."""
+    from annotations.demo import seed_demo
+    from annotations.demo_languages import ensure_instrument_translation
+
+    study = seed_demo(count, seed=seed).study
+    Study.objects.filter(pk=study.pk).update(languages=["en", "es"])
+    ensure_instrument_translation(study.instrument, "es")
+    participants = list(Participant.objects.filter(study=study).order_by("pk"))
+    for index, participant in enumerate(participants):
+        participant.language = "es" if index % 2 else "en"
+    Participant.objects.bulk_update(participants, ["language"])
+    study.refresh_from_db()
+    return study
+
+
+__all__ += ["seed_two_language_study"]

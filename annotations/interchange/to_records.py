@@ -24,6 +24,7 @@ from annotations.models import (
     TurnAnnotation,
 )
 from attunebench import records
+from attunebench.language import LANGUAGE_KEY
 
 DEFAULT_CHUNK_SIZE = 500
 
@@ -48,6 +49,7 @@ _CONVERSATION_FIELDS = (
     "participant__responses",
     "participant__profile_extra",
     "participant__profile_other",
+    "participant__language",
 )
 
 
@@ -104,6 +106,11 @@ def _record(
 ) -> records.Conversation:
     values = dict(zip(_CONVERSATION_FIELDS, row, strict=True))
     started_at = values["started_at"]
+    metadata_other = dict(values["metadata_other"])
+    if values["participant__language"]:
+        # The language the participant took the study in: the conversation's (a record
+        # imported with a language of its own keeps it, its participant has none recorded).
+        metadata_other[LANGUAGE_KEY] = values["participant__language"]
     metadata = records.Metadata(
         model=values["model_endpoint__model_name"] or None,
         provider=values["model_endpoint__provider"] or None,
@@ -111,7 +118,7 @@ def _record(
         timestamp=values["source_timestamp"] or (started_at.isoformat() if started_at else None),
         category=values["topic_category"] or None,
         subtopic=values["topic_subtopic"] or None,
-        other=dict(values["metadata_other"]),
+        other=metadata_other,
     )
     profile = None
     if values["participant__profile_submitted_at"] is not None:

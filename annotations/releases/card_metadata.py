@@ -60,16 +60,18 @@ def front_matter(
     creators: str,
     tables: Sequence[Table] = TABLES,
     config_description: str,
+    languages: Sequence[str] = ("en",),
 ) -> dict[str, Any]:
-    """The card's metadata; ``tables`` are those with rows (each a config), and
-    ``config_description`` names the release and its data (see the module's docstring)."""
+    """The card's metadata; ``tables`` are those with rows (each a config),
+    ``config_description`` names the release and its data (see the module's docstring), and
+    ``languages`` are the BCP 47 tags of the conversations' languages."""
     identifier, name = check_license(license, license_name)
     metadata: dict[str, Any] = {"license": identifier}
     if identifier == OTHER:
         metadata["license_name"] = name
     metadata.update(
         {
-            "language": ["en"],
+            "language": sorted(languages),
             "pretty_name": pretty_name,
             "size_categories": [size_category],
             "annotations_creators": [creators],

@@ -29,6 +29,14 @@ class StudyInfo:
 
 
 @dataclass(frozen=True)
+class Translation:
+    """A translation of the release's instrument, as it stands when the release is built."""
+
+    sha256: str  # the translated instrument's content hash (what participants in it saw)
+    translation_of: str  # the base version's content hash the translation was written from
+
+
+@dataclass(frozen=True)
 class ReleaseInfo:
     """What the documents say about a release; every value comes from the platform's records."""
 
@@ -54,6 +62,42 @@ class ReleaseInfo:
     data_sha256: str = ""
     # How personal details were redacted: mode, detectors and their versions, spans per kind.
     personal_details: dict[str, Any] = field(default_factory=dict)
+    # The instrument's translations by language (the base language has none: it is the base).
+    translations: dict[str, Translation] = field(default_factory=dict)
+    # Conversations per language (BCP 47 primary tag), counted by the writer.
+    languages: dict[str, int] = field(default_factory=dict)
+
+
+def release_languages(info: ReleaseInfo) -> list[str]:
+    """Every language of the release's conversations, sorted; English for a release whose
+    languages are not counted (nothing written yet), as every release before languages."""
+    return sorted(info.languages) or ["en"]
+
+
+def instrument_versions(info: ReleaseInfo) -> dict[str, Any]:
+    """The instrument of the release and its version in each language of the conversations:
+    the translation's content hash where the instrument has one in that language, else the
+    base's (the participants saw the base: ``languages.instrument_for``). For MANIFEST.json."""
+    instrument = info.instrument
+    base = instrument.canonical_hash()
+    languages: dict[str, dict[str, Any]] = {}
+    for language in release_languages(info):
+        translation = info.translations.get(language)
+        if translation is None:
+            languages[language] = {"sha256": base, "translation_of": None}
+        else:
+            languages[language] = {
+                "sha256": translation.sha256,
+                "translation_of": translation.translation_of,
+                # Written from an older base: its texts may not match the items any more.
+                "stale": translation.translation_of != base,
+            }
+    return {
+        "name": instrument.name,
+        "version": instrument.version,
+        "sha256": base,
+        "languages": languages,
+    }
 
 
 def declared_tables(info: ReleaseInfo) -> tuple[Table, ...]:
@@ -99,6 +143,7 @@ def dataset_card(info: ReleaseInfo) -> str:
         creators="machine-generated" if info.synthetic else "crowdsourced",
         tables=declared_tables(info),
         config_description=config_description(info),
+        languages=release_languages(info),
     )
     lines = [
         render(metadata),
@@ -131,6 +176,9 @@ def _datasheet(info: ReleaseInfo) -> list[str]:
         for key, value in sorted(counts.items())
         if not isinstance(value, dict)
     ]
+    if info.languages:
+        by_language = ", ".join(f"{lang} {n}" for lang, n in sorted(info.languages.items()))
+        lines.append(f"- conversations by language: {by_language}")
     lines += [
         "",
         "Files: `conversations/conversation_<id>.json` (AttuneBench format), `tables/*.parquet` with a",
@@ -148,6 +196,7 @@ def _datasheet(info: ReleaseInfo) -> list[str]:
     lines.append(
         f"- Instrument: {instrument.name} version {instrument.version} (sha256 {instrument.canonical_hash()[:16]})"
     )
+    lines += _instrument_languages(info)
     for study in info.studies:
         recruitment = ", ".join(f"{k} {v}" for k, v in sorted(study.recruitment.items()))
         lines.append(
@@ -190,6 +239,23 @@ def _datasheet(info: ReleaseInfo) -> list[str]:
         "",
         f"### Distribution\n\nLicense: {license_text(info)}.",
     ]
+    return lines
+
+
+def _instrument_languages(info: ReleaseInfo) -> list[str]:
+    """The instrument's version in each language of the release (MANIFEST.json has the full
+    hashes): a participant answered the translation of their language, else the base."""
+    versions = instrument_versions(info)["languages"]
+    if list(versions) == ["en"] and versions["en"]["translation_of"] is None:
+        return []  # English only, the base: what every release before languages said
+    lines = []
+    for language, version in versions.items():
+        if version["translation_of"] is None:
+            how = "the base version"
+        else:
+            how = f"a translation of the base sha256 {version['translation_of'][:16]}"
+            how += " (stale: written from an earlier base)" if version["stale"] else ""
+        lines.append(f"  - in `{language}`: sha256 {version['sha256'][:16]}, {how}")
     return lines
 
 

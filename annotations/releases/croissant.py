@@ -19,6 +19,7 @@ from annotations.releases.cards import (
     declared_tables,
     default_description,
     license_text,
+    release_languages,
 )
 from annotations.releases.tables import Column, Table
 
@@ -53,6 +54,7 @@ def croissant(info: ReleaseInfo, entries: list[dict[str, Any]]) -> dict[str, Any
     declared = {table.name for table in tables}
     record_sets = [_record_set(table, declared) for table in tables]
     counts = info.counts
+    languages = release_languages(info)
     return {
         "@context": CONTEXT,
         "@type": "sc:Dataset",
@@ -64,6 +66,8 @@ def croissant(info: ReleaseInfo, entries: list[dict[str, Any]]) -> dict[str, Any
         "datePublished": info.date_published,
         "citeAs": bibtex(info),
         "keywords": ["emotional intelligence", "LLM evaluation", "AttuneBench", "human annotation"],
+        # The conversations' languages (BCP 47), as the card's `language:` lists them.
+        "inLanguage": languages,
         "isLiveDataset": False,
         "distribution": distribution,
         "recordSet": record_sets,
@@ -89,11 +93,17 @@ def croissant(info: ReleaseInfo, entries: list[dict[str, Any]]) -> dict[str, Any
         ],
         "rai:dataLimitations": (
             f"{counts.get('conversations', 0)} conversations from {counts.get('participants', 0)} participants; "
-            "self-reports are subjective; English only."
+            f"self-reports are subjective; {_languages_text(languages)}."
         ),
         "rai:dataBiases": "Participants are self-selected volunteers; topics are chosen by the participant.",
         "rai:dataReleaseMaintenancePlan": "Versioned releases; a change of data is a new MINOR or MAJOR version.",
     }
+
+
+def _languages_text(languages: list[str]) -> str:
+    if languages == ["en"]:
+        return "English only"
+    return "conversations in " + ", ".join(languages) + " (the `language` columns)"
 
 
 def _record_set(table: Table, declared: set[str]) -> dict[str, Any]:

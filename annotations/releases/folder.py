@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import random
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,7 +20,13 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from annotations.releases.cards import ReleaseInfo, codebook, dataset_card, dumps_json
+from annotations.releases.cards import (
+    ReleaseInfo,
+    codebook,
+    dataset_card,
+    dumps_json,
+    instrument_versions,
+)
 from annotations.releases.configurations import TABLE as CONFIG_TABLE
 from annotations.releases.configurations import ConfigUsage, config_row
 from annotations.releases.croissant import croissant
@@ -27,6 +34,7 @@ from annotations.releases.manifest import file_entry, release_files, write_manif
 from annotations.releases.tables import TABLES, participant_row, table_rows
 from attunebench import records
 from attunebench.instrument import Instrument
+from attunebench.language import conversation_language
 from attunebench.writer import conversation_filename, encode_conversation
 
 
@@ -67,6 +75,7 @@ class ReleaseFolderWriter:
         self.config_usage: dict[str, ConfigUsage] = {}
         self.rows = {t.name: 0 for t in TABLES}
         self.turns = 0
+        self.languages: Counter[str] = Counter()  # conversations per language
 
     def add_chunk(self, items: Iterable[ReleaseItem]) -> None:
         buffers: dict[str, list[dict[str, Any]]] = {t.name: [] for t in TABLES}
@@ -82,6 +91,7 @@ class ReleaseFolderWriter:
             ).write_bytes(text)
             self.conversation_hashes[record.conversation_id] = hashlib.sha256(text).hexdigest()
             self.turns += len(record.turns)
+            self.languages[conversation_language(record)] += 1
             for name, rows in table_rows(
                 record, item.participant, item.synthetic, self.instrument, item.model_config_id
             ).items():
@@ -138,10 +148,13 @@ class ReleaseFolderWriter:
                 for snapshot in info.model_configs
             },
         }
+        if self.languages:
+            counts["languages"] = dict(sorted(self.languages.items()))
         info = replace(
             info,
             counts=counts,
             data_sha256=data_fingerprint(self.conversation_hashes, self.config_usage),
+            languages=dict(sorted(self.languages.items())),
         )
         (self.folder / "README.md").write_text(dataset_card(info), encoding="utf-8")
         (self.folder / "codebook.md").write_text(codebook(info), encoding="utf-8")
@@ -157,7 +170,12 @@ class ReleaseFolderWriter:
         (self.folder / "croissant.json").write_text(croissant_text, encoding="utf-8")
         entries.append(file_entry(self.folder, "croissant.json"))
         manifest, content_hash = write_manifest(
-            self.folder, info.name, info.version, entries, info.personal_details
+            self.folder,
+            info.name,
+            info.version,
+            entries,
+            info.personal_details,
+            instrument_versions(info),
         )
         return FolderResult(manifest, content_hash, dict(self.conversation_hashes), counts)
 

@@ -67,9 +67,11 @@ def write_manifest(
     version: str,
     entries: list[dict[str, Any]],
     personal_details: dict[str, Any] | None = None,
+    instrument: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], str]:
     """Write MANIFEST.json from the entries of every other file; returns it and its sha256,
-    the release's content hash."""
+    the release's content hash. ``instrument``: its name, version and content hash, and its
+    version (content hash) in each language of the conversations (``cards.instrument_versions``)."""
     listed = sorted(entry["path"] for entry in entries)
     actual = release_files(folder)
     if listed != actual:  # a file written but not listed (or the reverse) would fail verification
@@ -84,6 +86,8 @@ def write_manifest(
     }
     if personal_details:  # the redaction mode, detectors and versions, spans per kind
         manifest["personal_details"] = personal_details
+    if instrument:  # added with languages: a reader of older manifests finds no key
+        manifest["instrument"] = instrument
     text = json.dumps(manifest, ensure_ascii=False, indent=1) + "\n"
     (folder / MANIFEST_NAME).write_text(text, encoding="utf-8")
     return manifest, hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -48,7 +48,7 @@ from annotations.qa.services.personal_details import (
     detector_versions as personal_detail_versions,
 )
 from annotations.releases.archive import SUFFIX, write_archive
-from annotations.releases.cards import ReleaseInfo, StudyInfo
+from annotations.releases.cards import ReleaseInfo, StudyInfo, Translation
 from annotations.releases.configurations import ConfigSnapshot, read_configurations
 from annotations.releases.folder import FolderResult, ReleaseFolderWriter, ReleaseItem
 from annotations.releases.manifest import MANIFEST_NAME, sha256_file
@@ -70,6 +70,7 @@ from annotations.releases.versioning import (
     version_problem,
 )
 from annotations.services.audit import record_audit
+from annotations.services.languages import BASE_LANGUAGE
 from attune_collect.config import attune_config
 from attune_collect.errors import ServiceError
 from attunebench.writer import conversation_filename
@@ -645,7 +646,18 @@ def _release_info(
             "detectors": personal_detail_versions(),
             "redacted_spans": redaction_counts(queryset, release.redaction),
         },
+        translations=_translations(studies[0]),
     )
+
+
+def _translations(study: Study) -> dict[str, Translation]:
+    """The translations of the release's instrument (one for every study: ``check_release_request``)
+    by language: what a participant in that language answered (``languages.instrument_for``;
+    the base language shows the base even if a translation into it exists)."""
+    return {
+        translation.language: Translation(translation.content_hash, translation.base_hash)
+        for translation in study.instrument.translations.exclude(language=BASE_LANGUAGE)
+    }
 
 
 def _study_info(study: Study) -> StudyInfo:

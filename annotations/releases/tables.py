@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from attunebench import records
 from attunebench.canonical import canonical_json
 from attunebench.instrument import Instrument
+from attunebench.language import DEFAULT_LANGUAGE, conversation_language
 from attunebench.other_text import TOPIC_OTHER_KEY, WIDE_OTHER_KEYS
 from attunebench.vocabulary import FOUR_BRANCHES, PANAS_ITEMS
 
@@ -26,6 +29,9 @@ class Column:
     type: pa.DataType
     description: str
     references: str | None = None  # "table/column" this column's values point at (a foreign key)
+    # What a release written before the column existed reads as (``read_table``): a column
+    # added to the format later says here what its absence meant.
+    default: Any = None
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,11 @@ _CID = Column("conversation_id", _STR, "conversationId of the conversation file"
 # in the record's conversation-wide answers.
 _WIDE_OTHER = tuple((f"{qid}_other", qid[:2].upper(), key) for qid, key in WIDE_OTHER_KEYS.items())
 _TURN = Column("turn_number", _INT, "turnNumber within the conversation")
+# Added with studies in several languages (releases before it had none: all English).
+_LANGUAGE_TEXT = (
+    "BCP 47 primary language tag (en, es, ...) the participant took the study in; 'en' in "
+    "releases from before languages, 'und' for an imported record whose language is no tag"
+)
 
 TABLES: tuple[Table, ...] = (
     Table(
@@ -87,6 +98,12 @@ TABLES: tuple[Table, ...] = (
             Column("timestamp", _STR, "When the conversation started (ISO 8601)"),
             Column("turn_count", _INT, "Number of turns"),
             Column("synthetic", pa.bool_(), "True for generated demo data"),
+            Column(
+                "language",
+                _STR,
+                f"Language of the conversation: the {_LANGUAGE_TEXT}",
+                default=DEFAULT_LANGUAGE,
+            ),
         ),
     ),
     Table(
@@ -161,6 +178,12 @@ TABLES: tuple[Table, ...] = (
                 "Profile questionnaire answers as JSON (sorted keys): "
                 "question id -> option id or list of option ids, '<id>_other' -> the text of an "
                 "'other' option, 'age_band' -> the age band's id (see the instrument's profile)",
+            ),
+            Column(
+                "language",
+                _STR,
+                f"Language of the participant's answers and conversations: the {_LANGUAGE_TEXT}",
+                default=DEFAULT_LANGUAGE,
             ),
         ),
     ),
@@ -268,6 +291,7 @@ def table_rows(
             "timestamp": meta.timestamp,
             "turn_count": len(record.turns),
             "synthetic": synthetic,
+            "language": conversation_language(record),
         }
     )
     for turn in record.turns:
@@ -318,6 +342,8 @@ def participant_row(record: records.Conversation, participant: str) -> dict[str,
         "profile_answers": canonical_json(profile.responses)
         if profile and profile.responses
         else None,
+        # A participant takes a study in one language: that of their (first) conversation.
+        "language": conversation_language(record),
     }
 
 
@@ -371,3 +397,19 @@ def _pairwise_rows(conversation_id: str, turn: records.Turn) -> Iterator[dict[st
             "response_b": comparison.response_b,
             "winner": comparison.winner,
         }
+
+
+def read_table(folder: Path, name: str) -> pa.Table:
+    """``tables/<name>.parquet`` of a release folder in the current schema: a column the
+    release predates (it was built before the column existed) is filled with the column's
+    ``default`` (``language``: ``"en"``), so code written for today's tables reads every
+    release. A column the current schema no longer has is dropped."""
+    table = TABLES_BY_NAME[name]
+    found = pq.read_table(folder / "tables" / f"{name}.parquet")
+    columns = []
+    for column in table.columns:
+        if column.name in found.column_names:
+            columns.append(found.column(column.name).cast(column.type))
+        else:
+            columns.append(pa.array([column.default] * found.num_rows, type=column.type))
+    return pa.Table.from_arrays(columns, schema=table.schema)

@@ -6,8 +6,10 @@ of every file's name and text and of the answer schemas' version: it is stored w
 so two runs are comparable exactly when their ids are equal, and editing a template without
 renaming the folder still changes the id.
 
-To change a prompt for real runs, copy the folder to ``v2/`` and edit there: results of ``v1``
-stay reproducible.
+To change a prompt for real runs, copy the folder to ``v<N+1>/`` and edit there: results of the
+earlier sets stay reproducible. ``v2`` added the conversation's language (``language.txt``, shown
+at the top of every request as ``$language_note``); ``v1`` has no such piece, and a request
+rendered from it says nothing about the language, as it did.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from string import Template
 from types import MappingProxyType
 from typing import Any
 
+from attunebench.language import language_name
 from attunebench.schemas import SCHEMA_VERSION
 
 PROMPTS_DIR = Path(__file__).resolve().parent
-DEFAULT_PROMPT_SET = "v1"
+DEFAULT_PROMPT_SET = "v2"
+LANGUAGE_PIECE = "language"
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,13 @@ class PromptSet:
     def render(self, piece: str, **values: Any) -> str:
         """The piece with every placeholder filled; a missing value is a bug, so it raises."""
         return self.templates[piece].substitute(values)
+
+    def language_note(self, language: str) -> str:
+        """What a request says about the conversation's language (a BCP 47 tag); "" for a
+        prompt set from before languages, which has no ``language`` piece."""
+        if LANGUAGE_PIECE not in self.templates:
+            return ""
+        return self.render(LANGUAGE_PIECE, language=language, language_name=language_name(language))
 
 
 @functools.cache

@@ -35,7 +35,8 @@ HOW_TO_READ: dict[str, str] = {
     "subgroups": (
         "Each row compares the conversations of one participant group with the reference group "
         "(for a trait: the participants who chose none of the traits; those who skipped the "
-        "question are left out of the comparison), per conversation "
+        "question are left out of the comparison; for a topic, an original model or a language: "
+        "the conversations of every other one), per conversation "
         "averaged over the models. A negative difference means the models did worse for that "
         "group; an interval that contains 0 means the data cannot tell. The interval and the "
         "p-value come from resampling participants with all their conversations, since one "

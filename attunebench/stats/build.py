@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from attunebench.instrument import default_instrument
+from attunebench.language import conversation_language
 from attunebench.profile import Profile
 from attunebench.records import Conversation
 from attunebench.run_output import RunOutput
@@ -25,6 +26,7 @@ from attunebench.scoring import (
 from attunebench.stats.agreement import ANSWER_COLUMNS, PARTICIPANT
 from attunebench.stats.contract import (
     AXES,
+    LANGUAGE_COLUMN,
     ORIGINAL_MODEL_COLUMN,
     PARSE_PREFIX,
     PARTICIPANT_COLUMN,
@@ -121,8 +123,8 @@ def conversation_attributes(
     conversations: Iterable[Conversation],
     trait_groups: Mapping[str, Iterable[str]] | TraitGroups,
 ) -> pd.DataFrame:
-    """One row per conversation: ``conversation_id``, ``participant_id``, ``topic``, ``original_model`` and a
-    ``trait:<group>`` column per trait group (the contract's values; traits match ignoring case).
+    """One row per conversation: ``conversation_id``, ``participant_id``, ``topic``,
+    ``original_model``, ``language`` and a ``trait:<group>`` column per trait group (the contract's values; traits match ignoring case).
     A conversation without a participant profile has no trait values; its participant is
     itself (``participant_id``: the profile's id, else the conversation's)."""
     if not isinstance(trait_groups, TraitGroups):
@@ -146,6 +148,7 @@ def conversation_attributes(
             or conversation.conversation_id,
             TOPIC_COLUMN: conversation.metadata.category,
             ORIGINAL_MODEL_COLUMN: conversation.metadata.model,
+            LANGUAGE_COLUMN: conversation_language(conversation),
         }
         for name, members in groups.items():
             value = (
@@ -155,7 +158,13 @@ def conversation_attributes(
             )
             row[f"{TRAIT_PREFIX}{name}"] = value
         rows.append(row)
-    columns = ["conversation_id", PARTICIPANT_COLUMN, TOPIC_COLUMN, ORIGINAL_MODEL_COLUMN]
+    columns = [
+        "conversation_id",
+        PARTICIPANT_COLUMN,
+        TOPIC_COLUMN,
+        ORIGINAL_MODEL_COLUMN,
+        LANGUAGE_COLUMN,
+    ]
     columns += [f"{TRAIT_PREFIX}{name}" for name in groups]
     return pd.DataFrame(rows, columns=columns).astype("string")
 

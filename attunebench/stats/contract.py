@@ -18,7 +18,8 @@ Columns (the "score frame"):
   group, and missing otherwise (so each group is compared with the participants who report
   none of the traits, not with those of another group). For a group from a profile question,
   a participant who chose no option of that question (skipped it) is missing too: "none"
-  means they chose "none", not that they did not say.
+  means they chose "none", not that they did not say. ``language`` (the conversation's BCP 47
+  primary tag, ``attunebench.language``; "en" for data from before languages).
 - Optional ``participant_id`` (str, one value per conversation): the cluster of the subgroup
   bootstrap; missing means the conversation is its own participant.
 - Optional parse-failure counts: ``parse_<call type>_calls`` and ``parse_<call type>_failures``
@@ -83,6 +84,7 @@ TOPIC_COLUMN = "topic"
 # group; without the column every conversation is its own participant.
 PARTICIPANT_COLUMN = "participant_id"
 ORIGINAL_MODEL_COLUMN = "original_model"
+LANGUAGE_COLUMN = "language"
 TRAIT_PREFIX = "trait:"
 TRAIT_REFERENCE = "none"
 PARSE_PREFIX = "parse_"
@@ -102,9 +104,13 @@ class SubgroupSpec:
 
 
 def default_subgroups(frame: pd.DataFrame) -> tuple[SubgroupSpec, ...]:
-    """Trait columns against ``"none"``, then topic and original model against the rest."""
+    """Trait columns against ``"none"``, then topic and original model against the rest, then
+    language against the rest when the conversations are in more than one (a one-language
+    run has no language comparison: its only level would face an empty rest)."""
     specs = [SubgroupSpec(c, TRAIT_REFERENCE) for c in frame.columns if c.startswith(TRAIT_PREFIX)]
     specs += [SubgroupSpec(c) for c in (TOPIC_COLUMN, ORIGINAL_MODEL_COLUMN) if c in frame.columns]
+    if LANGUAGE_COLUMN in frame.columns and frame[LANGUAGE_COLUMN].nunique(dropna=True) > 1:
+        specs.append(SubgroupSpec(LANGUAGE_COLUMN))
     return tuple(specs)
 
 

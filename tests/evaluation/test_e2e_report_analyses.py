@@ -103,7 +103,7 @@ def check_reproducibility_block(document, html):
     assert block["command"] == (
         "python manage.py evaluate --release attunebench@1.0.0 --model demo-advisor "
         "--model demo-listener --mode default --judge demo-questioner --panas-strategy absolute "
-        f"--prompt-set v1 --seed {run.seed} --inline --out rerun-of-run-{run.pk}"
+        f"--prompt-set v2 --seed {run.seed} --inline --out rerun-of-run-{run.pk}"
     )
     assert "--inline runs the evaluation in that process" in block["rerun_note"]
     assert "<code>python manage.py evaluate --release attunebench@1.0.0" in html

@@ -23,7 +23,7 @@ def test_units_and_calls_come_from_planned_calls(run_request, demo_release):
     per_pass = sum(planned_calls(c.conversation, RunOptions()) for c in conversations)
     assert plan.units == 2 * 2 * len(conversations)
     assert plan.calls == 2 * 2 * per_pass == plan.estimate.calls
-    assert plan.prompt_version.startswith("v1-")
+    assert plan.prompt_version.startswith("v2-")  # the default set
 
 
 def test_judges_add_one_call_per_turn_each(run_request, demo_models, demo_release):

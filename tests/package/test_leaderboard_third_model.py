@@ -105,6 +105,6 @@ def test_show_prints_and_exports_the_board(json_server, release_dir, tmp_path, c
     entry = next(e for e in exported["entries"] if e["model"] == "openai/model-a")
     assert entry["configuration"]["api_base"] == json_server.base_url
     assert entry["configuration"]["api_key_env"] == KEY_ENV  # the variable's name, no key
-    assert exported["release_hash"] and exported["prompt_version"].startswith("v1-")
+    assert exported["release_hash"] and exported["prompt_version"].startswith("v2-")
     header = (tmp_path / "b.csv").read_text().splitlines()[0]
     assert header == "model,kind,mode,axis,mean,ci_low,ci_high,n,rank,rank_low,rank_high"

@@ -141,7 +141,9 @@ def test_the_topics_words_reach_the_export_and_the_release(at_topic):
     record = conversation_to_record(conversation)
     assert (record.metadata.category, record.metadata.other) == (
         "something else",
-        {"category_other": "moving abroad"},
+        # The participant's recorded language rides along in the same open metadata object.
+        {"category_other": "moving abroad", "language": conversation.participant.language},
     )
+    assert conversation.participant.language == "en"
     rows = table_rows(record, "p1", False, instrument_of(conversation.study))
     assert rows["conversations"][0]["category_other"] == "moving abroad"

@@ -81,3 +81,52 @@ def ecosystem_release(django_db_setup, django_db_blocker, tmp_path_factory) -> B
         built = build_release(release.pk)
         transaction.set_rollback(True)
     return BuiltRelease(Path(built.folder), built.frozen_at.date(), built.counts["conversations"])
+
+
+@dataclass(frozen=True)
+class TwoLanguageRelease:
+    folder: Path
+    # What the database said before the rollback, to check the release against.
+    languages: dict[str, int]  # conversations per language
+    instrument_sha256: dict[str, str]  # the instrument a participant in each language saw
+    translation_of: str  # the base's content hash the Spanish translation was written from
+
+
+@pytest.fixture(scope="session")
+def two_language_release(
+    django_db_setup, django_db_blocker, tmp_path_factory
+) -> TwoLanguageRelease:
+    """A frozen release of a study taken in English and Spanish (``seed_two_language_study``),
+    built once per test process for the tests that load it with the ecosystem's tools; the
+    database rows are rolled back, the folder stays."""
+    from django.db.models import Count
+
+    from annotations.releases.services import selected_conversations
+    from tests.factories import seed_two_language_study
+
+    releases = tmp_path_factory.mktemp("two-languages") / "releases"
+    with (
+        django_db_blocker.unblock(),
+        override_settings(ATTUNE=replace(django_settings.ATTUNE, releases_dir=releases)),
+        transaction.atomic(),
+    ):
+        study = seed_two_language_study(8, seed=13)
+        release = create_release(
+            name="attunebench-languages",
+            version="1.0.0",
+            studies=[study],
+            actor_label="test",
+            subsample_sizes=[4],
+        )
+        built = build_release(release.pk)
+        chosen, _ = selected_conversations(built)  # the conversations the release holds
+        counted = chosen.order_by().values_list("participant__language").annotate(n=Count("pk"))
+        spanish = study.instrument.translations.get(language="es")
+        found = TwoLanguageRelease(
+            folder=Path(built.folder),
+            languages=dict(counted),
+            instrument_sha256={"en": study.instrument.content_hash, "es": spanish.content_hash},
+            translation_of=spanish.base_hash,
+        )
+        transaction.set_rollback(True)
+    return found
