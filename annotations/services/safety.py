@@ -5,8 +5,10 @@ Detections become ``TurnSignal`` rows (kind, which text, what fired) plus an aud
 reads the signals (``annotations.qa`` turns them into review flags). The risk check is the
 platform's one (``annotations.text_checks.risk``: the lexicon and the learned model, pure by
 design) and the vendor names a shared word list, so the live check and the later QA scan always
-agree. A risk signal's evidence keeps the lexicon's phrases and adds the model's score, whether
-it was borderline, and the nearest training message. A risk signal never stops the chat: the
+agree. Both read a message in its participant's language (``languages.language_in``: the
+recorded one, else the study's default), so a Spanish message meets the Spanish phrasings. A
+risk signal's evidence keeps the lexicon's phrases and adds the model's score, whether it was
+borderline, and the nearest training message. A risk signal never stops the chat: the
 participant is shown the study's support resources and carries on; a borderline score (the
 learned model alone, unsure) shows a gentler check-in before the same resources, and tells no
 contact.
@@ -27,10 +29,10 @@ from django.utils import timezone
 from annotations import dispatch
 from annotations.models import SignalKind, SignalSource, Study, Turn, TurnSignal
 from annotations.services.audit import record_audit
-from annotations.services.languages import support_resources_in
+from annotations.services.languages import language_in, support_resources_in
 from annotations.services.study_instrument import instrument_of
 from annotations.text_checks import risk
-from annotations.text_checks.lexicons import IDENTITY_PATTERN, matches
+from annotations.text_checks.lexicons import IDENTITY_PATTERN, has_risk_lexicon, matches
 from attune_collect.dispatch import resend_bound
 
 # What a borderline score (the learned model alone, between its check-in and flag thresholds)
@@ -84,29 +86,79 @@ def support_resources(study: Study, language: str = "") -> str:
     return study.support_resources.strip() or instrument_of(study).support_resources
 
 
-def _evidence(kind: str, text: str) -> dict[str, Any] | None:
-    """What the check saw in ``text``, or None when it did not fire."""
+@dataclass(frozen=True)
+class RiskCoverage:
+    """What reads a participant's messages in one of the study's languages."""
+
+    language: str
+    lexicon: bool  # risk phrasings of its own (the English phrases read every language)
+    model: bool  # the learned model (English alone)
+    moderation: bool  # the study's moderation model (reads every language)
+
+    @property
+    def warning(self) -> str:
+        """Empty when the language has its own phrasings; else what alone reads it."""
+        if self.lexicon:
+            return ""
+        if self.moderation:
+            return (
+                "no risk phrasings of its own: only the moderation model (and English phrases) "
+                "reads it"
+            )
+        return (
+            "no risk phrasings of its own and no moderation model: only English phrases are "
+            "caught; set a moderation model"
+        )
+
+    def describe(self) -> str:
+        readers = ["phrasings" if self.lexicon else "English phrases only"]
+        if self.model:
+            readers.append("learned model")
+        if self.moderation:
+            readers.append("moderation model")
+        return f"{self.language}: {', '.join(readers)}"
+
+
+def risk_coverage(study: Study) -> list[RiskCoverage]:
+    """For each of the study's languages, which of the risk check's readers read it: the
+    admin warns about a language only a moderation model (or nothing but English phrases)
+    reads."""
+    return [
+        RiskCoverage(
+            language=str(language),
+            lexicon=has_risk_lexicon(str(language)),
+            model=risk.model_for(str(language)) is not None,
+            moderation=study.moderation_endpoint_id is not None,
+        )
+        for language in study.languages
+    ]
+
+
+def _evidence(kind: str, text: str, language: str) -> dict[str, Any] | None:
+    """What the check saw in ``text`` (written in ``language``), or None when it did not fire."""
     if kind == SignalKind.RISK:
-        assessment = risk.assess(text)
+        assessment = risk.assess(text, language)
         return assessment.evidence() if assessment.risk else None
     phrases = matches(IDENTITY_PATTERN, text)
     return {"phrases": phrases} if phrases else None
 
 
-def detect(turn: Turn, kind: str, source: str, text: str, *, actor_label: str) -> bool:
+def detect(
+    turn: Turn, kind: str, source: str, text: str, *, actor_label: str, language: str = "en"
+) -> bool:
     """Record a signal when the check fires on ``text``; True if it did and is sure (a
     borderline risk score is recorded for QA, but brings no alert). Idempotent per
     (turn, kind, source)."""
-    evidence = record(turn, kind, source, text, actor_label=actor_label)
+    evidence = record(turn, kind, source, text, actor_label=actor_label, language=language)
     return evidence is not None and not evidence.get("borderline", False)
 
 
 def record(
-    turn: Turn, kind: str, source: str, text: str, *, actor_label: str
+    turn: Turn, kind: str, source: str, text: str, *, actor_label: str, language: str = "en"
 ) -> dict[str, Any] | None:
-    """The signal's evidence when the check fires on ``text`` (recorded once, with an audit
-    entry), else None."""
-    evidence = _evidence(kind, text)
+    """The signal's evidence when the check fires on ``text``, written in ``language``
+    (recorded once, with an audit entry), else None."""
+    evidence = _evidence(kind, text, language)
     if evidence is None:
         return None
     _, created = TurnSignal.objects.get_or_create(
@@ -125,8 +177,15 @@ def record(
 def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotice | None:
     if study.moderation_endpoint_id is not None:
         dispatch.moderate_message(turn.pk)  # a worker's job: the reply never waits for it
+    # The participant's language (else the study's default): the QA scan reads it the same way.
+    read_in = language_in(turn.conversation)
     evidence = record(
-        turn, SignalKind.RISK, SignalSource.USER_MESSAGE, turn.user_message, actor_label=actor_label
+        turn,
+        SignalKind.RISK,
+        SignalSource.USER_MESSAGE,
+        turn.user_message,
+        actor_label=actor_label,
+        language=read_in,
     )
     if evidence is None:
         return None
