@@ -29,7 +29,7 @@ from django.utils import timezone
 from annotations import dispatch
 from annotations.models import SignalKind, SignalSource, Study, Turn, TurnSignal
 from annotations.services.audit import record_audit
-from annotations.services.languages import language_in, support_resources_in
+from annotations.services.languages import country_of, language_in, support_resources_in
 from annotations.services.study_instrument import instrument_of
 from annotations.text_checks import risk
 from annotations.text_checks.lexicons import IDENTITY_PATTERN, has_risk_lexicon, matches
@@ -74,15 +74,19 @@ class SupportNotice:
     gentle: bool = False
 
 
-def check_in_notice(study: Study, turn: int, language: str = "") -> SupportNotice:
-    resources = support_resources(study, language)
+def check_in_notice(
+    study: Study, turn: int, language: str = "", country: str = ""
+) -> SupportNotice:
+    resources = support_resources(study, language, country)
     return SupportNotice(f"{check_in_text(language)}\n\n{resources}", turn, gentle=True)
 
 
-def support_resources(study: Study, language: str = "") -> str:
-    """The study's own support text, else the instrument's (in ``language`` when translated)."""
-    if language:
-        return support_resources_in(study, language)
+def support_resources(study: Study, language: str = "", country: str = "") -> str:
+    """The crisis resources of the participant's ``country`` where the study lists them
+    (``Study.support_resources_by_country``), else the study's own support text, else the
+    instrument's (in ``language`` when translated)."""
+    if language or country:
+        return support_resources_in(study, language or study.default_language, country)
     return study.support_resources.strip() or instrument_of(study).support_resources
 
 
@@ -194,8 +198,9 @@ def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotic
     # After the message is stored: the QA risk flag and the email to the study's contacts
     # (``annotations.qa.services.risk_alerts``), in the background.
     ask_for_risk_alert(turn.pk)
-    language = turn.conversation.participant.language
-    return SupportNotice(resources=support_resources(study, language), turn=turn.number)
+    participant = turn.conversation.participant
+    resources = support_resources(study, participant.language, country_of(participant))
+    return SupportNotice(resources=resources, turn=turn.number)
 
 
 def ask_for_risk_alert(turn_id: int) -> None:
@@ -213,22 +218,27 @@ def check_reply(turn: Turn, text: str, source: str) -> bool:
 
 def notice_for_turn(turn: Turn, study: Study) -> SupportNotice | None:
     """The notice a turn earned (shown again when a reply is retried or replayed)."""
+    participant = turn.conversation.participant
+    language, country = participant.language, country_of(participant)
     if TurnSignal.objects.filter(turn=turn).risk().exists():
-        language = turn.conversation.participant.language
-        return SupportNotice(resources=support_resources(study, language), turn=turn.number)
+        resources = support_resources(study, language, country)
+        return SupportNotice(resources=resources, turn=turn.number)
     if TurnSignal.objects.filter(
         turn=turn, kind=SignalKind.RISK, evidence__borderline=True
     ).exists():  # only a borderline score
-        return check_in_notice(study, turn.number, turn.conversation.participant.language)
+        return check_in_notice(study, turn.number, language, country)
     return None
 
 
-def latest_notice(conversation_id: int, study: Study, language: str = "") -> SupportNotice | None:
+def latest_notice(
+    conversation_id: int, study: Study, language: str = "", country: str = ""
+) -> SupportNotice | None:
     """The notice the session shows: under the latest turn with a sure risk signal, else the
-    check-in under the latest turn with a borderline one, else none (in ``language``)."""
+    check-in under the latest turn with a borderline one, else none (in ``language``, with
+    ``country``'s resources where the study lists them)."""
     turn = latest_risk_turn(conversation_id)
     if turn is not None:
-        return SupportNotice(resources=support_resources(study, language), turn=turn)
+        return SupportNotice(resources=support_resources(study, language, country), turn=turn)
     borderline = (
         TurnSignal.objects.filter(
             turn__conversation_id=conversation_id,
@@ -239,7 +249,7 @@ def latest_notice(conversation_id: int, study: Study, language: str = "") -> Sup
         .values_list("turn__number", flat=True)
         .first()
     )
-    return None if borderline is None else check_in_notice(study, borderline, language)
+    return None if borderline is None else check_in_notice(study, borderline, language, country)
 
 
 def latest_risk_turn(conversation_id: int) -> int | None:

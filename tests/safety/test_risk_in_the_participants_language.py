@@ -48,6 +48,11 @@ def test_a_spanish_participants_risk_message_is_caught_live_and_in_qa():
     notice = safety.check_message(turn, study, actor_label="test")
     assert notice is not None and notice.turn == 2
     assert _live(conversation, study)[2]["phrases"] == SPANISH_PHRASES
+    # No model reads Spanish, so the evidence has no "borderline": still a risk signal (the
+    # notice comes back on reload, the contacts are e-mailed).
+    assert "borderline" not in TurnSignal.objects.get(turn=turn).evidence
+    assert TurnSignal.objects.filter(turn=turn).risk().exists()
+    assert safety.notice_for_turn(turn, study) == notice
 
 
 def test_the_same_message_from_an_english_participant_is_read_as_english():
@@ -81,3 +86,56 @@ def test_live_check_and_qa_scan_agree_on_the_spanish_corpus():
     assert live == qa
     risky = {n for n, e in enumerate(examples, start=1) if e.risk}
     assert risky <= set(qa)  # every risk message, in both
+
+
+# --- crisis resources per country -------------------------------------------------------------
+
+GERMAN_LINE = "Telefonseelsorge: 0800 111 0 111 (kostenlos, rund um die Uhr)"
+SPANISH_LINE = "Línea 024 de atención a la conducta suicida"
+
+
+def _risky_turn(study, language: str, country: str | None) -> Turn:
+    conversation = _conversation(study, [SPANISH_RISK], language)
+    if country is not None:
+        Participant.objects.filter(pk=conversation.participant_id).update(
+            responses={"country": country}
+        )
+    return Turn.objects.select_related("conversation__participant").get(conversation=conversation)
+
+
+def test_the_notice_shows_the_participants_countrys_resources():
+    study = make_study(
+        languages=["en", "es"],
+        default_language="en",
+        support_resources="Call your local emergency number.",
+        support_resources_by_country={"germany": GERMAN_LINE, "spain": SPANISH_LINE},
+    )
+    turn = _risky_turn(study, "es", "germany")
+    notice = safety.check_message(turn, study, actor_label="test")
+    assert notice is not None and notice.resources == GERMAN_LINE
+    assert safety.notice_for_turn(turn, study) == notice
+    assert safety.latest_notice(turn.conversation_id, study, "es", "germany") == notice
+
+
+@pytest.mark.parametrize("country", [None, "other", "france"])
+def test_without_a_listed_country_the_languages_resources_are_shown(country):
+    study = make_study(
+        languages=["en", "es"],
+        default_language="en",
+        support_resources="Call your local emergency number.",
+        translations={"es": {"support_resources": "Llama al número de emergencias."}},
+        support_resources_by_country={"germany": GERMAN_LINE},
+    )
+    turn = _risky_turn(study, "es", country)
+    notice = safety.check_message(turn, study, actor_label="test")
+    assert notice is not None and notice.resources == "Llama al número de emergencias."
+
+
+def test_the_country_mapping_must_map_answers_to_texts():
+    from django.core.exceptions import ValidationError
+
+    study = make_study()
+    for bad in (["germany"], {"germany": 3}, {" ": "text"}):
+        study.support_resources_by_country = bad
+        with pytest.raises(ValidationError, match="support_resources_by_country"):
+            study.full_clean()
