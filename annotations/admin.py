@@ -46,6 +46,7 @@ from annotations.models import (
 from annotations.services.instrument_translations import translation_status
 from annotations.services.languages import BASE_LANGUAGE, language_statuses
 from annotations.services.participants import start_preview
+from annotations.services.safety import risk_coverage
 from annotations.services.study_links import participant_app_path, recruitment_link
 from annotations.staff import staff_user
 
@@ -93,6 +94,27 @@ class ModelConfigAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def counted_conversations(self, request: HttpRequest) -> Q | None:
         """Which conversations the count shows (None: all; the study scope narrows it)."""
         return None
+
+    @admin.display(description="risk check by language")
+    def risk_check_status(self, obj: Study) -> str:
+        """Each enabled language: what reads its messages for risk; a language without
+        phrasings of its own is marked (only the moderation model, or nothing but English
+        phrases, reads it: docs/architecture.md, the risk check)."""
+        if obj.pk is None:
+            return "-"
+        rows = format_html_join(
+            "",
+            "<li{}>{}{}</li>",
+            (
+                (
+                    mark_safe(' class="errornote"') if coverage.warning else "",
+                    coverage.describe(),
+                    f" ({coverage.warning})" if coverage.warning else "",
+                )
+                for coverage in risk_coverage(obj)
+            ),
+        )
+        return format_html("<ul>{}</ul>", rows)
 
     @admin.display(description="conversations", ordering="n_conversations")
     def conversation_count(self, obj: _ConversationCount) -> int:
@@ -162,7 +184,7 @@ class StudyAdmin(SetupAdminMixin, admin.ModelAdmin):
     search_fields = ["slug", "title"]
     filter_horizontal = ["model_pool"]
     prepopulated_fields = {"slug": ["title"]}
-    readonly_fields = ["recruitment_link", "preview_link", "language_status"]
+    readonly_fields = ["recruitment_link", "preview_link", "language_status", "risk_check_status"]
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(n_conversations=Count("conversations"))
@@ -185,6 +207,27 @@ class StudyAdmin(SetupAdminMixin, admin.ModelAdmin):
                     status.study_texts,
                 )
                 for status in language_statuses(obj)
+            ),
+        )
+        return format_html("<ul>{}</ul>", rows)
+
+    @admin.display(description="risk check by language")
+    def risk_check_status(self, obj: Study) -> str:
+        """Each enabled language: what reads its messages for risk; a language without
+        phrasings of its own is marked (only the moderation model, or nothing but English
+        phrases, reads it: docs/architecture.md, the risk check)."""
+        if obj.pk is None:
+            return "-"
+        rows = format_html_join(
+            "",
+            "<li{}>{}{}</li>",
+            (
+                (
+                    mark_safe(' class="errornote"') if coverage.warning else "",
+                    coverage.describe(),
+                    f" ({coverage.warning})" if coverage.warning else "",
+                )
+                for coverage in risk_coverage(obj)
             ),
         )
         return format_html("<ul>{}</ul>", rows)

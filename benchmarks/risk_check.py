@@ -1,7 +1,7 @@
 """The risk check (annotations/text_checks/risk.py): its cost, and its figures on held-out text.
 
     python benchmarks/risk_check.py [--rounds N] [--show-false-alarms] [--no-latency]
-        [--heldout FILE ...]
+        [--heldout FILE ...] [--language es]
 
 Prints the model's load time and memory (the process's resident set before and after), then the
 latency of ``assess`` and ``is_risk`` over every training corpus message, the short ones and
@@ -11,6 +11,11 @@ category and the share of everyday messages flagged per category, for the lexico
 the combined check, and which signal caught what. Held-out texts are never printed except the
 risk messages missed (recorded, not patched; the check is never tuned on them), and the everyday
 ones flagged with --show-false-alarms.
+
+``--language es`` (or ``de``) measures another language's check instead, as a participant in
+that language gets it (``risk.assess(text, "es")``: its lexicon and the English phrases; the
+learned model reads English alone, so neither its load nor latency is measured): the held-out
+files of that language's corpus folder (``risk_corpus/es/heldout_*.jsonl``).
 """
 
 from __future__ import annotations
@@ -25,9 +30,9 @@ import _setup
 
 from annotations.text_checks import risk
 from annotations.text_checks.risk_corpus import (
-    CORPUS_DIR,
     HELDOUT_GLOB,
     Example,
+    language_folder,
     read_examples,
     training_files,
 )
@@ -74,7 +79,7 @@ def by_length(texts: list[str]) -> tuple[list[str], list[str]]:
     return short, long
 
 
-def held_out(path: Path, show_false_alarms: bool) -> None:
+def held_out(path: Path, show_false_alarms: bool, language: str = "en") -> None:
     examples = read_examples([path])
     print(
         f"\n{path.name}: {sum(e.risk for e in examples)} risk, "
@@ -85,7 +90,7 @@ def held_out(path: Path, show_false_alarms: bool) -> None:
     missed: list[Example] = []
     alarms: list[Example] = []
     for example in examples:
-        assessment = risk.assess(example.text)
+        assessment = risk.assess(example.text, language)
         row = table[example.risk, example.category]
         row[0] += assessment.risk
         row[1] += bool(assessment.phrases)
@@ -124,7 +129,19 @@ def main() -> None:
     parser.add_argument(
         "--heldout", type=Path, nargs="*", help="Held-out files (default: the corpus folder's)"
     )
+    parser.add_argument(
+        "--language", default="en", help="The language's check and held-out files (en)"
+    )
     options = parser.parse_args()
+    folder = language_folder(options.language)
+    heldout = options.heldout or sorted(folder.glob(HELDOUT_GLOB))
+    if risk.model_for(options.language) is None:
+        print(f"{options.language}: no learned model reads it; the lexicon alone")
+        for path in heldout:
+            held_out(path, options.show_false_alarms, options.language)
+        if not heldout:
+            print(f"\nno {HELDOUT_GLOB} in {folder}: no held-out figures")
+        return
     before = rss_mb()
     started = time.perf_counter()
     model = risk.load_model()
@@ -139,11 +156,10 @@ def main() -> None:
         short, long = by_length(texts)
         latency(short, options.rounds, "short (<= 32 pieces) ")
         latency(long, 1, f"long (truncated at {MAX_TOKENS} pieces) ")
-    heldout = options.heldout or sorted(CORPUS_DIR.glob(HELDOUT_GLOB))
     if not heldout:
-        print(f"\nno {HELDOUT_GLOB} in {CORPUS_DIR}: no held-out figures")
+        print(f"\nno {HELDOUT_GLOB} in {folder}: no held-out figures")
     for path in heldout:
-        held_out(path, options.show_false_alarms)
+        held_out(path, options.show_false_alarms, options.language)
 
 
 if __name__ == "__main__":

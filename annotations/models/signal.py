@@ -28,8 +28,13 @@ class TurnSignalQuerySet(models.QuerySet):
         (not a borderline score of its learned model alone: that one only asks QA to look), or
         a moderation verdict that flagged it (a clear or failed verdict is no risk signal).
         These bring the participant the support notice and the study's contacts an e-mail."""
+        # A lexicon hit in a language no model reads has no "borderline" key: "not borderline
+        # = true" alone is NULL there in SQL, and would drop it (no notice on reload, no e-mail).
+        not_borderline = models.Q(evidence__borderline=False) | ~models.Q(
+            evidence__has_key="borderline"
+        )
         return self.filter(
-            (models.Q(kind=SignalKind.RISK) & ~models.Q(evidence__borderline=True))
+            (models.Q(kind=SignalKind.RISK) & not_borderline)
             | models.Q(kind=SignalKind.MODERATION, evidence__flagged=True)
         )
 

@@ -100,6 +100,16 @@ def validate_translations(translations: object) -> None:
             raise ValidationError(f"translations.{language}: texts must be strings.")
 
 
+def validate_country_resources(resources: object) -> None:
+    """{country: text}: the crisis resources of a country, by the profile's country answer."""
+    if not isinstance(resources, dict) or not all(
+        isinstance(k, str) and k.strip() and isinstance(v, str) for k, v in resources.items()
+    ):
+        raise ValidationError(
+            "support_resources_by_country: expected an object of country answers to texts."
+        )
+
+
 class StudyStatus(models.TextChoices):
     DRAFT = "draft", "Draft"
     RECRUITING = "recruiting", "Recruiting"
@@ -234,6 +244,15 @@ class Study(models.Model):
         '"base_hash": "<the texts\' hash when translated>"}}. A missing text shows the default '
         "language's.",
     )
+    support_resources_by_country = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Crisis resources per country: {"germany": "Telefonseelsorge 0800 111 0 111 '
+        '...", "united_kingdom": "Samaritans 116 123 ..."}, keyed by the answer to the profile\'s '
+        '"country" question. A participant who named a country listed here sees its text in '
+        "the support notice (write it in the languages people there take the study in); "
+        "anyone else sees the support resources in their language.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -270,6 +289,7 @@ class Study(models.Model):
         for name, check in (
             ("languages", validate_languages),
             ("translations", validate_translations),
+            ("support_resources_by_country", validate_country_resources),
         ):
             try:
                 check(getattr(self, name))

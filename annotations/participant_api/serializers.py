@@ -483,7 +483,9 @@ def study_view(participant: Any) -> dict[str, Any]:
         "max_turns": study.max_turns,
         "conversations_per_participant": study.conversations_per_participant,
         "message_max_chars": MAX_MESSAGE_CHARS,
-        "support_resources": safety.support_resources(study, language),
+        "support_resources": safety.support_resources(
+            study, language, languages.country_of(participant)
+        ),
         "languages": list(study.languages),
         "default_language": study.default_language,
     }

@@ -36,6 +36,13 @@ def language_of(participant: Participant) -> str:
     return participant.language or participant.study.default_language
 
 
+def country_of(participant: Participant) -> str:
+    """The participant's answer to the profile's ``country`` question ("germany"), or ""
+    (not asked, not answered, or no profile yet)."""
+    answer = (participant.responses or {}).get("country", "")
+    return answer if isinstance(answer, str) else ""
+
+
 def language_in(conversation: Conversation) -> str:
     """The language of ``conversation``'s participant; a one-language study's without reading
     the participant (the chat's hot path counts its statements)."""
@@ -95,9 +102,13 @@ def instrument_for(study: Study, language: str) -> ParticipantInstrument:
     return ParticipantInstrument(definition, labels, BASE_LANGUAGE)
 
 
-def support_resources_in(study: Study, language: str) -> str:
-    """The support notice's text in ``language``: the study's own (translated), else the
+def support_resources_in(study: Study, language: str, country: str = "") -> str:
+    """The support notice's text: the crisis resources of the participant's ``country`` where
+    the study lists them, else in ``language``: the study's own (translated), else the
     instrument's (translated)."""
+    by_country = (study.support_resources_by_country or {}).get(country, "") if country else ""
+    if isinstance(by_country, str) and by_country.strip():
+        return by_country.strip()
     own = study_text(study, "support_resources", language).strip()
     return own or instrument_for(study, language).definition.support_resources
 

@@ -18,6 +18,7 @@ from annotations.models import (
     TurnStatus,
 )
 from annotations.services import safety
+from annotations.services.languages import country_of
 from annotations.services.participants import current_conversation
 from annotations.services.study_links import prolific_return_url
 
@@ -91,8 +92,10 @@ def progress_of(participant: Participant) -> Progress:
 def _support(conversation: Conversation | None) -> safety.SupportNotice | None:
     if conversation is None:
         return None
-    language = conversation.participant.language
-    return safety.latest_notice(conversation.pk, conversation.study, language)
+    participant = conversation.participant
+    return safety.latest_notice(
+        conversation.pk, conversation.study, participant.language, country_of(participant)
+    )
 
 
 def _exit(participant: Participant, code: str) -> ExitCode:

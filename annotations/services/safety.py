@@ -5,8 +5,10 @@ Detections become ``TurnSignal`` rows (kind, which text, what fired) plus an aud
 reads the signals (``annotations.qa`` turns them into review flags). The risk check is the
 platform's one (``annotations.text_checks.risk``: the lexicon and the learned model, pure by
 design) and the vendor names a shared word list, so the live check and the later QA scan always
-agree. A risk signal's evidence keeps the lexicon's phrases and adds the model's score, whether
-it was borderline, and the nearest training message. A risk signal never stops the chat: the
+agree. Both read a message in its participant's language (``languages.language_in``: the
+recorded one, else the study's default), so a Spanish message meets the Spanish phrasings. A
+risk signal's evidence keeps the lexicon's phrases and adds the model's score, whether it was
+borderline, and the nearest training message. A risk signal never stops the chat: the
 participant is shown the study's support resources and carries on; a borderline score (the
 learned model alone, unsure) shows a gentler check-in before the same resources, and tells no
 contact.
@@ -27,10 +29,10 @@ from django.utils import timezone
 from annotations import dispatch
 from annotations.models import SignalKind, SignalSource, Study, Turn, TurnSignal
 from annotations.services.audit import record_audit
-from annotations.services.languages import support_resources_in
+from annotations.services.languages import country_of, language_in, support_resources_in
 from annotations.services.study_instrument import instrument_of
 from annotations.text_checks import risk
-from annotations.text_checks.lexicons import IDENTITY_PATTERN, matches
+from annotations.text_checks.lexicons import IDENTITY_PATTERN, has_risk_lexicon, matches
 from attune_collect.dispatch import resend_bound
 
 # What a borderline score (the learned model alone, between its check-in and flag thresholds)
@@ -72,41 +74,95 @@ class SupportNotice:
     gentle: bool = False
 
 
-def check_in_notice(study: Study, turn: int, language: str = "") -> SupportNotice:
-    resources = support_resources(study, language)
+def check_in_notice(
+    study: Study, turn: int, language: str = "", country: str = ""
+) -> SupportNotice:
+    resources = support_resources(study, language, country)
     return SupportNotice(f"{check_in_text(language)}\n\n{resources}", turn, gentle=True)
 
 
-def support_resources(study: Study, language: str = "") -> str:
-    """The study's own support text, else the instrument's (in ``language`` when translated)."""
-    if language:
-        return support_resources_in(study, language)
+def support_resources(study: Study, language: str = "", country: str = "") -> str:
+    """The crisis resources of the participant's ``country`` where the study lists them
+    (``Study.support_resources_by_country``), else the study's own support text, else the
+    instrument's (in ``language`` when translated)."""
+    if language or country:
+        return support_resources_in(study, language or study.default_language, country)
     return study.support_resources.strip() or instrument_of(study).support_resources
 
 
-def _evidence(kind: str, text: str) -> dict[str, Any] | None:
-    """What the check saw in ``text``, or None when it did not fire."""
+@dataclass(frozen=True)
+class RiskCoverage:
+    """What reads a participant's messages in one of the study's languages."""
+
+    language: str
+    lexicon: bool  # risk phrasings of its own (the English phrases read every language)
+    model: bool  # the learned model (English alone)
+    moderation: bool  # the study's moderation model (reads every language)
+
+    @property
+    def warning(self) -> str:
+        """Empty when the language has its own phrasings; else what alone reads it."""
+        if self.lexicon:
+            return ""
+        if self.moderation:
+            return (
+                "no risk phrasings of its own: only the moderation model (and English phrases) "
+                "reads it"
+            )
+        return (
+            "no risk phrasings of its own and no moderation model: only English phrases are "
+            "caught; set a moderation model"
+        )
+
+    def describe(self) -> str:
+        readers = ["phrasings" if self.lexicon else "English phrases only"]
+        if self.model:
+            readers.append("learned model")
+        if self.moderation:
+            readers.append("moderation model")
+        return f"{self.language}: {', '.join(readers)}"
+
+
+def risk_coverage(study: Study) -> list[RiskCoverage]:
+    """For each of the study's languages, which of the risk check's readers read it: the
+    admin warns about a language only a moderation model (or nothing but English phrases)
+    reads."""
+    return [
+        RiskCoverage(
+            language=str(language),
+            lexicon=has_risk_lexicon(str(language)),
+            model=risk.model_for(str(language)) is not None,
+            moderation=study.moderation_endpoint_id is not None,
+        )
+        for language in study.languages
+    ]
+
+
+def _evidence(kind: str, text: str, language: str) -> dict[str, Any] | None:
+    """What the check saw in ``text`` (written in ``language``), or None when it did not fire."""
     if kind == SignalKind.RISK:
-        assessment = risk.assess(text)
+        assessment = risk.assess(text, language)
         return assessment.evidence() if assessment.risk else None
     phrases = matches(IDENTITY_PATTERN, text)
     return {"phrases": phrases} if phrases else None
 
 
-def detect(turn: Turn, kind: str, source: str, text: str, *, actor_label: str) -> bool:
+def detect(
+    turn: Turn, kind: str, source: str, text: str, *, actor_label: str, language: str = "en"
+) -> bool:
     """Record a signal when the check fires on ``text``; True if it did and is sure (a
     borderline risk score is recorded for QA, but brings no alert). Idempotent per
     (turn, kind, source)."""
-    evidence = record(turn, kind, source, text, actor_label=actor_label)
+    evidence = record(turn, kind, source, text, actor_label=actor_label, language=language)
     return evidence is not None and not evidence.get("borderline", False)
 
 
 def record(
-    turn: Turn, kind: str, source: str, text: str, *, actor_label: str
+    turn: Turn, kind: str, source: str, text: str, *, actor_label: str, language: str = "en"
 ) -> dict[str, Any] | None:
-    """The signal's evidence when the check fires on ``text`` (recorded once, with an audit
-    entry), else None."""
-    evidence = _evidence(kind, text)
+    """The signal's evidence when the check fires on ``text``, written in ``language``
+    (recorded once, with an audit entry), else None."""
+    evidence = _evidence(kind, text, language)
     if evidence is None:
         return None
     _, created = TurnSignal.objects.get_or_create(
@@ -125,8 +181,15 @@ def record(
 def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotice | None:
     if study.moderation_endpoint_id is not None:
         dispatch.moderate_message(turn.pk)  # a worker's job: the reply never waits for it
+    # The participant's language (else the study's default): the QA scan reads it the same way.
+    read_in = language_in(turn.conversation)
     evidence = record(
-        turn, SignalKind.RISK, SignalSource.USER_MESSAGE, turn.user_message, actor_label=actor_label
+        turn,
+        SignalKind.RISK,
+        SignalSource.USER_MESSAGE,
+        turn.user_message,
+        actor_label=actor_label,
+        language=read_in,
     )
     if evidence is None:
         return None
@@ -135,8 +198,9 @@ def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotic
     # After the message is stored: the QA risk flag and the email to the study's contacts
     # (``annotations.qa.services.risk_alerts``), in the background.
     ask_for_risk_alert(turn.pk)
-    language = turn.conversation.participant.language
-    return SupportNotice(resources=support_resources(study, language), turn=turn.number)
+    participant = turn.conversation.participant
+    resources = support_resources(study, participant.language, country_of(participant))
+    return SupportNotice(resources=resources, turn=turn.number)
 
 
 def ask_for_risk_alert(turn_id: int) -> None:
@@ -154,22 +218,27 @@ def check_reply(turn: Turn, text: str, source: str) -> bool:
 
 def notice_for_turn(turn: Turn, study: Study) -> SupportNotice | None:
     """The notice a turn earned (shown again when a reply is retried or replayed)."""
+    participant = turn.conversation.participant
+    language, country = participant.language, country_of(participant)
     if TurnSignal.objects.filter(turn=turn).risk().exists():
-        language = turn.conversation.participant.language
-        return SupportNotice(resources=support_resources(study, language), turn=turn.number)
+        resources = support_resources(study, language, country)
+        return SupportNotice(resources=resources, turn=turn.number)
     if TurnSignal.objects.filter(
         turn=turn, kind=SignalKind.RISK, evidence__borderline=True
     ).exists():  # only a borderline score
-        return check_in_notice(study, turn.number, turn.conversation.participant.language)
+        return check_in_notice(study, turn.number, language, country)
     return None
 
 
-def latest_notice(conversation_id: int, study: Study, language: str = "") -> SupportNotice | None:
+def latest_notice(
+    conversation_id: int, study: Study, language: str = "", country: str = ""
+) -> SupportNotice | None:
     """The notice the session shows: under the latest turn with a sure risk signal, else the
-    check-in under the latest turn with a borderline one, else none (in ``language``)."""
+    check-in under the latest turn with a borderline one, else none (in ``language``, with
+    ``country``'s resources where the study lists them)."""
     turn = latest_risk_turn(conversation_id)
     if turn is not None:
-        return SupportNotice(resources=support_resources(study, language), turn=turn)
+        return SupportNotice(resources=support_resources(study, language, country), turn=turn)
     borderline = (
         TurnSignal.objects.filter(
             turn__conversation_id=conversation_id,
@@ -180,7 +249,7 @@ def latest_notice(conversation_id: int, study: Study, language: str = "") -> Sup
         .values_list("turn__number", flat=True)
         .first()
     )
-    return None if borderline is None else check_in_notice(study, borderline, language)
+    return None if borderline is None else check_in_notice(study, borderline, language, country)
 
 
 def latest_risk_turn(conversation_id: int) -> int | None:

@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import re
 
-from annotations.text_checks.normalise import normalise
+from annotations.text_checks.lexicons_de import RISK_PHRASES_DE
+from annotations.text_checks.lexicons_es import RISK_PHRASES_ES
+from annotations.text_checks.normalise import normalise, primary_language
 
 # A reply that names a vendor or model family breaks the anonymisation of the study.
 IDENTITY_PATTERN = re.compile(
@@ -125,10 +127,36 @@ _RISK_PHRASES = (
 )
 RISK_PATTERN = re.compile(r"\b(?:" + "|".join(_RISK_PHRASES) + r")")
 
+# Each language's own risk phrasings, by primary language subtag (``lexicons_es.py``,
+# ``lexicons_de.py``), each written for that language's normalisation (``normalise.py``).
+RISK_PATTERNS: dict[str, re.Pattern[str]] = {
+    "en": RISK_PATTERN,
+    "es": re.compile(r"\b(?:" + "|".join(RISK_PHRASES_ES) + r")"),
+    "de": re.compile(r"\b(?:" + "|".join(RISK_PHRASES_DE) + r")"),
+}
 
-def matches(pattern: re.Pattern[str], text: str) -> list[str]:
-    """The distinct matched phrases of the normalised text, in order of first appearance."""
+
+def has_risk_lexicon(language: str) -> bool:
+    """Whether ``language`` ("es", "es-MX") has risk phrasings of its own; without them only
+    the English phrases (typed in any language) and a study's moderation model read it."""
+    return primary_language(language) in RISK_PATTERNS
+
+
+def risk_phrases(text: str, language: str = "en") -> list[str]:
+    """The risk phrases in ``text``: its language's own lexicon first, then the English one,
+    which reads every language: people code-switch, and English crisis phrases ("kms",
+    "suicidal") travel in chat. A language without a lexicon gets the English one alone."""
+    primary = primary_language(language)
+    found = matches(RISK_PATTERNS[primary], text, primary) if primary in RISK_PATTERNS else []
+    if primary != "en":
+        found += [p for p in matches(RISK_PATTERN, text) if p not in found]
+    return found
+
+
+def matches(pattern: re.Pattern[str], text: str, language: str = "en") -> list[str]:
+    """The distinct matched phrases of the text normalised for ``language``, in order of
+    first appearance."""
     seen: dict[str, None] = {}
-    for match in pattern.finditer(normalise(text)):
+    for match in pattern.finditer(normalise(text, language)):
         seen.setdefault(match.group(0), None)
     return list(seen)

@@ -3,7 +3,9 @@
 conversations) and the benchmark call it and nothing else, so they always agree.
 
 Two signals, either fires:
-* the lexicon (``lexicons.RISK_PATTERN``): precise and explainable, any hit is risk;
+* the lexicon of the message's language (``lexicons.risk_phrases``: English, Spanish and German
+  phrasings, each over its own normalisation, and the English phrases in every language):
+  precise and explainable, any hit is risk;
 * a learned model: the message's all-MiniLM-L6-v2 sentence embedding (``risk_encoder.py``, a
   numpy forward pass over the installed package's weights) scored by an RBF support vector
   machine trained on ``risk_corpus/`` (``manage.py train_risk_model``), calibrated to a
@@ -20,7 +22,9 @@ message is a near copy of a training risk message, the model is sure; between ``
 contacts are not e-mailed (``TurnSignal.objects.risk()`` leaves borderline signals out).
 Inference is numpy alone (no scikit-learn, no PyTorch). An artefact whose thresholds no score
 reaches (the test suite's lexicon-only one) never loads the encoder nor embeds a message. The model loads once per process, on first use or
-at start (``warm``), behind a lock. A language without a model keeps the lexicon alone.
+at start (``warm``), behind a lock. The model reads English alone: a language without a model
+keeps its lexicon (or, without one, the English phrases alone; a study's moderation model is
+then its only other reader). Callers pass the participant's language (``language_in``).
 
 Pure: no Django.
 """
@@ -37,8 +41,8 @@ from typing import Any
 
 import numpy as np
 
-from annotations.text_checks.lexicons import RISK_PATTERN, matches
-from annotations.text_checks.normalise import normalise
+from annotations.text_checks.lexicons import risk_phrases
+from annotations.text_checks.normalise import normalise, primary_language
 from annotations.text_checks.risk_embedding import Embedder, load_embedder
 from annotations.text_checks.risk_encoder import Encoder, load_encoder
 
@@ -203,13 +207,14 @@ def warm() -> None:
 
 def model_for(language: str) -> RiskModel | None:
     """The model reading ``language`` ("en", "en-GB"), or None (the lexicon alone)."""
-    primary = language.replace("_", "-").split("-")[0].lower()
     model = load_model()
-    return model if model.language == primary else None
+    return model if model.language == primary_language(language) else None
 
 
 def assess(text: str, language: str = "en") -> RiskAssessment:
-    phrases = tuple(matches(RISK_PATTERN, text))
+    """What the check says about ``text`` written in ``language`` (the participant's: a
+    Spanish message read as English would meet only the English phrases)."""
+    phrases = tuple(risk_phrases(text, language))
     model = model_for(language)
     if model is None:
         signal = LEXICON if phrases else None
@@ -223,7 +228,7 @@ def assess(text: str, language: str = "en") -> RiskAssessment:
 
 
 def is_risk(text: str, language: str = "en") -> bool:
-    if matches(RISK_PATTERN, text):
+    if risk_phrases(text, language):
         return True  # the lexicon decides alone: no need for the model
     model = model_for(language)
     return model is not None and model.fires(text).fired

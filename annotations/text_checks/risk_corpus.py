@@ -6,6 +6,10 @@ optional: the scale's kind for risk messages, such as ``wish_to_be_dead`` or ``p
 ``near_miss`` or ``plain`` for everyday ones). Adding a file is all it takes to train on it
 (``manage.py train_risk_model``).
 
+The lexicons of other languages have corpora of their own, in a folder per language
+(``risk_corpus/es/``, ``risk_corpus/de/``; ``language_folder``), in the same format: the English
+model's glob reads the top folder alone, so it never trains on them.
+
 A held-out file (``heldout_*.jsonl``) lives in the same folder and is never a training input: its
 name does not match the glob (a test holds it so). When a held-out set is retired (a new one is
 written first), it joins the training corpus by being renamed ``train_*.jsonl``. Pure: no Django.
@@ -34,6 +38,12 @@ class Example:
     risk: bool
     category: str
     source: str  # "<file name>:<line>"
+
+
+def language_folder(language: str) -> Path:
+    """The corpus folder of ``language``: the top folder for English (the model's), else the
+    language's own subfolder."""
+    return CORPUS_DIR if language == "en" else CORPUS_DIR / language
 
 
 def training_files(folder: Path = CORPUS_DIR) -> list[Path]:

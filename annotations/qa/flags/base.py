@@ -78,6 +78,9 @@ class ConversationSnapshot:
     attention: tuple[AttentionAnswer, ...] = ()
     same_pid_sessions: tuple[OtherSession, ...] = ()
     conversations_allowed: int = 1
+    # The participant's language (else the study's default; ``languages.language_in``): the
+    # risk check reads the messages in it, as the live chat does.
+    language: str = "en"
 
 
 @dataclass(frozen=True)

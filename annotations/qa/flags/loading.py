@@ -24,6 +24,7 @@ from annotations.qa.flags.base import (
     TurnSnapshot,
 )
 from annotations.qa.models import AttentionCheck, StudyQASettings, SurveyPart
+from annotations.services.languages import language_in
 from attunebench import records
 
 
@@ -68,7 +69,10 @@ def load_snapshots(conversation_ids: Sequence[int]) -> list[LoadedConversation]:
             "external_id",
             "participant_id",
             "participant__prolific_pid",
+            "participant__language",
             "study__conversations_per_participant",
+            "study__languages",
+            "study__default_language",
         )
         .order_by("id")
     )
@@ -95,6 +99,7 @@ def load_snapshots(conversation_ids: Sequence[int]) -> list[LoadedConversation]:
             ),
             same_pid_sessions=same_pid.get(c.pk, ()),
             conversations_allowed=c.study.conversations_per_participant,
+            language=language_in(c),  # as the live check reads it (imported ones too)
         )
         loaded.append(LoadedConversation(c, snapshot, thresholds_for(settings.get(c.study_id))))
     return loaded

@@ -1,7 +1,8 @@
 """A participant message that signals risk (self-harm, crisis): a human must look.
 
 Three signals raise it: the platform's risk check (``text_checks.risk``: the lexicon and the
-learned model, over the text now, plus what the chat signalled live) and, where the study has
+learned model, over the text now in the participant's language as the live chat reads it, plus
+what the chat signalled live) and, where the study has
 one, the moderation model's flagged verdicts (``services/moderation.py``). The evidence keeps them
 apart, so the reviewer reads which one fired on which message: ``turns`` (the lexicon's matched
 phrases; empty where the learned model fired alone), ``model`` (its score, whether it was
@@ -31,7 +32,7 @@ def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection 
     found: dict[int, list[str]] = {}
     model: dict[int, dict[str, Any]] = {}
     for turn in snapshot.turns:
-        assessment = risk.assess(turn.user_message)
+        assessment = risk.assess(turn.user_message, snapshot.language)
         signalled_live = any(signal.kind == RISK for signal in turn.signals)
         if not (assessment.risk or signalled_live):
             continue

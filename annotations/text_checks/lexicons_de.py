@@ -1,0 +1,144 @@
+"""German risk phrasings: the crisis phrasings of ``lexicons.py``'s English list, as people in
+Germany, Austria and Switzerland write them, typed on a phone.
+
+Written for ``normalise(text, "de")``: lower case, umlauts dropped to their vowel ("möchte" is
+"mochte") and "ß" folded to "ss", chat and dialect spellings spelled out ("nich" and "ned" are
+"nicht", "nimmer" is "nicht mehr", "i" is "ich", "nen" is "einen", "ka" is "keine ahnung").
+A phone without a German layout types "moechte": the phrases below are written with umlauts,
+and ``_umlauts`` lets each one match the vowel or the vowel and "e". The same policy as the
+English list: wide for risk, with the everyday figures of speech kept out by asking for the
+first person and by exclusions beside each phrase ("ich sterbe vor lachen", "die hitze bringt
+mich um", "ich mach schluss mit meinem freund", "bist du lebensmüde?", "politischer
+Selbstmord"). Measured on ``risk_corpus/de/train_v1.jsonl``
+(``tests/safety/test_language_lexicons.py``: every risk message caught, at most 2% of everyday
+ones flagged). Pure.
+"""
+
+from __future__ import annotations
+
+
+def _umlauts(phrase: str) -> str:
+    """ "ä" matches "a" or "ae" in the normalised text (umlauts are dropped to their vowel, so
+    "möchte" reads "mochte"; typed without the layout it is "moechte")."""
+    return phrase.replace("ä", "ae?").replace("ö", "oe?").replace("ü", "ue?")
+
+
+_WANT = r"(?:will|möchte?|mag|mog|wünsch\w*|würde gern|würd gern|wär bereit|wäre bereit)"
+_PILLS = r"(?:tabletten|pillen|medikamente|schlaftabletten|paracetamol|ibuprofen)"
+_HIGH = r"(?:brücke|dach|balkon|hochhaus|klippe|fenster|turm|gebäude|parkhaus)"
+_TRAIN = r"(?:zug|u-bahn|ubahn|s-bahn|bahn|lkw|laster|bus|auto)"
+_KILL_MYSELF = (
+    r"(?:umbring\w*|umzubringen|töten|zu töten|erhängen|aufhängen|aufzuhängen|umlegen|killen)"
+)
+
+_RISK_PHRASES_DE: tuple[str, ...] = (
+    # wanting to die, to be dead, never to have been born
+    _WANT + r" (?:einfach |nur |noch |lieber |jetzt |gerade |heute |endlich |so gern |"
+    r"am liebsten |nur noch )*sterben",
+    r"(?:wär|wäre) (?:am liebsten |lieber |einfach |schon |endlich )?tot\b(?! ?müde)",
+    r"(?:wär|wäre) ich (?:doch |bloss |nur )?tot\b",
+    _WANT + r" (?:\w+ ){0,3}?tot (?:zu )?sein",
+    _WANT + r" (?:\w+ ){0,2}?nicht mehr (?:leben|existieren|da sein|hier sein|aufwachen|"
+    r"weiterleben|am leben sein)\b",
+    r"hoffentlich wach(?:e)? ich (?:\w+ ){0,2}?nicht (?:mehr )?auf",
+    r"(?:nie|nicht) (?:mehr |wieder )*aufwachen",
+    r"nie geboren",
+    r"(?:für immer|endgültig) verschwinden",
+    # suicide and suicidal thoughts; not "politischer Selbstmord" nor a film's
+    r"(?:suizid|selbstmord)(?:gedank\w*|gefahr\w*|gefährdet|plan\w*|versuch\w*|al\w*)",
+    r"(?:an|meinen|mein|meinem|meiner) (?:suizid|selbstmord)\b",
+    r"(?:ich bin|bin ich|bin|fühl\w* mich) (?:\w+ ){0,2}?lebensmüde",
+    # killing oneself, taking one's life
+    r"\bbring(?:e)? (?:ich )?mich (?:\w+ )?um\b(?! vor\b)",
+    r"mich (?:selbst |heute |morgen |jetzt |dann |endlich |einfach |wirklich |bald |heute nacht )?"
+    + _KILL_MYSELF
+    + r"\b",
+    r"(?:mich|sich) (?:\w+ ){0,2}?(?:erhäng\w*|aufhäng\w*)",
+    r"mir (?:\w+ ){0,2}?das leben (?:zu )?nehm\w*",
+    r"nehm\w* (?:ich )?mir (?:\w+ ){0,2}?das leben",
+    r"(?:meinem leben|dem allen|dem ganzen|allem) (?:\w+ )?ein ende",
+    r"schluss mit (?:meinem|dem) leben|mit allem schluss",
+    # methods and means
+    r"wie viele " + _PILLS,
+    r"(?:von (?:der|einer|dem|einem)|vom) (?:\w+ )?"
+    + _HIGH
+    + r"\w*(?: \w+){0,2}? (?:zu )?spring\w*",
+    r"spring\w* (?:\w+ ){0,3}?(?:von|vom|aus|vor) (?:der |dem |einer |einem |den |die |das )?"
+    r"(?:\w+ )?" + _HIGH + r"\b",
+    _HIGH + r" (?:\w+ ){0,4}?ich (?:\w+ )?spring\w*",
+    r"(?:werf\w*|spring\w*|leg\w*) (?:\w+ ){0,3}?vor (?:den|einen|die|eine|das) " + _TRAIN,
+    r"vor (?:den|einen|die|eine|das) " + _TRAIN + r" (?:zu )?(?:werfen|springen|legen)",
+    r"pulsader\w*",
+    r"überdosis(?! (?:zucker|koffein|kaffee|schokolade|arbeit|sonne|liebe|netflix)\b)",
+    r"alle (?:meine |die |meine ganzen )?" + _PILLS,
+    r"nehm\w* (?:sie|die) alle\b",
+    r"ganze (?:packung|schachtel|dose|flasche) (?:\w+ )?" + _PILLS,
+    r"(?:weg|art|methode|möglichkeit) (?:\w+ )?zu sterben",
+    r"schmerzlos\w* (?:\w+ ){0,2}?sterben",
+    r"(?:einen|ein|einem|dem|den|mit|der) strick\b",
+    r"strick gekauft|(?:strick|seil) (?:liegt |ist |hängt )?(?:schon )?bereit",
+    r"(?:auto|wagen) (?:\w+ ){0,2}?gegen (?:einen|eine|die|den) (?:baum|wand|mauer|"
+    r"brückenpfeiler|lkw)",
+    r"tödlich\w* dosis|dosis (?:\w+ ){0,3}?tödlich",
+    r"würd\w* (?:\w+ ){0,3}?" + _PILLS + r"\b(?: \w+){0,4}? (?:nehmen|schlucken)",
+    _PILLS + r" (?:und|mit) alkohol",
+    r"(?:geplant|weiss|weiss genau|weiss schon) (?:\w+ ){0,2}?(?:wie|wann|wo) ich sterbe\b",
+    r"(?:für|auf|über) meinen tod|meinen tod (?:geplant|planen|vorbereitet)",
+    # preparing: letters, pills saved, things given away, goodbyes
+    r"abschiedsbrief\w*(?! an (?:meinen|meine|den|die|das) (?:chef|chefin|team|firma|kollegen|"
+    r"kunden|büro|verein)\b)",
+    _PILLS + r"(?! gegen)(?: \w+){0,4}? (?:gesammelt|gehortet|gebunkert|versteckt|"
+    r"zur seite gelegt|aufgespart|gespart)",
+    r"(?:sammle|sammel|horte|bunker\w*|spare)(?: \w+){0,3}? " + _PILLS,
+    r"verschenkt,? (?:weil ich (?:sie|es|die|das|ihn) |brauch(?:e)? (?:ich )?(?:eh |sowieso )?)"
+    r"(?:nicht|nie) mehr",
+    r"(?:wenn|weil|da|sobald) ich (?:\w+ ){0,2}?nicht mehr (?:da|hier|am leben) bin",
+    r"(?:bald|morgen) (?:bin ich )?nicht mehr (?:da|hier|am leben)",
+    r"sollte (?:\w+ )?nicht mehr (?:da|hier|am leben) sein",
+    r"(?:sehen|seht|siehst) mich (?:nie(?:mals)?|nicht (?:mehr )?)wieder",
+    r"wenn (?:sie|er|man|jemand|ihr|die) mich find\w*",
+    # self-harm
+    r"(?:ge)?ritz(?:e|en|t|te|st)?\b",
+    r"selbstverletz\w*|svv\b",
+    r"verletz\w* mich (?:\w+ )?(?:selbst|absichtlich)|mich selbst (?:zu )?verletz\w*",
+    r"mir selbst weh|selbst weh tu\w*|ich mir (?:\w+ )?weh tue",
+    r"verbrenn\w* mich (?:\w+ )?(?:mit (?:dem |einem |der |einer )?(?:feuerzeug|zigarette\w*|"
+    r"kippe\w*|bügeleisen)|absichtlich)",
+    r"(?:kopf|mich) gegen die wand",
+    r"die (?:arme|beine|handgelenke|pulsadern) auf(?:geschnitten|schneiden|zuschneiden)",
+    r"in die (?:arme|beine|handgelenke|oberschenkel) (?:ge)?schn(?:itten|eid\w*)",
+    r"bis es blutet|bis (?:ich )?blute",
+    r"(?:schneide|schneid) mich\b(?! (?:beim|an|mit dem messer beim)\b)",
+    r"mich zu schneiden|mich selbst (?:ge)?schnitten",
+    r"mich (?:wieder|schon wieder|absichtlich|heute wieder|gestern wieder) geschnitten",
+    # no reason to live, hopelessness about living
+    r"(?:keinen|kein) grund (?:mehr )?(?:zu leben|weiterzuleben|zum leben)",
+    r"wofür es sich (?:\w+ )?(?:zu )?leben lohnt",
+    r"lohnt (?:sich )?nicht (?:mehr )?(?:zu leben|weiterzuleben)",
+    r"nicht (?:mehr )?lebenswert",
+    r"(?:mein|das) leben hat (?:für mich |doch |eh )?(?:keinen|null) sinn",
+    r"lebenswille\w*|willen zu leben|lebensmut",
+    r"(?:keine|keinen|kein) (?:kraft|lust|bock|energie|nerv) mehr (?:zu leben|aufs leben|"
+    r"auf (?:das |mein )?leben|zum leben)",
+    r"ausweg (?:mehr )?(?:ausser|als) (?:den |dem )?tod",
+    r"tod (?:ist|wäre|ist doch) (?:der |die )?(?:einzige )?(?:ausweg|lösung)",
+    r"(?:wozu|warum) (?:noch )?(?:weiter)?leben\b",
+    r"des lebens müde|das leben leid",
+    r"mich hält nichts mehr (?:am leben|hier)|nichts hält mich (?:mehr )?(?:am leben|hier)",
+    r"nicht mehr weiterleben",
+    # others better off without me, a burden
+    r"ohne mich (?:\w+ ){0,3}?(?:besser|glücklicher|leichter|ruhe|ruhiger)",
+    r"(?:besser|glücklicher|leichter) (?:dran )?ohne mich",
+    r"last (?:für|fuer) (?:alle|jeden|meine familie|meine eltern|alle anderen)",
+    r"(?:allen|jedem) (?:nur )?(?:eine )?last|zur last (?:fallen|falle)|falle (?:\w+ )?zur last",
+    r"belastung (?:für|fuer) (?:alle|jeden|meine)",
+    r"(?:niemand|keiner) (?:würde|wird|würd) mich vermissen",
+    r"mich würde (?:niemand|keiner) vermissen|würde mich (?:niemand|keiner) vermissen",
+    r"wenn ich (?:verschwinde|verschwinden würde|weg wär\w*|tot wär\w*|sterbe|sterben würde|"
+    r"nicht mehr da wär\w*)\b",
+    r"wenn es mich nicht (?:mehr )?gäbe",
+    r"(?:bin|sei) (?:nur |doch )?(?:ein |der )?klotz am bein",
+    r"überflüssig (?:auf|in) (?:dieser|der) welt",
+    r"besser (?:ich bin weg|ich sterbe|ich wär\w* tot|wär\w* ich tot|ich bring mich um)",
+)
+RISK_PHRASES_DE: tuple[str, ...] = tuple(_umlauts(phrase) for phrase in _RISK_PHRASES_DE)

@@ -1,0 +1,139 @@
+"""Spanish risk phrasings: the crisis phrasings of ``lexicons.py``'s English list, as people
+write them in Spain and Latin America, typed on a phone.
+
+Written for ``normalise(text, "es")``: lower case, accents and tildes dropped ("mí" is "mi",
+"daño" is "dano"), chat abbreviations spelled out ("q" is "que", "m" is "me", "kiero" is
+"quiero", "xq" is "porque"). The same policy as the English list: wide for risk (a false alarm
+costs a reviewer a glance), with the everyday figures of speech kept out by asking for the first
+person and by exclusions beside each phrase ("me muero de risa", "este calor me mata", "me corté
+el pelo", "un suicidio político", "acabar con todo el papeleo", "una carta de despedida a mi
+jefe"). Measured on ``risk_corpus/es/train_v1.jsonl`` (``tests/safety/test_language_lexicons.py``:
+every risk message caught, at most 2% of everyday ones flagged). Pure.
+"""
+
+from __future__ import annotations
+
+# "de risa", "de hambre", "de verguenza": dying of something is a figure of speech.
+_DIE_FIGURE = (
+    r"(?! (?:de|del|por) (?:la |el |tanta |tanto )?(?:risa|hambre|sed|ganas|verguenza|sueno|"
+    r"calor|frio|aburrimiento|envidia|amor|pena|miedo|susto|cansancio|asco|un|una|ver|saber|"
+    r"comer)\b)"
+)
+# The end of a phrase: "mejor sin mi" and not "mejor sin mi novio".
+_END = r"(?= ?(?:$|[.,!?;:)]|y\b|que\b|asi\b|ya\b|de verdad\b))"
+_WORK = r"(?! (?:a|de|por|si|estudiando|trabajando|entrenando|con (?:el|los|las|la)) )"
+_PILLS = r"(?:pastillas|pildoras|medicamentos|tabletas|paracetamol|ibuprofeno|somniferos)"
+_PLACES = (
+    r"(?:puente|balcon|ventana|azotea|terraza|tejado|edificio|precipicio|acantilado|tren|vias|"
+    r"metro|autobus|camion)"
+)
+
+RISK_PHRASES_ES: tuple[str, ...] = (
+    # wanting to die, to be dead, never to have been born
+    r"(?:quiero|quisiera|queria|deseo|necesito|me gustaria|ganas de|prefiero|preferiria|"
+    r"desearia) (?:me |ya |solo |solamente |simplemente )?morir(?:me|se)?\b" + _DIE_FIGURE,
+    r"(?:quiero|quisiera|me gustaria|preferiria|prefiero|desearia|deseo) (?:estar )?"
+    r"muert[oa]s?\b(?! de\b)",
+    r"ojala (?:que )?(?:me )?(?:muera|muriera|muriese)\b" + _DIE_FIGURE,
+    r"ojala (?:que )?(?:no|nunca) (?:me )?(?:despertara|despertase|despertar|despierte)\b"
+    r"(?! (?:el|la|los|las|mi|mis|tu|su|nadie|ningun\w*|con)\b)",
+    r"(?:no|nunca) (?:hubiera|hubiese|haber) nacido",
+    r"(?:dormir(?:me)?|morir(?:me)?) y no (?:volver a )?despertar",
+    r"(?:no|ya no|nunca mas) (?:quiero|quisiera|deseo|tengo ganas de|me apetece) (?:seguir )?"
+    r"(?:vivir|viviendo)\b"
+    r"(?! (?:en|con|cerca|alli|ahi|aqui|solo|sola|juntos|fuera|lejos|de alquiler|asi de)\b)",
+    r"(?:no|ya no) (?:quiero|quisiera) (?:seguir )?(?:existir|estar vivo|estar viva|"
+    r"estar aqui (?:nunca mas|mas|para siempre)|estar en este mundo)",
+    r"dejar de existir",
+    r"desaparecer para siempre",
+    # suicide and suicidal thoughts; not "un suicidio politico", nor someone else's
+    r"suicidar(?:me)?\b",
+    r"me suicid(?:o|e|are|aria)\b",
+    r"(?:pensamientos|ideas|ideacion|tendencias|impulsos) (?:de )?suicid(?:as?|io)\b",
+    r"(?:me siento|siento|estoy|soy|sentirme|ando) (?:muy |bastante |un poco )?suicida\b",
+    r"(?:en|de|mi) (?:el )?suicidio(?! (?:politico|profesional|social|economico|comercial)\b)",
+    # killing oneself, taking one's life, ending it all
+    r"matarme\b" + _WORK,
+    # "me mato" (I kill myself), not "casi me mato" (someone nearly killed me, accent dropped)
+    r"(?<!casi )me (?:voy a |quiero |pienso |tengo que )?mat(?:o|are|ar)\b" + _WORK,
+    r"(?:quitarme|me quito|me quite|quitar|me quitare|me quitaria) la vida",
+    r"(?:acabar|terminar|acabo|termino|acabare|terminare) con (?:mi (?:propia )?vida|"
+    r"todo\b(?! (?:el|la|lo|los|las|esto|eso|este|esta|estos|estas|mis|mi|tu|su)\b))",
+    r"(?:poner|ponerle|pongo) fin a mi vida",
+    r"por mi propia mano",
+    # methods and means
+    r"cuantas (?:pastillas|pildoras|tabletas|paracetamol)",
+    r"ahorcar(?:me|e)\b",
+    r"me (?:voy a |quiero |pienso |podria |puedo )?(?:ahorcar|colgar)\b(?! (?:la|el|los|las|un|una)\b)",
+    r"\btir(?:arme|aria|are|o|e|ar)\b(?: \w+){0,5}? " + _PLACES + r"\b",
+    _PLACES + r" (?:\w+ ){0,5}?me (?:voy a |vaya a |podria )?tir(?:ar|o|e|aria)\b",
+    r"cort\w* (?:las |mis )?(?:venas|munecas)",
+    r"sobredosis(?! de (?:azucar|cafe|cafeina|chocolate|series|trabajo|informacion|dulces|"
+    r"comida|netflix)\b)",
+    r"todas (?:las|mis) " + _PILLS,
+    r"(?:toda la caja|todo el bote|la caja entera|el bote entero|un punado) de " + _PILLS,
+    r"me (?:las|los) (?:tomo|tomare|voy a tomar|trago|tomaria) todas?",
+    _PILLS + r" (?:y|con) alcohol",
+    r"lo (?:haria|hare|voy a hacer|hago) con (?:las |una |un |el |la )?"
+    r"(?:pastillas|cuerda|cuchillo|pistola|coche)",
+    r"para (?:morir(?:me)?|matarme|no despertar(?:me)?)\b",
+    r"(?:forma|manera|modo) (?:menos dolorosa |mas rapida |rapida |facil |indolora )?"
+    r"de (?:morir(?:me)?|matarme|suicidarme)",
+    r"morir(?:me)? sin dolor",
+    r"con (?:una|la) cuerda(?! (?:para|de) (?:tender|saltar|escalar|la ropa))",
+    r"(?:compre|comprado|tengo|compro|comprare) (?:una |la )cuerda"
+    r"(?! (?:para|de) (?:tender|saltar|escalar|la ropa))",
+    r"estrell\w* (?:el |mi )?(?:coche|carro|auto|moto) contra",
+    r"dosis (?:\w+ ){0,4}letal|letal(?:es)? (?:de|para)",
+    # preparing: letters, pills saved, things given away
+    r"cartas? de despedida(?! (?:a|para) (?:mi |el |la |los )?(?:jefe|jefa|empresa|trabajo|"
+    r"oficina|companeros|clientes|equipo)\b)",
+    r"(?:guardando|guardado|guardadas|juntando|juntado|acumulando|acumulado|ahorrando|ahorrado|"
+    r"escondidas|escondido|reuniendo|almacenando|coleccionando) (?:\w+ ){0,2}" + _PILLS,
+    _PILLS + r" (?:guardadas|escondidas|acumuladas|ahorradas)",
+    r"(?:no|ya no) (?:las|los|la|lo|me) (?:voy a )?(?:necesitar|hacen falta|hace falta|"
+    r"necesitare)\b",
+    r"(?:cuando|porque|ya que|para cuando) (?:yo )?ya no (?:este|voy a estar|estare)\b",
+    r"no (?:me )?(?:van|vais|vas) a volver a ver(?:me)?|no volveran a verme",
+    r"cuando me encuentren",
+    # self-harm
+    r"(?:me corto|cortarme|me corte|me he cortado|me cortaba|me cortado|me vuelvo a cortar) "
+    r"(?:los|las|mis) (?:brazos|piernas|munecas|muslos|venas|antebrazos)",
+    r"(?:me corto|cortarme|me corte|me he cortado|me cortaba|me vuelvo a cortar)\b"
+    r"(?! (?:el|la|los|las|un|una|unos|con|al|pelando|cocinando|afeitandome|sin querer|"
+    r"por accidente|mientras|en|de)\b)",
+    r"(?:me hice|me hago|hacerme|me he hecho) cortes",
+    r"autolesi\w*",
+    r"(?:me hago|hacerme|me hice|me he hecho|me quiero hacer|me voy a hacer|haciendome) dano"
+    r"(?! (?:en|al|con|jugando|sin querer|entrenando|corriendo)\b)",
+    r"(?:me quemo|me queme|quemarme) con (?:el |un |los |la )?(?:mechero|encendedor|cigarr\w*)",
+    r"(?:me golpeo|golpearme|me pego|me doy|darme) (?:la cabeza )?contra (?:la|las) pared",
+    r"hasta (?:sangrar|que sangr\w*|hacerme sangre)",
+    r"(?:me pego|me lastimo|lastimarme|pegarme|me golpeo|me hago dano) a mi mism[oa]",
+    # no reason to live, hopelessness about living
+    r"(?:razon|razones|motivo|motivos) (?:para|por (?:el|la|lo) que) (?:vivir|seguir "
+    r"(?:viviendo|con vida|vivo|viva|aqui))",
+    r"nada (?:\w+ )?por (?:lo )?que vivir",
+    r"no vale la pena (?:vivir|seguir viviendo|seguir)",
+    r"(?:la|mi) vida (?:ya )?no vale la pena",
+    r"(?:mi|la) vida (?:ya )?no tiene (?:ningun )?sentido(?! sin\b)",
+    r"vivir (?:ya )?no tiene (?:ningun )?sentido",
+    r"sentido a (?:vivir|seguir viviendo|mi vida)",
+    r"(?:perdido|perdi|sin|no tengo|ya no tengo|ni) (?:las )?ganas de vivir",
+    r"solo (?:me queda )?la muerte",
+    r"(?:unica )?salida es (?:la muerte|morir\w*|matarme)",
+    r"para que (?:vivir|seguir viviendo)\b",
+    r"(?:harto|harta|cansado|cansada|agotado|agotada) de (?:vivir|la vida|estar viv[oa])\b"
+    r"(?! (?:en|con|aqui|asi de|de alquiler|lejos|cerca|solo|sola|de)\b)",
+    r"(?:nada|nadie) me ata a (?:la vida|este mundo)",
+    # others better off without me, a burden
+    r"(?:mejor|mas tranquil[oa]s?|mas feli(?:z|ces)) sin mi\b" + _END,
+    r"(?:soy|sea|me siento|sentirme|ser) (?:solo |solamente |nada mas que )?(?:una |un )?"
+    r"(?:carga|estorbo|peso muerto|molestia)\b(?! de (?:trabajo|energia)\b)",
+    r"si (?:yo )?(?:me muriera|me muero|muriera|me mato|desapareciera|no existiera|"
+    r"no estuviera|me fuera para siempre)\b(?! de\b)",
+    r"nadie me (?:echaria|extranaria|recordaria|lloraria)\b",
+    r"sobro en (?:este|el) mundo|sobro aqui",
+    r"mejor (?:me muero|me mato|me muera|muert[oa])\b",
+    r"\bque (?:yo )?me (?:muera|muriera|muriese)\b(?! de\b)",
+)

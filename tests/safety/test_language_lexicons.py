@@ -1,0 +1,144 @@
+"""The Spanish and German risk checks on their labelled corpora (issue 44, item 3), measured as
+the English one is: every risk message caught, at most 2% of the everyday ones flagged, through
+``risk.assess(text, language)`` (the language's lexicon and the English phrases; the learned
+model reads English alone). The corpora are hand-written, phone-typed, in nine risk categories;
+the English model never trains on them (they live in a folder of their own)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+
+from annotations.text_checks import risk
+from annotations.text_checks.lexicons import has_risk_lexicon, risk_phrases
+from annotations.text_checks.normalise import normalise
+from annotations.text_checks.risk_corpus import (
+    CORPUS_DIR,
+    Example,
+    language_folder,
+    read_examples,
+    training_files,
+)
+from tests.safety.conftest import REPORT_KEY
+
+LANGUAGES = ("es", "de")
+MAX_FALSE_POSITIVE_RATE = 0.02
+RISK_CATEGORIES = (
+    "wish_to_be_dead",
+    "nonspecific_thoughts",
+    "method",
+    "intent",
+    "plan",
+    "preparatory",
+    "self_harm",
+    "hopelessness",
+    "burden",
+)
+PER_RISK_CATEGORY = 15  # nine categories: 135 at least, and 150 in all
+EVERYDAY_CATEGORIES = ("near_miss", "plain")
+
+
+def _corpus(language: str) -> list[Example]:
+    return read_examples(training_files(language_folder(language)))
+
+
+def _key(text: str) -> str:
+    """Case, spacing and punctuation do not make two messages different."""
+    return re.sub(r"[\W_]+", "", text.casefold())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_corpus_is_large_enough_in_every_category(language):
+    examples = _corpus(language)
+    risky = Counter(e.category for e in examples if e.risk)
+    everyday = Counter(e.category for e in examples if not e.risk)
+    assert set(risky) == set(RISK_CATEGORIES) and set(everyday) == set(EVERYDAY_CATEGORIES)
+    assert min(risky.values()) >= PER_RISK_CATEGORY, risky
+    assert sum(risky.values()) >= 150 and sum(everyday.values()) >= 150
+    assert everyday["near_miss"] * 3 >= sum(everyday.values())  # a third are near-misses
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_message_twice_nor_in_both_labels(language):
+    examples = _corpus(language)
+    keys = Counter(_key(e.text) for e in examples)
+    assert [k for k, n in keys.items() if n > 1] == []
+    for path in training_files(language_folder(language)):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            assert set(json.loads(line)) == {"text", "label", "category"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_risk_message_is_caught_and_few_everyday_ones(language, record_property):
+    examples = _corpus(language)
+    risky = [e for e in examples if e.risk]
+    everyday = [e for e in examples if not e.risk]
+    missed = [f"{e.category}: {e.text}" for e in risky if not risk.assess(e.text, language).risk]
+    flagged = {
+        e.text: risk_phrases(e.text, language) for e in everyday if risk.is_risk(e.text, language)
+    }
+    rate = len(flagged) / len(everyday)
+    record_property(
+        REPORT_KEY,
+        f"risk check ({language}): recall {1 - len(missed) / len(risky):.1%} "
+        f"({len(risky) - len(missed)}/{len(risky)} risk messages), false-positive rate "
+        f"{rate:.1%} ({len(flagged)}/{len(everyday)} everyday messages)",
+    )
+    assert not missed, f"risk messages missed: {missed}"
+    assert rate <= MAX_FALSE_POSITIVE_RATE, f"everyday messages flagged: {flagged}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_english_check_alone_misses_most_of_them(language):
+    """The corpus measures the language's own phrasings: read as English (the bug of callers
+    that passed no language), most of its risk messages go unseen."""
+    risky = [e for e in _corpus(language) if e.risk]
+    seen_as_english = [e for e in risky if risk.assess(e.text).risk]
+    assert len(seen_as_english) < len(risky) / 4
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "normalised"),
+    [
+        ("es", "Me quiero MORÍR", "me quiero morir"),
+        ("es", "q m quiero morir xq nadie", "que me quiero morir porque nadie"),
+        ("es", "no kiero vivir tb", "no quiero vivir tambien"),
+        ("es", "mañana sigo aquí", "manana sigo aqui"),
+        ("de", "Ich möchte nicht mehr leben", "ich mochte nicht mehr leben"),
+        ("de", "i mog nimmer", "ich mog nicht mehr"),
+        ("de", "Weiß nich, ka", "weiss nicht, keine ahnung"),
+        ("de", "STRAẞE", "strasse"),
+    ],
+)
+def test_each_language_is_normalised_its_own_way(language, typed, normalised):
+    assert normalise(typed, language) == normalised
+
+
+@pytest.mark.parametrize(
+    ("language", "spellings"),
+    [
+        ("es", ["Quiero morirme", "quiero morirme", "kiero morirme", "QUIERO MORIRME!!"]),
+        ("de", ["ich möchte sterben", "ich moechte sterben", "ich mochte sterben"]),
+        ("es-MX", ["ya no quiero vivir", "ya no quiero vivír"]),
+    ],
+)
+def test_accents_umlauts_and_phone_spellings_do_not_hide_a_phrase(language, spellings):
+    assert all(risk.is_risk(text, language) for text in spellings)
+
+
+def test_english_phrases_are_read_in_every_language_and_the_model_in_english_alone():
+    assert risk_phrases("honestly i want to end it all", "es") == ["end it all"]
+    assert risk_phrases("me quiero morir", "en") == []  # English reads English phrasings
+    assert has_risk_lexicon("es-AR") and has_risk_lexicon("de") and not has_risk_lexicon("ar")
+    for language in ("es", "de", "ar"):
+        assert risk.assess("me quiero morir", language).score is None  # no model reads it
+
+
+def test_the_english_model_trains_on_no_other_language():
+    english = set(training_files(CORPUS_DIR))
+    for language in LANGUAGES:
+        own = set(training_files(language_folder(language)))
+        assert own and not own & english
