@@ -8,17 +8,19 @@ Two signals, either fires:
   precise and explainable, any hit is risk;
 * a learned model: the message's all-MiniLM-L6-v2 sentence embedding (``risk_encoder.py``, a
   numpy forward pass over the installed package's weights) scored by an RBF support vector
-  machine trained on ``risk_corpus/`` (``manage.py train_risk_model``), calibrated to a
+  machine, plus a logistic regression over its words (TF-IDF of word unigrams and bigrams),
+  both trained on ``risk_corpus/`` (``manage.py train_risk_model``), their sum calibrated to a
   probability. It reaches what no pattern lists: passive wishes, preparatory acts, indirect
   statements, self-harm in other words.
 
 The model's artefact (``risk_model.json``) holds the classifier (scaler, float16 support vectors,
-their coefficients, the calibration) and two thresholds (``risk_training.py`` says how they are
+their coefficients, the word model's terms with their idf and coefficients, the two models'
+weights, the calibration) and two thresholds (``risk_training.py`` says how they are
 chosen). WordLlama's cheap static embedding (``risk_embedding.py``) finds the nearest training
 risk message: the near-copy rule and the neighbour QA is shown. At or above ``flag``, or when the
 message is a near copy of a training risk message, the model is sure; between ``check_in`` and
-``flag`` it still fires (QA gets a flag, the reviewer looks) but the assessment is
-``borderline``: the participant is not shown crisis resources on a guess, and the study's
+``flag`` it still fires (QA gets a flag, the reviewer looks: ``check_in`` is the level QA
+sees) but the assessment is ``borderline``: the participant is not shown crisis resources on a guess, and the study's
 contacts are not e-mailed (``TurnSignal.objects.risk()`` leaves borderline signals out).
 Inference is numpy alone (no scikit-learn, no PyTorch). An artefact whose thresholds no score
 reaches (the test suite's lexicon-only one) never loads the encoder nor embeds a message. The model loads once per process, on first use or
@@ -33,7 +35,9 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import os
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,8 +98,48 @@ class Firing:
     category: str | None
 
 
+class WordModel:
+    """The artefact's logistic regression over the TF-IDF of a message's word n-grams, computed
+    as scikit-learn's ``TfidfVectorizer`` (sublinear term frequency, smoothed idf, unit length)
+    and ``LogisticRegression.decision_function`` do; terms the training corpus never had count
+    for nothing."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.pattern = re.compile(spec["token_pattern"])
+        self.smallest, self.largest = (int(n) for n in spec["ngrams"])
+        self.sublinear = bool(spec["sublinear_tf"])
+        terms = spec["terms"].split("\t") if spec["terms"] else []
+        idf = np.frombuffer(base64.b64decode(spec["idf"]), dtype=np.float32)
+        coef = np.frombuffer(base64.b64decode(spec["coef"]), dtype=np.float32)
+        if not len(terms) == idf.size == coef.size:
+            raise ValueError("the word model's terms, idf and coefficients differ in number")
+        self.terms: dict[str, tuple[float, float]] = {
+            term: (float(i), float(c)) for term, i, c in zip(terms, idf, coef, strict=True)
+        }
+        self.intercept = float(spec["intercept"])
+        self.weight = float(spec["weight"])
+
+    def decision(self, text: str) -> float:
+        # The training's text_model_input: normalised, then lower-cased as str.lower does.
+        tokens = self.pattern.findall(normalise(text).lower())
+        counts: dict[str, int] = {}
+        for n in range(self.smallest, self.largest + 1):
+            for i in range(len(tokens) - n + 1):
+                gram = " ".join(tokens[i : i + n])
+                if gram in self.terms:
+                    counts[gram] = counts.get(gram, 0) + 1
+        weighted, norm = 0.0, 0.0
+        for gram, count in counts.items():
+            idf, coef = self.terms[gram]
+            value = (1.0 + math.log(count) if self.sublinear else float(count)) * idf
+            weighted += value * coef
+            norm += value * value
+        return (weighted / math.sqrt(norm) if norm > 0 else 0.0) + self.intercept
+
+
 class Classifier:
-    """The artefact's RBF support vector machine over the standardised MiniLM embedding,
+    """The artefact's RBF support vector machine over the standardised MiniLM embedding, plus
+    its word model (an artefact without one, format 2, has the machine alone), the weighted sum
     calibrated (Platt) to a probability."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
@@ -108,14 +152,19 @@ class Classifier:
         self.dual_coef = np.asarray(spec["dual_coef"], dtype=np.float32)
         self.gamma = float(spec["gamma"])
         self.intercept = float(spec["intercept"])
+        self.weight = float(spec.get("weight", 1.0))
+        self.words = WordModel(spec["text"]) if spec.get("text") else None
         self.slope = float(spec["calibration"]["slope"])
         self.offset = float(spec["calibration"]["intercept"])
 
-    def score(self, vector: np.ndarray) -> float:
+    def score(self, vector: np.ndarray, text: str) -> float:
         x = (vector - self.mean) / self.scale
         distances = self.support_norms - 2.0 * (self.support @ x) + float(x @ x)
         decision = float(np.exp(-self.gamma * np.maximum(distances, 0.0)) @ self.dual_coef)
-        logit = self.slope * (decision + self.intercept) + self.offset
+        combined = self.weight * (decision + self.intercept)
+        if self.words is not None:
+            combined += self.words.weight * self.words.decision(text)
+        logit = self.slope * combined + self.offset
         return float(1.0 / (1.0 + np.exp(-logit)))
 
 
@@ -146,7 +195,7 @@ class RiskModel:
         """The classifier's probability that ``text`` is risk (0 for an empty message)."""
         if self._encoder is None or self._classifier is None or not normalise(text):
             return 0.0
-        return self._classifier.score(self._encoder.embed_one(text))
+        return self._classifier.score(self._encoder.embed_one(text), text)
 
     def nearest_to(self, text: str) -> tuple[float, str | None, str | None]:
         """The cosine similarity, text and category of the nearest training risk message
