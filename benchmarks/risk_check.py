@@ -1,7 +1,7 @@
 """The risk check (annotations/text_checks/risk.py): its cost, and its figures on held-out text.
 
     python benchmarks/risk_check.py [--rounds N] [--show-false-alarms] [--no-latency]
-        [--heldout FILE ...]
+        [--heldout FILE ... | --no-heldout]
 
 Prints the model's load time and memory (the process's resident set before and after), then the
 latency of ``assess`` and ``is_risk`` over every training corpus message, the short ones and
@@ -124,6 +124,9 @@ def main() -> None:
     parser.add_argument(
         "--heldout", type=Path, nargs="*", help="Held-out files (default: the corpus folder's)"
     )
+    parser.add_argument(
+        "--no-heldout", action="store_true", help="Cost only: no held-out file is read"
+    )
     options = parser.parse_args()
     before = rss_mb()
     started = time.perf_counter()
@@ -139,6 +142,8 @@ def main() -> None:
         short, long = by_length(texts)
         latency(short, options.rounds, "short (<= 32 pieces) ")
         latency(long, 1, f"long (truncated at {MAX_TOKENS} pieces) ")
+    if options.no_heldout:
+        return
     heldout = options.heldout or sorted(CORPUS_DIR.glob(HELDOUT_GLOB))
     if not heldout:
         print(f"\nno {HELDOUT_GLOB} in {CORPUS_DIR}: no held-out figures")

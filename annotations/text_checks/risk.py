@@ -4,10 +4,10 @@ conversations) and the benchmark call it and nothing else, so they always agree.
 
 Two signals, either fires:
 * the lexicon (``lexicons.RISK_PATTERN``): precise and explainable, any hit is risk;
-* a learned model: the message's all-MiniLM-L6-v2 sentence embedding (``risk_encoder.py``, a
-  numpy forward pass over the installed package's weights) scored by an RBF support vector
-  machine trained on ``risk_corpus/`` (``manage.py train_risk_model``), calibrated to a
-  probability. It reaches what no pattern lists: passive wishes, preparatory acts, indirect
+* a learned model: the message's all-MiniLM-L6-v2 sentence embedding (``risk_encoder.py``: ONNX
+  Runtime, int8, the graph built at load from the installed package's weights) scored by an RBF
+  support vector machine trained on ``risk_corpus/`` (``manage.py train_risk_model``),
+  calibrated to a probability. It reaches what no pattern lists: passive wishes, preparatory acts, indirect
   statements, self-harm in other words.
 
 The model's artefact (``risk_model.json``) holds the classifier (scaler, float16 support vectors,
@@ -18,7 +18,7 @@ message is a near copy of a training risk message, the model is sure; between ``
 ``flag`` it still fires (QA gets a flag, the reviewer looks) but the assessment is
 ``borderline``: the participant is not shown crisis resources on a guess, and the study's
 contacts are not e-mailed (``TurnSignal.objects.risk()`` leaves borderline signals out).
-Inference is numpy alone (no scikit-learn, no PyTorch). An artefact whose thresholds no score
+Inference is ONNX Runtime and numpy (no scikit-learn, no PyTorch). An artefact whose thresholds no score
 reaches (the test suite's lexicon-only one) never loads the encoder nor embeds a message. The model loads once per process, on first use or
 at start (``warm``), behind a lock. A language without a model keeps the lexicon alone.
 

@@ -81,11 +81,8 @@ FORMAT = 2
 
 def train(files: list[Path], encoder: Encoder | None = None) -> dict[str, Any]:
     from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import StratifiedGroupKFold
-    from sklearn.preprocessing import StandardScaler
-    from sklearn.svm import SVC
 
-    examples = _deduplicated(read_examples(files))
+    examples = deduplicated(read_examples(files))
     y = np.array([e.risk for e in examples], dtype=int)
     counts = Counter(y.tolist())
     if min(counts[0], counts[1]) < FOLDS:
@@ -96,19 +93,7 @@ def train(files: list[Path], encoder: Encoder | None = None) -> dict[str, Any]:
     encoder = encoder or load_encoder()
     X = encoder.embed([e.text for e in examples])
     lexicon = np.array([bool(matches(RISK_PATTERN, e.text)) for e in examples])
-    groups = _groups(examples, X)
-
-    def fit(rows: np.ndarray) -> tuple[Any, Any]:
-        scaler = StandardScaler().fit(X[rows])
-        svm = SVC(C=C, kernel="rbf", gamma="scale", class_weight="balanced")
-        return scaler, svm.fit(scaler.transform(X[rows]), y[rows])
-
-    # Out of fold: every message scored by a model that never saw it nor a near copy of it.
-    decision = np.zeros(len(examples))
-    folds = StratifiedGroupKFold(FOLDS, shuffle=True, random_state=SEED)
-    for train_rows, test_rows in folds.split(X, y, groups):
-        scaler, svm = fit(train_rows)
-        decision[test_rows] = svm.decision_function(scaler.transform(X[test_rows]))
+    decision = fold_decisions(X, y, groups(examples, X))
     # Platt scaling on the out-of-fold decision values: the score is a probability.
     platt = LogisticRegression(C=1e6, max_iter=5000).fit(decision.reshape(-1, 1), y)
     slope, offset = float(platt.coef_[0][0]), float(platt.intercept_[0])
@@ -118,7 +103,7 @@ def train(files: list[Path], encoder: Encoder | None = None) -> dict[str, Any]:
         slope, offset = 1.0, 0.0
     out_of_fold = _probability(slope * decision + offset)
 
-    scaler, svm = fit(np.arange(len(examples)))
+    scaler, svm = _fit(X, y)
     support = svm.support_vectors_.astype(np.float16)
     classifier = {
         "kind": "rbf_svm",
@@ -177,7 +162,31 @@ def train(files: list[Path], encoder: Encoder | None = None) -> dict[str, Any]:
     }
 
 
-def _groups(examples: list[Example], vectors: np.ndarray) -> np.ndarray:
+def _fit(X: np.ndarray, y: np.ndarray) -> tuple[Any, Any]:
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
+
+    scaler = StandardScaler().fit(X)
+    svm = SVC(C=C, kernel="rbf", gamma="scale", class_weight="balanced")
+    return scaler, svm.fit(scaler.transform(X), y)
+
+
+def fold_decisions(
+    X: np.ndarray, y: np.ndarray, fold_groups: np.ndarray, seed: int = SEED
+) -> np.ndarray:
+    """The support vector machine's decision value of every message, out of fold: scored by a
+    model that never saw it nor a near copy of it (``FOLDS`` group folds)."""
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    decision = np.zeros(len(y))
+    folds = StratifiedGroupKFold(FOLDS, shuffle=True, random_state=seed)
+    for train_rows, test_rows in folds.split(X, y, fold_groups):
+        scaler, svm = _fit(X[train_rows], y[train_rows])
+        decision[test_rows] = svm.decision_function(scaler.transform(X[test_rows]))
+    return decision
+
+
+def groups(examples: list[Example], vectors: np.ndarray) -> np.ndarray:
     """Fold groups: messages with the same normalised text or a MiniLM cosine of at least
     ``GROUP_SIMILARITY`` are one group (connected components), so no fold is scored by a model
     trained on a near copy of its messages (the corpus writes variants of a phrasing)."""
@@ -199,7 +208,7 @@ def _groups(examples: list[Example], vectors: np.ndarray) -> np.ndarray:
     return np.array([root(i) for i in range(len(examples))])
 
 
-def _deduplicated(examples: list[Example]) -> list[Example]:
+def deduplicated(examples: list[Example]) -> list[Example]:
     """One example per text; a text labelled both ways is an error in the corpus."""
     seen: dict[str, Example] = {}
     for example in examples:
