@@ -1,7 +1,7 @@
 """The risk check (annotations/text_checks/risk.py): its cost, and its figures on held-out text.
 
     python benchmarks/risk_check.py [--rounds N] [--show-false-alarms] [--no-latency]
-        [--heldout FILE ...] [--language es]
+        [--heldout FILE ... | --no-heldout] [--language es]
 
 Prints the model's load time and memory (the process's resident set before and after), then the
 latency of ``assess`` and ``is_risk`` over every training corpus message, the short ones and
@@ -132,6 +132,9 @@ def main() -> None:
     parser.add_argument(
         "--language", default="en", help="The language's check and held-out files (en)"
     )
+    parser.add_argument(
+        "--no-heldout", action="store_true", help="Cost only: no held-out file is read"
+    )
     options = parser.parse_args()
     folder = language_folder(options.language)
     heldout = options.heldout or sorted(folder.glob(HELDOUT_GLOB))
@@ -156,6 +159,8 @@ def main() -> None:
         short, long = by_length(texts)
         latency(short, options.rounds, "short (<= 32 pieces) ")
         latency(long, 1, f"long (truncated at {MAX_TOKENS} pieces) ")
+    if options.no_heldout:
+        return
     if not heldout:
         print(f"\nno {HELDOUT_GLOB} in {folder}: no held-out figures")
     for path in heldout:

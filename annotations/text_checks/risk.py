@@ -6,11 +6,11 @@ Two signals, either fires:
 * the lexicon of the message's language (``lexicons.risk_phrases``: English, Spanish and German
   phrasings, each over its own normalisation, and the English phrases in every language):
   precise and explainable, any hit is risk;
-* a learned model: the message's all-MiniLM-L6-v2 sentence embedding (``risk_encoder.py``, a
-  numpy forward pass over the installed package's weights) scored by an RBF support vector
-  machine, plus a logistic regression over its words (TF-IDF of word unigrams and bigrams),
-  both trained on ``risk_corpus/`` (``manage.py train_risk_model``), their sum calibrated to a
-  probability. It reaches what no pattern lists: passive wishes, preparatory acts, indirect
+* a learned model: the message's all-MiniLM-L6-v2 sentence embedding (``risk_encoder.py``: ONNX
+  Runtime, int8, the graph built at load from the installed package's weights) scored by an RBF
+  support vector machine, plus a logistic regression over its words (TF-IDF of word unigrams and
+  bigrams), both trained on ``risk_corpus/`` (``manage.py train_risk_model``), their sum
+  calibrated to a probability. It reaches what no pattern lists: passive wishes, preparatory acts, indirect
   statements, self-harm in other words.
 
 The model's artefact (``risk_model.json``) holds the classifier (scaler, float16 support vectors,
@@ -22,7 +22,7 @@ message is a near copy of a training risk message, the model is sure; between ``
 ``flag`` it still fires (QA gets a flag, the reviewer looks: ``check_in`` is the level QA
 sees) but the assessment is ``borderline``: the participant is not shown crisis resources on a guess, and the study's
 contacts are not e-mailed (``TurnSignal.objects.risk()`` leaves borderline signals out).
-Inference is numpy alone (no scikit-learn, no PyTorch). An artefact whose thresholds no score
+Inference is ONNX Runtime and numpy (no scikit-learn, no PyTorch). An artefact whose thresholds no score
 reaches (the test suite's lexicon-only one) never loads the encoder nor embeds a message. The model loads once per process, on first use or
 at start (``warm``), behind a lock. The model reads English alone: a language without a model
 keeps its lexicon (or, without one, the English phrases alone; a study's moderation model is

@@ -102,10 +102,8 @@ def train(files: list[Path], encoder: Encoder | None = None) -> dict[str, Any]:
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedGroupKFold
-    from sklearn.preprocessing import StandardScaler
-    from sklearn.svm import SVC
 
-    examples = _deduplicated(read_examples(files))
+    examples = deduplicated(read_examples(files))
     y = np.array([e.risk for e in examples], dtype=int)
     counts = Counter(y.tolist())
     if min(counts[0], counts[1]) < FOLDS:
@@ -116,14 +114,12 @@ def train(files: list[Path], encoder: Encoder | None = None) -> dict[str, Any]:
     encoder = encoder or load_encoder()
     X = encoder.embed([e.text for e in examples])
     lexicon = np.array([bool(matches(RISK_PATTERN, e.text)) for e in examples])
-    groups = _groups(examples, X)
+    fold_groups = groups(examples, X)
 
     texts = [text_model_input(e.text) for e in examples]
 
     def fit(rows: np.ndarray) -> tuple[Any, Any]:
-        scaler = StandardScaler().fit(X[rows])
-        svm = SVC(C=C, kernel="rbf", gamma="scale", class_weight="balanced")
-        return scaler, svm.fit(scaler.transform(X[rows]), y[rows])
+        return _fit(X[rows], y[rows])
 
     def fit_text(rows: np.ndarray) -> tuple[Any, Any]:
         vectorizer = TfidfVectorizer(
@@ -140,7 +136,7 @@ def train(files: list[Path], encoder: Encoder | None = None) -> dict[str, Any]:
     # Out of fold: every message scored by models that never saw it nor a near copy of it.
     svm_decision, text_decision = np.zeros(len(examples)), np.zeros(len(examples))
     folds = StratifiedGroupKFold(FOLDS, shuffle=True, random_state=SEED)
-    for train_rows, test_rows in folds.split(X, y, groups):
+    for train_rows, test_rows in folds.split(X, y, fold_groups):
         scaler, svm = fit(train_rows)
         svm_decision[test_rows] = svm.decision_function(scaler.transform(X[test_rows]))
         vectorizer, words = fit_text(train_rows)
@@ -226,7 +222,31 @@ def train(files: list[Path], encoder: Encoder | None = None) -> dict[str, Any]:
     }
 
 
-def _groups(examples: list[Example], vectors: np.ndarray) -> np.ndarray:
+def _fit(X: np.ndarray, y: np.ndarray) -> tuple[Any, Any]:
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVC
+
+    scaler = StandardScaler().fit(X)
+    svm = SVC(C=C, kernel="rbf", gamma="scale", class_weight="balanced")
+    return scaler, svm.fit(scaler.transform(X), y)
+
+
+def fold_decisions(
+    X: np.ndarray, y: np.ndarray, fold_groups: np.ndarray, seed: int = SEED
+) -> np.ndarray:
+    """The support vector machine's decision value of every message, out of fold: scored by a
+    model that never saw it nor a near copy of it (``FOLDS`` group folds)."""
+    from sklearn.model_selection import StratifiedGroupKFold
+
+    decision = np.zeros(len(y))
+    folds = StratifiedGroupKFold(FOLDS, shuffle=True, random_state=seed)
+    for train_rows, test_rows in folds.split(X, y, fold_groups):
+        scaler, svm = _fit(X[train_rows], y[train_rows])
+        decision[test_rows] = svm.decision_function(scaler.transform(X[test_rows]))
+    return decision
+
+
+def groups(examples: list[Example], vectors: np.ndarray) -> np.ndarray:
     """Fold groups: messages with the same normalised text or a MiniLM cosine of at least
     ``GROUP_SIMILARITY`` are one group (connected components), so no fold is scored by a model
     trained on a near copy of its messages (the corpus writes variants of a phrasing)."""
@@ -248,7 +268,7 @@ def _groups(examples: list[Example], vectors: np.ndarray) -> np.ndarray:
     return np.array([root(i) for i in range(len(examples))])
 
 
-def _deduplicated(examples: list[Example]) -> list[Example]:
+def deduplicated(examples: list[Example]) -> list[Example]:
     """One example per text; a text labelled both ways is an error in the corpus."""
     seen: dict[str, Example] = {}
     for example in examples:
