@@ -45,8 +45,8 @@ BOUNDS = {
     "ATTUNE_RELEASE_BUILD_LEASE_S": "4",
 }
 # From the kill to both finished: the bounds above (a few seconds) plus a cold worker start and
-# the rest of the work itself. On a two-core machine at a load average of 11, 166 s were
-# measured, 60 s of them the new worker's pool processes warming up.
+# the rest of the work itself. On a two-core machine at a load average of 11 to 13, 123 to 176 s
+# were measured (six runs), about 60 s of them the new worker's pool processes warming up.
 RECOVERY_BOUND_S = 360
 # A cold prefork worker (its pool processes warm up: 60 s at that load) and four chunks.
 WORKER_START_BOUND_S = 240
