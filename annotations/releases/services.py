@@ -62,6 +62,7 @@ from annotations.releases.models import (
     ReleaseState,
 )
 from annotations.releases.retractions import RETRACTIONS_NAME
+from annotations.releases.signals import build_chunk_written
 from annotations.releases.versioning import (
     ReleaseDiff,
     diff_configurations,
@@ -453,6 +454,7 @@ def _build_into(release: Release, root: Path, temporary: Path, staged_archive: P
             writer.add_chunk(_release_items(release, ids))
             done += len(ids)
             _renew(release, progress_done=done)
+            build_chunk_written.send(sender=Release, release=release, done=done)
         info = _release_info(release, studies, instrument, left_out, queryset)
         _write_retractions(release, temporary, queryset)
         _renew(release)
