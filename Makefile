@@ -12,6 +12,10 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 DEMO_CONVERSATIONS ?= 60
 DEMO_ADMIN_PASSWORD ?= attune-demo
+# The local Prolific test server the demo study is linked to (loopback only), and the token it
+# accepts: a demo value, exported so the web server and the worker read it like a real one.
+PROLIFIC_DEMO_PORT ?= 8091
+DEMO_PROLIFIC_TOKEN ?= attune-demo-prolific-token
 # pytest runs across this many processes (pytest-xdist); 2 = the cores of the CI machine.
 PYTEST_WORKERS ?= 2
 PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS)
@@ -124,15 +128,18 @@ migrate: install
 
 demo: migrate frontend
 	$(BIN)/python manage.py seed_demo --conversations $(DEMO_CONVERSATIONS) --seed 1 --admin-password $(DEMO_ADMIN_PASSWORD)
+	$(BIN)/python manage.py demo_prolific --api-base http://127.0.0.1:$(PROLIFIC_DEMO_PORT) --out data/demo-prolific.json
 	@echo ""
 	@echo "  Participant:  http://$(HOST):$(PORT)/s/demo/?PROLIFIC_PID=demo-participant-1"
 	@echo "  En español:   http://$(HOST):$(PORT)/s/demo-es/?PROLIFIC_PID=demo-participant-1"
 	@echo "  Admin:        http://$(HOST):$(PORT)/admin/   (login: admin / $(DEMO_ADMIN_PASSWORD))"
 	@echo "  API schema:   http://$(HOST):$(PORT)/api/schema/"
 	@echo "  Health:       http://$(HOST):$(PORT)/healthz"
-	@echo "  Stop with Ctrl-C (stops the web server and the worker)."
+	@echo "  Prolific:     http://127.0.0.1:$(PROLIFIC_DEMO_PORT) (local test server; the demo study's Prolific page in the admin syncs, reviews and pays against it)"
+	@echo "  Stop with Ctrl-C (stops the web server, the worker and the local Prolific server)."
 	@echo ""
-	@trap 'kill 0' EXIT; \
+	@export DEMO_PROLIFIC_TOKEN='$(DEMO_PROLIFIC_TOKEN)'; trap 'kill 0' EXIT; \
+	$(BIN)/python -m attune_collect.prolific.testing.prolific_server --port $(PROLIFIC_DEMO_PORT) --load data/demo-prolific.json & \
 	$(BIN)/celery -A attune_collect worker --concurrency=2 --loglevel=warning & \
 	$(BIN)/uvicorn attune_collect.asgi:application --host $(HOST) --port $(PORT) --timeout-keep-alive 5
 

@@ -339,6 +339,7 @@ SPECTACULAR_SETTINGS = {
         "TurnStatusEnum": "annotations.models.TurnStatus",
         "ImprovedStatusEnum": "annotations.models.ImprovedStatus",
         "FailureReasonEnum": "annotations.participant_api.stream_events.FAILURE_REASONS",
+        "AttentionOptionEnum": "annotations.models.study.ATTENTION_OPTIONS",
     },
     # The researcher API (/api/v1/) has a document of its own (researcher_api/schema.py).
     "PREPROCESSING_HOOKS": ["researcher_api.schema.without_researcher_api"],

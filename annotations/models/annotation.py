@@ -76,6 +76,11 @@ class TurnAnnotation(models.Model):
     # the lease of the worker calling the improver (a duplicate message leaves it alone).
     improver_resend_at = models.DateTimeField(null=True, blank=True)
     improver_lease_until = models.DateTimeField(null=True, blank=True)
+    # An attention check in this step (Study.attention_check_turns): the option the
+    # participant was told to choose, and the one they chose (read by QA's
+    # failed_attention_check flag). Empty when the turn has none.
+    attention_expected = models.CharField(max_length=24, blank=True)
+    attention_answer = models.CharField(max_length=24, blank=True)
 
     class Meta:
         # The sweep's query: pending replies whose step opened within the comparison's window.

@@ -63,6 +63,10 @@ class Participant(models.Model):
         "submission was returned, timed out or rejected, or their conversation sat idle.",
     )
     place_freed_reason = models.CharField(max_length=40, blank=True)
+    # The comprehension check after consent (Study.comprehension_questions): failed attempts
+    # so far (a second one screens out), and when it was passed.
+    comprehension_attempts = models.PositiveSmallIntegerField(default=0)
+    comprehension_passed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import models
@@ -82,11 +84,101 @@ def validate_languages(languages: object) -> None:
         )
 
 
+# The instructed answer of an attention check in the annotation step is one of these (the
+# participant app's catalogs word them: frontend/src/i18n/locales, ``attention.<option>``).
+ATTENTION_OPTIONS: tuple[str, ...] = (
+    "strongly_agree",
+    "agree",
+    "neutral",
+    "disagree",
+    "strongly_disagree",
+)
+MAX_COMPREHENSION_QUESTIONS = 10
+MAX_COMPREHENSION_OPTIONS = 8
+
+
+def _comprehension_problem(index: int, question: object, seen: set[str]) -> str | None:
+    """What is wrong with one comprehension question, or None (the participant page and
+    ``comprehension.submit_comprehension`` read exactly this shape)."""
+    where = f"comprehension_questions[{index}]"
+    if not isinstance(question, dict):
+        return f"{where}: expected an object with id, question, options and answer."
+    extra = set(question) - {"id", "question", "options", "answer"}
+    if extra:
+        return f"{where}: unknown keys {sorted(extra)}."
+    qid = question.get("id")
+    if not isinstance(qid, str) or not re.fullmatch(r"[a-z0-9_-]{1,40}", qid) or qid in seen:
+        return (
+            f"{where}.id: expected a unique id of 1 to 40 lower-case letters, digits, '_' or '-'."
+        )
+    seen.add(qid)
+    if not _non_empty_string(question.get("question")):
+        return f"{where}.question: expected a non-empty string."
+    options = question.get("options")
+    if not isinstance(options, list) or not 2 <= len(options) <= MAX_COMPREHENSION_OPTIONS:
+        return f"{where}.options: expected 2 to {MAX_COMPREHENSION_OPTIONS} options."
+    ids = []
+    for position, option in enumerate(options):
+        if (
+            not isinstance(option, dict)
+            or set(option) != {"id", "text"}
+            or not isinstance(option["id"], str)
+            or not re.fullmatch(r"[a-z0-9_-]{1,40}", option["id"])
+            or not _non_empty_string(option["text"])
+        ):
+            return f'{where}.options[{position}]: expected {{"id": "...", "text": "..."}}.'
+        ids.append(option["id"])
+    if len(set(ids)) != len(ids):
+        return f"{where}.options: two options share an id."
+    if question.get("answer") not in ids:
+        return f"{where}.answer: expected the id of one of its options."
+    return None
+
+
+def validate_comprehension_questions(questions: object) -> None:
+    """A list of multiple-choice questions about the task, each with its right answer."""
+    if not isinstance(questions, list) or len(questions) > MAX_COMPREHENSION_QUESTIONS:
+        raise ValidationError(
+            f"comprehension_questions: expected a list of at most {MAX_COMPREHENSION_QUESTIONS}."
+        )
+    seen: set[str] = set()
+    problems = [p for i, q in enumerate(questions) if (p := _comprehension_problem(i, q, seen))]
+    if problems:
+        raise ValidationError(problems)
+
+
+def validate_attention_check_turns(turns: object) -> None:
+    if (
+        not isinstance(turns, list)
+        or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in turns)
+        or len(set(turns)) != len(turns)
+    ):
+        raise ValidationError(
+            "attention_check_turns: expected a list of distinct turn numbers (1, 2, ...)."
+        )
+
+
+def _comprehension_translation_problem(language: str, value: object) -> str | None:
+    where = f"translations.{language}.comprehension"
+    if not isinstance(value, dict):
+        return f"{where}: expected an object keyed by question id."
+    for qid, texts in value.items():
+        if not isinstance(texts, dict) or set(texts) - {"question", "options"}:
+            return f'{where}.{qid}: expected {{"question": "...", "options": {{id: text}}}}.'
+        if not isinstance(texts.get("question", ""), str):
+            return f"{where}.{qid}.question: expected a string."
+        options = texts.get("options", {})
+        if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+            return f"{where}.{qid}.options: expected option id -> text."
+    return None
+
+
 def validate_translations(translations: object) -> None:
-    """{language: {title?, consent_text?, support_resources?, topic_labels?, base_hash?}}."""
+    """{language: {title?, consent_text?, support_resources?, topic_labels?, comprehension?,
+    base_hash?}}."""
     if not isinstance(translations, dict):
         raise ValidationError("translations: expected an object keyed by language code.")
-    allowed = set(STUDY_TEXT_FIELDS) | {"topic_labels", "base_hash"}
+    allowed = set(STUDY_TEXT_FIELDS) | {"topic_labels", "comprehension", "base_hash"}
     for language, texts in translations.items():
         if language not in PARTICIPANT_LANGUAGES or not isinstance(texts, dict):
             raise ValidationError(f"translations.{language}: expected a known language's object.")
@@ -98,6 +190,10 @@ def validate_translations(translations: object) -> None:
             raise ValidationError(f"translations.{language}.topic_labels: expected strings.")
         if any(not isinstance(texts.get(k, ""), str) for k in (*STUDY_TEXT_FIELDS, "base_hash")):
             raise ValidationError(f"translations.{language}: texts must be strings.")
+        if "comprehension" in texts and (
+            problem := _comprehension_translation_problem(language, texts["comprehension"])
+        ):
+            raise ValidationError(problem)
 
 
 def validate_country_resources(resources: object) -> None:
@@ -253,6 +349,23 @@ class Study(models.Model):
         "the support notice (write it in the languages people there take the study in); "
         "anyone else sees the support resources in their language.",
     )
+    comprehension_questions = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Questions about the task asked right after consent, two attempts, as "
+        "Prolific's policy asks; a second failure ends the session with the screen-out code. "
+        '[{"id": "task", "question": "What will you do?", "options": [{"id": "chat", "text": '
+        '"Chat and rate replies"}, {"id": "video", "text": "Watch videos"}], "answer": "chat"}]. '
+        "Translations: translations.<lang>.comprehension.<id> = "
+        '{"question": "...", "options": {"chat": "..."}}. Empty: no check.',
+    )
+    attention_check_turns = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The turns whose annotation step carries an attention check (an instructed "
+        "answer: \"For this question, choose 'Disagree'\"), e.g. [2]; a wrong answer raises "
+        "the 'Failed attention check' QA flag. Empty: none.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -290,6 +403,8 @@ class Study(models.Model):
             ("languages", validate_languages),
             ("translations", validate_translations),
             ("support_resources_by_country", validate_country_resources),
+            ("comprehension_questions", validate_comprehension_questions),
+            ("attention_check_turns", validate_attention_check_turns),
         ):
             try:
                 check(getattr(self, name))

@@ -15,6 +15,7 @@ from rest_framework import serializers
 
 from annotations.models import ImprovedStatus, Turn, TurnAnnotation, TurnStatus
 from annotations.models import client_error as client_error_limits
+from annotations.models.study import ATTENTION_OPTIONS
 from annotations.participant_api.json_limits import NOT_BLANK_PATTERN, json_size_at_most
 from annotations.services import annotation_flow, languages, safety
 from annotations.services.chat import MAX_MESSAGE_CHARS
@@ -100,6 +101,13 @@ class ConsentInput(serializers.Serializer):
         max_length=40, min_length=1, help_text="The version shown."
     )
     agree = StrictBooleanField(help_text="false screens the participant out.")
+
+
+class ComprehensionInput(serializers.Serializer):
+    answers = serializers.DictField(
+        child=serializers.CharField(max_length=40, min_length=1),
+        help_text="Question id -> the chosen option's id, for every question shown.",
+    )
 
 
 class ProfileInput(serializers.Serializer):
@@ -216,6 +224,13 @@ class AnnotationInput(serializers.Serializer):
         default=dict,
         validators=[json_size_at_most(MAX_TIMINGS_BYTES)],
         help_text="Seconds spent per step (at most 4 KiB of JSON).",
+    )
+    attention = serializers.ChoiceField(
+        list(ATTENTION_OPTIONS),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The answer to the step's attention check (required when it has one).",
     )
 
 
@@ -374,6 +389,17 @@ def _participant_instrument(annotation: TurnAnnotation) -> Any:
     ).definition
 
 
+class AttentionCheckOutput(serializers.Serializer):
+    instructed = serializers.ChoiceField(
+        list(ATTENTION_OPTIONS),
+        help_text="The option the participant is told to choose (the app words the "
+        "instruction and the options in the participant's language).",
+    )
+    options = serializers.ListField(
+        child=serializers.ChoiceField(list(ATTENTION_OPTIONS)), help_text="In the order shown."
+    )
+
+
 class AnnotationStepOutput(serializers.Serializer):
     turn = serializers.IntegerField(source="turn.number")
     submitted = serializers.SerializerMethodField()
@@ -383,6 +409,9 @@ class AnnotationStepOutput(serializers.Serializer):
     )
     draft_key = serializers.SerializerMethodField()
     behaviour_questions = serializers.SerializerMethodField()
+    attention_check = serializers.SerializerMethodField(
+        help_text="An instructed-response item to answer in this step (attention), else null."
+    )
     comparison = serializers.SerializerMethodField()
 
     def get_submitted(self, annotation: TurnAnnotation) -> bool:
@@ -402,6 +431,12 @@ class AnnotationStepOutput(serializers.Serializer):
             for qid in annotation.shown_behaviour_questions
             if (question := instrument.behaviour_question(qid)) is not None  # the instrument's own
         ]
+
+    @extend_schema_field(AttentionCheckOutput(allow_null=True))
+    def get_attention_check(self, annotation: TurnAnnotation) -> dict[str, Any] | None:
+        if not annotation.attention_expected:
+            return None
+        return {"instructed": annotation.attention_expected, "options": list(ATTENTION_OPTIONS)}
 
     @extend_schema_field(ComparisonOutput)
     def get_comparison(self, annotation: TurnAnnotation) -> dict[str, Any]:
@@ -429,6 +464,26 @@ class SupportOutput(serializers.Serializer):
         help_text="The number of the latest turn whose "
         "message raised the notice: show it right under that message.",
     )
+
+
+class ComprehensionOptionOutput(serializers.Serializer):
+    id = serializers.CharField()
+    text = serializers.CharField()
+
+
+class ComprehensionQuestionOutput(serializers.Serializer):
+    id = serializers.CharField()
+    question = serializers.CharField()
+    options = ComprehensionOptionOutput(many=True)
+
+
+class ComprehensionOutput(serializers.Serializer):
+    questions = ComprehensionQuestionOutput(many=True)
+    attempts_left = serializers.IntegerField(
+        help_text="Attempts left, this one included: a wrong answer on the last one ends the "
+        "study with the screen-out code."
+    )
+    failed_before = serializers.BooleanField(help_text="The previous attempt was not right.")
 
 
 class ExitOutput(serializers.Serializer):
@@ -523,6 +578,9 @@ class SessionOutput(serializers.Serializer):
     support = SupportOutput(allow_null=True)
     completion = ExitOutput(allow_null=True)
     screenout = ExitOutput(allow_null=True)
+    comprehension = ComprehensionOutput(
+        allow_null=True, help_text="The questions of the comprehension step (else null)."
+    )
 
     def get_language(self, progress: Any) -> str:
         return languages.language_of(progress.participant)

@@ -14,6 +14,7 @@ urlpatterns = [
     path("session", views.SessionView.as_view(), name="study-session"),
     path("instrument", views.InstrumentView.as_view(), name="study-instrument"),
     path("consent", views.ConsentView.as_view(), name="study-consent"),
+    path("comprehension", views.ComprehensionView.as_view(), name="study-comprehension"),
     path("profile", views.ProfileView.as_view(), name="study-profile"),
     path("panas/<str:phase>", views.PanasView.as_view(), name="study-panas"),
     path("topic", views.TopicView.as_view(), name="study-topic"),

@@ -39,6 +39,7 @@ from annotations.services import (
     annotation_flow,
     chat,
     client_errors,
+    comprehension,
     drafts,
     languages,
     participants,
@@ -207,6 +208,9 @@ def step_view(
 
 
 ConsentView = step_view("study_consent", participants.give_consent, io.ConsentInput)
+ComprehensionView = step_view(
+    "study_comprehension", comprehension.submit_comprehension, io.ComprehensionInput
+)
 ProfileView = step_view("study_profile", participants.submit_profile, io.ProfileInput)
 TopicView = step_view("study_topic", surveys.choose_topic, io.TopicInput)
 FinishView = step_view("study_finish_chat", chat.finish_chat)

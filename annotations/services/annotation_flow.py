@@ -50,6 +50,7 @@ from annotations.models import (
     Turn,
     TurnAnnotation,
 )
+from annotations.models.study import ATTENTION_OPTIONS
 from annotations.services.audit import record_audit
 from annotations.services.drafts import clear_drafts
 from annotations.services.errors import FlowError, invalid
@@ -84,6 +85,11 @@ def open_step(turn: Turn, study: Study) -> TurnAnnotation:
     pairwise = _pairwise_questions(study, instrument) if improver_id else []
     # One orientation per turn: on a phone, A and B swapping between questions would confuse.
     a, b = (_ORIGINAL, _ALTERNATE) if secrets.randbelow(2) else (_ALTERNATE, _ORIGINAL)
+    # An attention check where the study places one: the instructed option drawn per step,
+    # so a participant cannot learn one answer and give it everywhere.
+    attention = (
+        secrets.choice(ATTENTION_OPTIONS) if turn.number in study.attention_check_turns else ""
+    )
     now = timezone.now()
     annotation = insert(  # one per reply: its SQL written once (compiled_write.py)
         TurnAnnotation(
@@ -95,6 +101,7 @@ def open_step(turn: Turn, study: Study) -> TurnAnnotation:
             improver_endpoint_id=improver_id,
             improved_status=ImprovedStatus.PENDING if improver_id else ImprovedStatus.UNAVAILABLE,
             improver_resend_at=now + improver_resend_after() if improver_id else None,
+            attention_expected=attention,
         )
     )
     if improver_id:
@@ -166,6 +173,7 @@ class AnnotationInput:
     edited_reply: str | None = None
     pairwise: Mapping[str, Any] | None = None
     timings: Mapping[str, Any] | None = None
+    attention: str | None = None
 
 
 def _step_of_turn(*, lock: bool) -> CompiledQuery:
@@ -217,6 +225,7 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
     winners = None if waiting else _pairwise(annotation, data.pairwise or {})
     edited = _edited_reply(data.edited_reply)
     timings = _timings(data.timings or {})
+    attention = _attention(annotation, data.attention)
 
     if annotation.answers_saved_at is not None:
         # Saved once while the comparison was pending: this save's answers replace those.
@@ -251,8 +260,13 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
         # (the next message waits for it), and the draft keeps what is not saved yet.
         annotation.human_edited_reply = edited
         annotation.timings = timings
+        annotation.attention_answer = attention
         annotation.answers_saved_at = timezone.now()
-        update(annotation, ["human_edited_reply", "timings", "answers_saved_at"], at_commit=True)
+        update(
+            annotation,
+            ["human_edited_reply", "timings", "attention_answer", "answers_saved_at"],
+            at_commit=True,
+        )
         record_audit(
             "annotations.annotation.save_answers",
             target=annotation,
@@ -285,12 +299,14 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
         )
     annotation.human_edited_reply = edited
     annotation.timings = timings
+    annotation.attention_answer = attention
     annotation.submitted_at = timezone.now()
     update(
         annotation,
         [
             "human_edited_reply",
             "timings",
+            "attention_answer",
             "submitted_at",
             "selected_pairwise_questions",
             "improved_meta",
@@ -373,6 +389,21 @@ def _pairwise(annotation: TurnAnnotation, raw: Mapping[str, Any]) -> dict[str, s
             raise invalid(f"pairwise.{qid}", "must be 'A', 'B' or null")
         winners[qid] = raw[qid]
     return winners
+
+
+def _attention(annotation: TurnAnnotation, answer: str | None) -> str:
+    """The answer to the step's attention check: required where there is one, refused
+    elsewhere. Any option is accepted here (a wrong one is QA's flag, not a refusal: telling
+    the participant would teach them the check)."""
+    if not annotation.attention_expected:
+        if answer is not None:
+            raise invalid("attention", "there is no attention check at this turn")
+        return ""
+    if answer is None:
+        raise invalid("attention", "please answer this question")
+    if answer not in ATTENTION_OPTIONS:
+        raise invalid("attention", f"must be one of {', '.join(ATTENTION_OPTIONS)}")
+    return answer
 
 
 def _edited_reply(text: str | None) -> str | None:

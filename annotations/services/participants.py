@@ -71,6 +71,7 @@ class ScreenoutReason:
     STUDY_FULL = "study_full"
     UNDER_AGE = "under_age"
     QUOTA_FULL = quotas.QUOTA_FULL
+    COMPREHENSION_FAILED = "comprehension_failed"  # services/comprehension.py
 
 
 @dataclass(frozen=True)
@@ -439,6 +440,9 @@ def submit_profile(
     require_active(participant)
     conversation = current_conversation(participant, lock=True)
     if conversation is None or conversation.state != ConversationState.CONSENTED:
+        raise FlowError("wrong_step", "The profile is not open now.")
+    if participant.study.comprehension_questions and participant.comprehension_passed_at is None:
+        # The comprehension check comes first (services/comprehension.py).
         raise FlowError("wrong_step", "The profile is not open now.")
     if age > MAXIMUM_AGE:
         raise invalid("age", f"must be at most {MAXIMUM_AGE}")

@@ -17,7 +17,7 @@ from annotations.models import (
     Turn,
     TurnStatus,
 )
-from annotations.services import safety
+from annotations.services import comprehension, safety
 from annotations.services.languages import country_of
 from annotations.services.participants import current_conversation
 from annotations.services.study_links import prolific_return_url
@@ -25,6 +25,7 @@ from annotations.services.study_links import prolific_return_url
 
 class Step(StrEnum):
     CONSENT = "consent"
+    COMPREHENSION = "comprehension"
     PROFILE = "profile"
     PRE_PANAS = "pre_panas"
     TOPIC = "topic"
@@ -62,6 +63,7 @@ class Progress:
     support: safety.SupportNotice | None  # shown for the rest of the session after a risk signal
     completion: ExitCode | None
     screenout: ExitCode | None
+    comprehension: comprehension.ComprehensionCheck | None = None
 
 
 def progress_of(participant: Participant) -> Progress:
@@ -86,6 +88,7 @@ def progress_of(participant: Participant) -> Progress:
         screenout=_exit(participant, study.screenout_code)
         if step == Step.SCREENED_OUT and participant.place_freed_at is None
         else None,
+        comprehension=comprehension.check_for(participant) if step == Step.COMPREHENSION else None,
     )
 
 
@@ -121,6 +124,8 @@ def _step(participant: Participant, conversation: Conversation | None) -> Step:
         return Step.SCREENED_OUT
     if participant.consented_at is None or conversation is None:
         return Step.CONSENT
+    if conversation.state == ConversationState.CONSENTED and comprehension.applies(participant):
+        return Step.COMPREHENSION  # right after consent, before anything else is asked
     if conversation.state == ConversationState.PROFILED:
         has_pre = conversation.panas_responses.filter(phase=PanasPhase.PRE).exists()
         return Step.TOPIC if has_pre else Step.PRE_PANAS

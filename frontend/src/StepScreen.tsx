@@ -1,6 +1,7 @@
 // The screen for the session's step: the server decides the step, this only maps it.
 import type { Session } from "./api/types";
 import { Chat } from "./screens/Chat";
+import { Comprehension } from "./screens/Comprehension";
 import { Consent } from "./screens/Consent";
 import { Complete, ScreenedOut, Withdrawn } from "./screens/Exit";
 import { Panas } from "./screens/Panas";
@@ -12,6 +13,8 @@ export function StepScreen({ session }: { session: Session }) {
   switch (session.step) {
     case "consent":
       return <Consent />;
+    case "comprehension":
+      return <Comprehension />;
     case "profile":
       return <Profile />;
     case "pre_panas":

@@ -53,6 +53,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 # The step each operation serves (the participant persona's case is made there); "chat" else.
 STEP_OF = {
     "POST /api/study/consent": "consent",
+    "POST /api/study/comprehension": "comprehension",
     "POST /api/study/profile": "profile",
     "POST /api/study/panas/{phase}": "pre_panas",
     "POST /api/study/topic": "topic",
@@ -65,6 +66,18 @@ STEP_OF = {
     "POST /api/study/post-survey": "post_survey",
 }
 STEPS = ["consent", "profile", "pre_panas", "topic", "chat", "annotation", "annotated"]
+# The comprehension check is asked only by a study with questions: its cases are made in one.
+COMPREHENSION = [
+    {
+        "id": "task",
+        "question": "What will you do in this study?",
+        "options": [
+            {"id": "chat", "text": "Chat and rate replies"},
+            {"id": "video", "text": "Watch"},
+        ],
+        "answer": "chat",
+    }
+]
 RATES = {"participant_start": "100000/min", "participant": "100000/min"}
 RATES["participant_study_start"] = RATES["participant_start"]
 RATES["participant_message"] = RATES["participant"]  # the cases, not the limits, are tested
@@ -74,6 +87,10 @@ def _stage(study: Study, step: str, answer: Callable[..., int]) -> ParticipantCl
     """A new participant of ``study`` at ``step``, walked there with valid answers."""
     client = ParticipantClient(DjangoTransport(), study.slug)
     assert client.start().status == 201
+    if step == "comprehension":  # right after consent, in a study that asks it
+        body = {"consent_version": study.consent_version, "agree": True}
+        assert client.post("consent", body).body["step"] == "comprehension"
+        return client
     walk = STEPS[: STEPS.index(step)] if step in STEPS else STEPS
     if "topic" in walk:
         client.onboard()
@@ -123,6 +140,8 @@ def _configured(case: Any, study: Study, client: ParticipantClient | None) -> No
     body, path = case.body, case.operation.path
     if path == "/api/study/consent":
         body["consent_version"] = study.consent_version
+    elif path == "/api/study/comprehension":
+        body["answers"] = {q["id"]: q["answer"] for q in study.comprehension_questions}
     elif path == "/api/study/profile":
         body.update(answers={}, other_text={})  # the default instrument has no questionnaire
         if body["age"] < 18:
@@ -134,6 +153,7 @@ def _configured(case: Any, study: Study, client: ParticipantClient | None) -> No
     elif path == "/api/study/turns/{number}/annotation" and case.method == "POST":
         valid = client.valid_annotation(1)
         body.update({key: valid[key] for key in ("mood_tags", "behaviour", "pairwise")})
+        body["attention"] = None  # the study places no attention check
     elif path == "/api/study/post-survey":
         instrument = client.get("instrument").body
         fit = _first(instrument["q3_model_fit"], instrument["q3_follow_up"]["shown_when"])
@@ -149,7 +169,7 @@ def _configured(case: Any, study: Study, client: ParticipantClient | None) -> No
 
 
 def _run(
-    study: Study, persona: str, answer: Callable[..., int]
+    study: Study, persona: str, answer: Callable[..., int], checked: Study
 ) -> tuple[Counter, Counter, list[str]]:
     from attune_collect.wsgi import application
 
@@ -160,12 +180,13 @@ def _run(
     for result in schema.include(path_regex="^/api/study/").get_all_operations():
         operation = result.ok()
         make = None
+        step = STEP_OF.get(operation.label, "chat")
+        target = checked if step == "comprehension" else study
         if persona == "participant":
-            step = STEP_OF.get(operation.label, "chat")
-            make = functools.partial(_stage, study, step, answer)
+            make = functools.partial(_stage, target, step, answer)
         try:
             accepted[operation.label] += 0
-            _check(operation, study, make, counts, accepted)
+            _check(operation, target, make, counts, accepted)
         except BaseException as failure:  # one (shrunk) failure per operation; the rest still run
             if not isinstance(failure, Exception | BaseExceptionGroup):
                 raise
@@ -208,12 +229,20 @@ def _check(
 
 
 @pytest.mark.parametrize("persona", ["anonymous", "participant"])
-def test_the_api_keeps_its_schema(persona, chat_study, answered_turn, sent_tasks, settings):  # noqa: F811
+def test_the_api_keeps_its_schema(
+    persona,
+    chat_study,  # noqa: F811
+    make_chat_study,  # noqa: F811
+    answered_turn,  # noqa: F811
+    sent_tasks,
+    settings,
+):
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": RATES}
     chat_study.target_participants = 10_000  # a fresh participant per case
     chat_study.save()
+    checked = make_chat_study(comprehension_questions=COMPREHENSION, target_participants=10_000)
     try:
-        counts, accepted, failures = _run(chat_study, persona, answered_turn)
+        counts, accepted, failures = _run(chat_study, persona, answered_turn, checked)
     finally:
         close_pool_connections()  # the views' database threads, or the test database stays open
     cases = sum(counts.values())

@@ -34,6 +34,7 @@ from annotations.services.errors import FlowError
 VALID = {
     "StartInput": {"prolific_pid": "p1"},
     "ConsentInput": {"consent_version": "1", "agree": True},
+    "ComprehensionInput": {"answers": {"task": "chat"}},
     "ProfileInput": {"age": 30},
     "PanasInput": {"items": {}},
     "TopicInput": {"category": "work"},

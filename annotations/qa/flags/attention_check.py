@@ -13,10 +13,12 @@ def _normalise(value: object) -> str:
 @register(
     "failed_attention_check",
     "Failed attention check",
-    "An instructed-response item in a survey was answered otherwise than instructed.",
+    "An instructed-response item in a survey or an annotation step was answered otherwise "
+    "than instructed.",
 )
 def detect(snapshot: ConversationSnapshot, thresholds: Thresholds) -> Detection | None:
-    # An unanswered check is not a failure: the participant may never have reached that survey.
+    # An unanswered check is not a failure: the participant may never have reached that survey
+    # or step. A check in an annotation step is ``annotation`` / ``turn-<n>`` (loading.py).
     failed = [
         answer
         for answer in snapshot.attention

@@ -2,8 +2,8 @@
 
 The texts and answers come through the interchange's ``load_records`` (the read path releases
 use, built on ``values_list`` rather than model instances); what the format does not carry
-(annotation times, live signals, PROLIFIC_PIDs, answers to attention checks) is added here
-with one query each.
+(annotation times, live signals, PROLIFIC_PIDs, answers to attention checks in surveys and
+in annotation steps) is added here with one query each.
 """
 
 from __future__ import annotations
@@ -86,6 +86,7 @@ def load_snapshots(conversation_ids: Sequence[int]) -> list[LoadedConversation]:
     for check in AttentionCheck.objects.filter(study_id__in=study_ids, active=True):
         checks[check.study_id].append(check)
     responses = _profile_responses(ids) if checks else {}
+    in_steps = _annotation_step_checks(ids)
     same_pid = _same_pid_sessions(conversations)
     loaded = []
     for c in conversations:
@@ -96,7 +97,8 @@ def load_snapshots(conversation_ids: Sequence[int]) -> list[LoadedConversation]:
             turns=turns,
             attention=tuple(
                 _attention(record, responses.get(c.pk, {}), check) for check in checks[c.study_id]
-            ),
+            )
+            + tuple(in_steps.get(c.pk, ())),
             same_pid_sessions=same_pid.get(c.pk, ()),
             conversations_allowed=c.study.conversations_per_participant,
             language=language_in(c),  # as the live check reads it (imported ones too)
@@ -151,6 +153,35 @@ def _signals(ids: list[int]) -> dict[TurnKey, list[LiveSignal]]:
                 tuple(evidence.get("phrases", ())),
                 flagged=evidence.get("flagged") is True,
                 categories=tuple(evidence.get("categories") or ()),
+            )
+        )
+    return found
+
+
+# The ``survey`` of an attention check placed in a turn's annotation step (the study's
+# ``attention_check_turns``; services/annotation_flow.py), its item ``turn-<number>``.
+ANNOTATION_STEP = "annotation"
+
+
+def _annotation_step_checks(ids: list[int]) -> dict[int, list[AttentionAnswer]]:
+    """The attention checks shown in annotation steps, with the answers given (None while the
+    step is unanswered: not a failure), in one query."""
+    rows = (
+        TurnAnnotation.objects.filter(turn__conversation_id__in=ids)
+        .exclude(attention_expected="")
+        .order_by("turn__conversation_id", "turn__number")
+        .values_list(
+            "turn__conversation_id", "turn__number", "attention_expected", "attention_answer"
+        )
+    )
+    found: dict[int, list[AttentionAnswer]] = defaultdict(list)
+    for conversation_id, number, expected, given in rows:
+        found[conversation_id].append(
+            AttentionAnswer(
+                survey=ANNOTATION_STEP,
+                item_key=f"turn-{number}",
+                expected=(expected,),
+                given=given or None,
             )
         )
     return found

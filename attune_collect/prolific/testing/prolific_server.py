@@ -21,8 +21,10 @@ with no answer, nothing done), ``cut_after`` (done, then closed).
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
+import os
 import re
 import secrets
 import threading
@@ -31,6 +33,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -105,7 +108,7 @@ class _Cut(Exception):
 class ProlificTestServer:
     __test__ = False  # not a pytest test class
 
-    def __init__(self, token: str, *, page_size: int = 50) -> None:
+    def __init__(self, token: str, *, page_size: int = 50, port: int = 0) -> None:
         self.state = _State(token=token, page_size=page_size)
         self.faults = Faults()
         self.lock = threading.RLock()
@@ -125,7 +128,7 @@ class ProlificTestServer:
             def do_POST(self) -> None:
                 server._handle(self, "POST")
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self._httpd.daemon_threads = True
         self.port = self._httpd.server_address[1]
         self.base_url = f"http://127.0.0.1:{self.port}"
@@ -160,6 +163,23 @@ class ProlificTestServer:
                 "bonus_payments": [],
             }
         return submission_id
+
+    def load(self, path: Path) -> int:
+        """Add the studies and submissions of a JSON file (``{"studies": {id: status},
+        "submissions": [{"study_id", "participant_id", "status", "id"?}]}``, as
+        ``manage.py demo_prolific`` writes it); returns how many submissions."""
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for study_id, status in (data.get("studies") or {}).items():
+            self.add_study(str(study_id), str(status))
+        submissions = data.get("submissions") or []
+        for row in submissions:
+            self.add_submission(
+                str(row["study_id"]),
+                participant_id=str(row["participant_id"]),
+                status=str(row.get("status", "ACTIVE")),
+                submission_id=row.get("id"),
+            )
+        return len(submissions)
 
     def set_status(self, submission_id: str, status: str) -> None:
         with self.lock:
@@ -368,6 +388,31 @@ class ProlificTestServer:
         return 200, {"id": study_id, "status": target}
 
 
+def main(argv: list[str] | None = None) -> None:
+    """Run the server in the foreground until interrupted (``make demo`` starts it beside the
+    web server and the worker): ``python -m attune_collect.prolific.testing.prolific_server
+    --port 8091 --load data/demo-prolific.json``. The token it accepts is read from the
+    environment variable ``--token-env`` names, never from the command line (which ``ps``
+    shows)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=8091, help="on 127.0.0.1 (default 8091)")
+    parser.add_argument("--token-env", default="DEMO_PROLIFIC_TOKEN")
+    parser.add_argument("--load", type=Path, help="studies and submissions to start with (JSON)")
+    args = parser.parse_args(argv)
+    token = os.environ.get(args.token_env, "")
+    if not token:
+        parser.error(f"set {args.token_env}: the token the server accepts")
+    server = ProlificTestServer(token, port=args.port)
+    loaded = server.load(args.load) if args.load else 0
+    print(f"Local Prolific test server on {server.base_url} ({loaded} submissions)", flush=True)
+    try:
+        server._httpd.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server._httpd.server_close()
+
+
 @contextmanager
 def run_prolific_server(token: str, *, page_size: int = 50) -> Iterator[ProlificTestServer]:
     server = ProlificTestServer(token, page_size=page_size).start()
@@ -375,3 +420,7 @@ def run_prolific_server(token: str, *, page_size: int = 50) -> Iterator[Prolific
         yield server
     finally:
         server.stop()
+
+
+if __name__ == "__main__":
+    main()

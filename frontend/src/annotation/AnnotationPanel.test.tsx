@@ -72,6 +72,20 @@ describe("AnnotationPanel", () => {
     expect(harness.drafts.read("annotation:1")).toBeUndefined();
   });
 
+  it("shows the step's attention check in the participant's words, asks for it, and sends the answer given", async () => {
+    const step = annotationStep({ attention_check: { instructed: "strongly_disagree", options: ["strongly_agree", "agree", "neutral", "disagree", "strongly_disagree"] } });
+    const { harness, user } = setup(step);
+    harness.server.on("POST", "/api/study/turns/1/annotation", annotationStep({ submitted: true }));
+    await answerEverything(user);
+    await user.click(screen.getByRole("button", { name: "Save my answers" }));
+    expect(within(screen.getByRole("alert")).getByRole("link", { name: "The attention check" })).toBeInTheDocument();
+    expect(harness.server.calls("POST", "/api/study/turns/1/annotation")).toHaveLength(0);
+    const check = screen.getByRole("group", { name: "For this question, choose “Strongly disagree”." });
+    await user.click(within(check).getByRole("radio", { name: "Agree" }));
+    await user.click(screen.getByRole("button", { name: "Save my answers" }));
+    expect(harness.server.calls("POST", "/api/study/turns/1/annotation")[0]?.body).toMatchObject({ attention: "agree" });
+  });
+
   it("keeps every answer through a reload (the draft is read back)", async () => {
     const { harness, user, view } = setup();
     await user.click(screen.getByRole("checkbox", { name: /^Upset/ }));

@@ -3,12 +3,13 @@
 // be sent once this is saved (the server enforces it too).
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { ApiError } from "../api/client";
-import type { Answer, AnnotationStep, Winner } from "../api/types";
+import type { Answer, AnnotationStep, AttentionOption, Winner } from "../api/types";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { MissingList } from "../components/MissingList";
 import { useDraft } from "../drafts/useDraft";
 import { useStudy } from "../StudyContext";
 import { useAction } from "../useAction";
+import { AttentionCheckQuestion } from "./AttentionCheckQuestion";
 import { BehaviourQuestion } from "./BehaviourQuestion";
 import { ComparisonQuestions } from "./ComparisonQuestions";
 import { EditReply } from "./EditReply";
@@ -91,6 +92,7 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
   );
   const onEdited = useCallback((value: string | null) => setDraft((d) => ({ ...d, edited: value })), [setDraft]);
   const onWinner = useCallback((questionId: string, winner: Winner) => setDraft((d) => setWinner(d, questionId, winner)), [setDraft]);
+  const onAttention = useCallback((answer: AttentionOption) => setDraft((d) => ({ ...d, attention: answer })), [setDraft]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -145,6 +147,9 @@ function AnnotationForm({ step, reply, reload, onSaved }: AnnotationFormProps) {
               />
             ))}
           </div>
+        ) : null}
+        {step.attention_check ? (
+          <AttentionCheckQuestion check={step.attention_check} value={draft.attention} invalid={attempt > 0} onChange={onAttention} />
         ) : null}
         <EditReply
           original={reply}

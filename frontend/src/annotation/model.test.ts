@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { annotationStep } from "../test/fixtures";
 import {
+  ATTENTION_ID,
   emptyDraft,
   missingAnswers,
   setBehaviour,
@@ -65,8 +66,19 @@ describe("the annotation rules", () => {
       behaviour: { B1: { observed: "yes", preferred: "na" }, B14: { observed: "yes", preferred: "na" } },
       edited_reply: "I hear you. That sounds hard.",
       pairwise: { general: "A", PW8: null },
+      attention: null,
       timings: { total: 12.5 },
     });
+  });
+
+  it("asks for the attention check's answer where the step has one, and sends it", () => {
+    const step = annotationStep({ attention_check: { instructed: "disagree", options: ["agree", "disagree"] } });
+    expect(missingAnswers(complete(), step, REPLY).map((m) => m.targetId)).toEqual([ATTENTION_ID]);
+    const answered = { ...complete(), attention: "agree" as const };
+    expect(missingAnswers(answered, step, REPLY)).toEqual([]);
+    // Sent as given, right or not: a wrong answer is QA's business, not a refusal.
+    expect(toPayload(answered, step, REPLY, 0).attention).toBe("agree");
+    expect(toPayload(answered, annotationStep(), REPLY, 0).attention).toBeNull();
   });
 
   it("sends no tags for 'no clear change', and the reply itself when it was not edited", () => {

@@ -2,7 +2,7 @@
 // draft, saved as they go), what is still missing, and the payload the API takes. No React
 // here, so the rules are tested directly.
 import type { Missing } from "../components/MissingList";
-import type { Answer, AnnotationPayload, AnnotationStep, Winner } from "../api/types";
+import type { Answer, AnnotationPayload, AnnotationStep, AttentionOption, Winner } from "../api/types";
 import { i18n } from "../i18n";
 
 export interface MoodTagDraft {
@@ -25,17 +25,20 @@ export interface AnnotationDraft {
   edited: string | null;
   /** A missing key is unanswered; null is an explicit "no preference". */
   pairwise: Record<string, Winner>;
+  /** The answer to the step's attention check, if it has one (absent in older drafts). */
+  attention?: AttentionOption | null;
   /** When the panel first opened (ms since the epoch), for the timings. */
   openedAt: number;
 }
 
 export function emptyDraft(now: number): AnnotationDraft {
-  return { noChange: false, tags: [], behaviour: {}, edited: null, pairwise: {}, openedAt: now };
+  return { noChange: false, tags: [], behaviour: {}, edited: null, pairwise: {}, attention: null, openedAt: now };
 }
 
 // Element ids the "still to answer" links point to (the components use the same ones).
 export const MOOD_ID = "annotation-mood";
 export const EDIT_ID = "annotation-edit";
+export const ATTENTION_ID = "annotation-attention";
 export const intensityId = (emotion: string) => `annotation-intensity-${emotion}`;
 export const behaviourId = (questionId: string) => `annotation-behaviour-${questionId}`;
 export const pairwiseId = (questionId: string) => `annotation-pairwise-${questionId}`;
@@ -91,6 +94,7 @@ export function missingAnswers(
     const answer = draft.behaviour[question.id];
     if (!answer?.observed || !answer.preferred) missing.push({ targetId: behaviourId(question.id), label: question.text });
   }
+  if (step.attention_check && !draft.attention) missing.push({ targetId: ATTENTION_ID, label: i18n.t("attention.missing") });
   if (!(draft.edited ?? reply).trim()) missing.push({ targetId: EDIT_ID, label: i18n.t("annotation.missingEdit") });
   if (comparisonIsOpen(step)) {
     for (const question of step.comparison.questions) {
@@ -119,6 +123,7 @@ export function toPayload(draft: AnnotationDraft, step: AnnotationStep, reply: s
     behaviour,
     edited_reply: draft.edited ?? reply,
     pairwise,
+    attention: step.attention_check ? (draft.attention ?? null) : null,
     timings: { total: Math.max(0, Math.round((now - draft.openedAt) / 100) / 10) },
   };
 }

@@ -30,7 +30,7 @@ describe("ApiClient", () => {
     );
     const client = new ApiClient("/api/study/", server.fetch);
     const error = await client
-      .submitAnnotation(1, { mood_tags: [], behaviour: {}, edited_reply: null, pairwise: {}, timings: {} })
+      .submitAnnotation(1, { mood_tags: [], behaviour: {}, edited_reply: null, pairwise: {}, attention: null, timings: {} })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 409, code: "improved_reply_pending", message: "Still being written.", extra: { retry_after: 3 } });

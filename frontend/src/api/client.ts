@@ -165,6 +165,11 @@ export class ApiClient {
     return this.json("POST", "consent", { consent_version: consentVersion, agree });
   }
 
+  /** Question id -> the chosen option's id, for every question of the comprehension check. */
+  comprehension(answers: Record<string, string>): Promise<Session> {
+    return this.json("POST", "comprehension", { answers });
+  }
+
   profile(payload: ProfilePayload): Promise<Session> {
     return this.json("POST", "profile", payload);
   }

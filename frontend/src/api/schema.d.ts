@@ -67,6 +67,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/study/comprehension": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description A call made with a participant session token. Once the participant has withdrawn, the
+         *     token reads nothing: only the views marked ``open_after_withdrawal`` answer.
+         */
+        post: operations["study_comprehension"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/study/consent": {
         parameters: {
             query?: never;
@@ -407,6 +427,16 @@ export interface components {
             timings?: {
                 [key: string]: number;
             };
+            /**
+             * @description The answer to the step's attention check (required when it has one).
+             *
+             *     * `strongly_agree` - strongly_agree
+             *     * `agree` - agree
+             *     * `neutral` - neutral
+             *     * `disagree` - disagree
+             *     * `strongly_disagree` - strongly_disagree
+             */
+            attention?: components["schemas"]["AttentionOptionEnum"] | components["schemas"]["NullEnum"];
         };
         AnnotationStepOutput: {
             turn: number;
@@ -415,8 +445,33 @@ export interface components {
             readonly answers_saved: boolean;
             readonly draft_key: string;
             readonly behaviour_questions: components["schemas"]["QuestionOutput"][];
+            /** @description An instructed-response item to answer in this step (attention), else null. */
+            readonly attention_check: components["schemas"]["AttentionCheckOutput"] | null;
             readonly comparison: components["schemas"]["ComparisonOutput"];
         };
+        AttentionCheckOutput: {
+            /**
+             * @description The option the participant is told to choose (the app words the instruction and the options in the participant's language).
+             *
+             *     * `strongly_agree` - strongly_agree
+             *     * `agree` - agree
+             *     * `neutral` - neutral
+             *     * `disagree` - disagree
+             *     * `strongly_disagree` - strongly_disagree
+             */
+            instructed: components["schemas"]["AttentionOptionEnum"];
+            /** @description In the order shown. */
+            options: components["schemas"]["AttentionOptionEnum"][];
+        };
+        /**
+         * @description * `strongly_agree` - strongly_agree
+         *     * `agree` - agree
+         *     * `neutral` - neutral
+         *     * `disagree` - disagree
+         *     * `strongly_disagree` - strongly_disagree
+         * @enum {string}
+         */
+        AttentionOptionEnum: "strongly_agree" | "agree" | "neutral" | "disagree" | "strongly_disagree";
         BehaviourAnswerInput: {
             /**
              * @description Did the reply do it?
@@ -496,6 +551,28 @@ export interface components {
             A: string;
             /** @description The reply shown second. */
             B: string;
+        };
+        ComprehensionInput: {
+            /** @description Question id -> the chosen option's id, for every question shown. */
+            answers: {
+                [key: string]: string;
+            };
+        };
+        ComprehensionOptionOutput: {
+            id: string;
+            text: string;
+        };
+        ComprehensionOutput: {
+            questions: components["schemas"]["ComprehensionQuestionOutput"][];
+            /** @description Attempts left, this one included: a wrong answer on the last one ends the study with the screen-out code. */
+            attempts_left: number;
+            /** @description The previous attempt was not right. */
+            failed_before: boolean;
+        };
+        ComprehensionQuestionOutput: {
+            id: string;
+            question: string;
+            options: components["schemas"]["ComprehensionOptionOutput"][];
         };
         /** @enum {boolean} */
         ConfirmEnum: true;
@@ -596,6 +673,7 @@ export interface components {
             /** @description On the instrument's scale (1..7). */
             intensity: number;
         };
+        NullEnum: null;
         /**
          * @description * `yes` - It did
          *     * `no` - It did not
@@ -706,6 +784,7 @@ export interface components {
              * @description The screen the app shows; the server decides it.
              *
              *     * `consent` - consent
+             *     * `comprehension` - comprehension
              *     * `profile` - profile
              *     * `pre_panas` - pre_panas
              *     * `topic` - topic
@@ -726,6 +805,8 @@ export interface components {
             support: components["schemas"]["SupportOutput"] | null;
             completion: components["schemas"]["ExitOutput"] | null;
             screenout: components["schemas"]["ExitOutput"] | null;
+            /** @description The questions of the comprehension step (else null). */
+            comprehension: components["schemas"]["ComprehensionOutput"] | null;
         };
         StartInput: {
             /** @description PROLIFIC_PID from the study link. */
@@ -744,6 +825,7 @@ export interface components {
         };
         /**
          * @description * `consent` - consent
+         *     * `comprehension` - comprehension
          *     * `profile` - profile
          *     * `pre_panas` - pre_panas
          *     * `topic` - topic
@@ -755,7 +837,7 @@ export interface components {
          *     * `withdrawn` - withdrawn
          * @enum {string}
          */
-        StepEnum: "consent" | "profile" | "pre_panas" | "topic" | "chat" | "post_panas" | "post_survey" | "complete" | "screened_out" | "withdrawn";
+        StepEnum: "consent" | "comprehension" | "profile" | "pre_panas" | "topic" | "chat" | "post_panas" | "post_survey" | "complete" | "screened_out" | "withdrawn";
         StreamDeltaData: {
             /** @description The next piece of the reply. */
             text: string;
@@ -1107,6 +1189,74 @@ export interface operations {
             };
             /** @description no study with this slug */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description rate_limited (Retry-After header) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+        };
+    };
+    study_comprehension: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ComprehensionInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionOutput"];
+                };
+            };
+            /** @description invalid: error.field names the input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description unauthenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description withdrawn or screened_out */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorOutput"];
+                };
+            };
+            /** @description the step is not open now (error.code says why) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -123,6 +123,7 @@ export function session(overrides: Partial<Session> = {}): Session {
     support: null,
     completion: null,
     screenout: null,
+    comprehension: null,
     ...overrides,
   };
 }
@@ -137,6 +138,7 @@ export function annotationStep(overrides: Partial<AnnotationStep> = {}): Annotat
       { id: "B1", text: "Did the reply notice your feelings? (server)" },
       { id: "B14", text: "Did the reply judge you? (server)" },
     ],
+    attention_check: null,
     comparison: {
       status: "ready",
       questions: [

@@ -41,6 +41,14 @@ const en = {
     agree: "I agree to take part",
     disagree: "I do not agree",
   },
+  comprehension: {
+    title: "Check your understanding",
+    lead: "A few questions about what you will do in this study, before it starts.",
+    retry: "Some answers are not right. Please read the questions again and try once more: this is your last attempt.",
+    attemptsLeft_one: "{{count, number}} attempt left.",
+    attemptsLeft_other: "{{count, number}} attempts left.",
+    submit: "Check my answers",
+  },
   profile: {
     title: "About you",
     lead: "A few questions before the chat. Only the age is required unless a question says so.",
@@ -140,6 +148,15 @@ const en = {
     compareHint: "Here are two versions of a reply to your message. Which one do you prefer?",
     reply: "Reply {{letter}}",
     noPreference: "No preference",
+  },
+  attention: {
+    instruction: "For this question, choose “{{answer}}”.",
+    strongly_agree: "Strongly agree",
+    agree: "Agree",
+    neutral: "Neither agree nor disagree",
+    disagree: "Disagree",
+    strongly_disagree: "Strongly disagree",
+    missing: "The attention check",
   },
   postSurvey: {
     title: "About the whole conversation",

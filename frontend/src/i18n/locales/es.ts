@@ -42,6 +42,15 @@ const es: Messages = {
     agree: "Acepto participar",
     disagree: "No acepto",
   },
+  comprehension: {
+    title: "Comprueba que lo has entendido",
+    lead: "Unas preguntas sobre lo que harás en este estudio, antes de empezar.",
+    retry: "Algunas respuestas no son correctas. Vuelve a leer las preguntas e inténtalo otra vez: es tu último intento.",
+    attemptsLeft_one: "Te queda {{count, number}} intento.",
+    attemptsLeft_many: "Te quedan {{count, number}} intentos.",
+    attemptsLeft_other: "Te quedan {{count, number}} intentos.",
+    submit: "Comprobar mis respuestas",
+  },
   profile: {
     title: "Sobre ti",
     lead: "Unas preguntas antes de la conversación. Solo la edad es obligatoria, salvo que una pregunta indique lo contrario.",
@@ -145,6 +154,15 @@ const es: Messages = {
     compareHint: "Aquí tienes dos versiones de una respuesta a tu mensaje. ¿Cuál prefieres?",
     reply: "Respuesta {{letter}}",
     noPreference: "Sin preferencia",
+  },
+  attention: {
+    instruction: "En esta pregunta, elige «{{answer}}».",
+    strongly_agree: "Totalmente de acuerdo",
+    agree: "De acuerdo",
+    neutral: "Ni de acuerdo ni en desacuerdo",
+    disagree: "En desacuerdo",
+    strongly_disagree: "Totalmente en desacuerdo",
+    missing: "El control de atención",
   },
   postSurvey: {
     title: "Sobre la conversación completa",
