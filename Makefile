@@ -13,8 +13,10 @@ PORT ?= 8000
 DEMO_CONVERSATIONS ?= 60
 DEMO_ADMIN_PASSWORD ?= attune-demo
 # pytest runs across this many processes (pytest-xdist); 2 = the cores of the CI machine.
+# --dist loadgroup: tests marked with one xdist_group run in one process (the slow wheel and
+# Inspect tests share a fresh virtual environment); the others are spread as with "load".
 PYTEST_WORKERS ?= 2
-PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS)
+PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 # litellm's offline variables (no price list or tokenizer downloads, no .env loading) are not
 # exported here: every process this Makefile starts is Python that sets them itself, before
