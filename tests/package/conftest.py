@@ -21,11 +21,15 @@ from tests.evaluation.conftest import (  # noqa: F401  (pytest fixtures)
     evaluation_dirs,
     redis_prefix,
 )
-from tests.package.wheel_venv import fresh_venv
+from tests.package.wheel_venv import shared_venv
 
 
 @pytest.fixture(scope="session")
-def wheel_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def wheel_venv(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> tuple[Path, Path]:
     """(bin folder, wheel) of a fresh virtual environment with only the wheel installed, built
-    once per test process: the wheel test and the Inspect task test share it (wheel_venv.py)."""
-    return fresh_venv(tmp_path_factory.mktemp("wheel-venv"))
+    once per test run: the wheel test and the Inspect task test share it (wheel_venv.py), also
+    from two xdist workers (in their common temporary folder, the first builds it under a lock;
+    the build also writes packaging/attunebench/build/, which two builds at once would share)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base if worker_id == "master" else base.parent
+    return shared_venv(shared / "wheel-venv")

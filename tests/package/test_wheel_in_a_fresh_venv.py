@@ -20,9 +20,9 @@ from evaluation.models import EvaluationRun
 from tests.engine.conftest import server_json_reply
 from tests.evaluation.conftest import evaluate_demo
 from tests.package.reports import comparable, export_outputs
-from tests.package.wheel_venv import XDIST_GROUP, run
+from tests.package.wheel_venv import run
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db, pytest.mark.xdist_group(XDIST_GROUP)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 KEY_ENV = "PACKAGE_TEST_API_KEY"
 

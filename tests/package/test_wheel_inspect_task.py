@@ -23,9 +23,9 @@ import pytest
 
 from attune_collect.llm.testing import run_test_server
 from tests.engine.conftest import server_json_reply
-from tests.package.wheel_venv import XDIST_GROUP, pip_install, run
+from tests.package.wheel_venv import pip_install, run
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db, pytest.mark.xdist_group(XDIST_GROUP)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 KEY_ENV = "PACKAGE_TEST_API_KEY"
 # Inspect's "openai-api/<service>/<model>" reads <SERVICE>_BASE_URL and <SERVICE>_API_KEY.

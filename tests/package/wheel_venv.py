@@ -1,11 +1,11 @@
 """The fresh virtual environment of the slow package tests: the wheel built from this checkout,
 installed with only its declared dependencies at requirements.txt's pins (from pip's cache, or
-PyPI the first time). The wheel test and the Inspect task test share one per test process
-(the ``wheel_venv`` fixture in conftest.py; both carry the same xdist group), since building it
-is most of their time."""
+PyPI the first time). The wheel test and the Inspect task test share one per test run (the
+``wheel_venv`` fixture in conftest.py), since building it is most of their time."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import subprocess
@@ -13,9 +13,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-# Both tests are in this xdist group: `make test` runs with --dist loadgroup, so one process
-# runs them and they share the environment.
-XDIST_GROUP = "wheel_venv"
 
 
 def run(*command: str | Path, env: dict[str, str] | None = None) -> str:
@@ -83,3 +80,17 @@ def fresh_venv(folder: Path) -> tuple[Path, Path]:
     run(sys.executable, "-m", "venv", venv)
     pip_install(venv / "bin", folder, wheel)
     return venv / "bin", wheel
+
+
+def shared_venv(folder: Path) -> tuple[Path, Path]:
+    """``fresh_venv`` in ``folder``, built by the first process that asks (the others wait on a
+    lock file beside it) and reused by the rest."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ready = folder / "ready"
+    with open(folder / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not ready.exists():
+            bin_folder, wheel = fresh_venv(folder)
+            ready.write_text(f"{bin_folder}\n{wheel}\n")
+    bin_folder, wheel = ready.read_text().split()
+    return Path(bin_folder), Path(wheel)
