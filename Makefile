@@ -26,7 +26,7 @@ PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS)
 # attune_collect/llm/_litellm.py, called by settings.py, the gateway's lazy import and the
 # engine's CLI). A deployment may still set them; an explicit value wins.
 
-.PHONY: help install frontend api-types check-api-types researcher-client check-researcher-client wheel lint-frontend test-frontend test-e2e demo test test-sqlite test-slow lint format migrate worker serve clean
+.PHONY: help install frontend api-types check-api-types researcher-client check-researcher-client wheel lint-frontend test-frontend test-e2e demo test test-sqlite test-slow test-inspect lint format migrate worker serve clean
 
 help:
 	@echo "make demo   - install, migrate, seed the demo study, start uvicorn and a Celery worker"
@@ -170,6 +170,11 @@ test-sqlite: install
 
 test-slow: install
 	$(PYTEST) -m slow
+
+# The Inspect task (the wheel's inspect extra) against `attunebench score`, alone: it builds
+# the wheel's fresh virtual environment and installs inspect_ai there (part of `make test`).
+test-inspect: install
+	$(BIN)/pytest -m slow tests/package/test_wheel_inspect_task.py --durations=5
 
 # The installable distribution of the pure core (attunebench/ and the gateway, no Django;
 # packaging/attunebench/README.md): the wheel in dist/, built with the venv's setuptools.

@@ -4,15 +4,13 @@ against the local OpenAI-compatible test server; and its report of a finished ad
 outputs is the admin's report (but the re-run command).
 
 Slow: it builds a wheel and a virtual environment (the dependencies come from pip's cache, or
-PyPI the first time, at the versions requirements.txt pins)."""
+PyPI the first time, at the versions requirements.txt pins; wheel_venv.py), shared with the
+Inspect task test (test_wheel_inspect_task.py)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,70 +20,17 @@ from evaluation.models import EvaluationRun
 from tests.engine.conftest import server_json_reply
 from tests.evaluation.conftest import evaluate_demo
 from tests.package.reports import comparable, export_outputs
+from tests.package.wheel_venv import run
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
-ROOT = Path(__file__).resolve().parents[2]
 KEY_ENV = "PACKAGE_TEST_API_KEY"
 
 
-def run(*command: str | Path, env: dict[str, str] | None = None) -> str:
-    found = subprocess.run(
-        [str(c) for c in command],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, **(env or {})},
-        cwd=ROOT,
-        check=False,
-    )
-    assert found.returncode == 0, f"{command[:3]} failed:\n{found.stdout}\n{found.stderr}"
-    return found.stdout
-
-
-def pins(tmp_path: Path) -> Path:
-    """requirements.txt's pins as a constraints file (pip refuses extras there)."""
-    lines = []
-    for line in (ROOT / "requirements.txt").read_text().splitlines():
-        match = re.match(r"^([A-Za-z0-9_.-]+)(\[[^\]]*\])?(==\S+)", line)
-        if match:
-            lines.append(match.group(1) + match.group(3))
-    path = tmp_path / "constraints.txt"
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
 @pytest.fixture
-def installed(tmp_path: Path) -> Path:
+def installed(wheel_venv: tuple[Path, Path]) -> Path:
     """The fresh environment's bin folder, with the wheel and its dependencies installed."""
-    wheels = tmp_path / "wheel"
-    run(
-        sys.executable,
-        "-m",
-        "pip",
-        "wheel",
-        "-q",
-        "--no-deps",
-        "--no-build-isolation",
-        "-w",
-        wheels,
-        ROOT / "packaging" / "attunebench",
-    )
-    (wheel,) = wheels.glob("attunebench-*.whl")
-    venv = tmp_path / "venv"
-    run(sys.executable, "-m", "venv", venv)
-    run(
-        venv / "bin" / "python",
-        "-m",
-        "pip",
-        "install",
-        "-q",
-        "--disable-pip-version-check",
-        "-c",
-        pins(tmp_path),
-        wheel,
-    )
-    return venv / "bin"
+    return wheel_venv[0]
 
 
 def test_the_wheel_runs_scores_and_reports_without_django(
