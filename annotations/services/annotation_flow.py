@@ -38,6 +38,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from annotations import dispatch
+from annotations.audit_actions import AuditAction
 from annotations.models import (
     BehaviourJudgement,
     Conversation,
@@ -254,7 +255,7 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
         annotation.answers_saved_at = timezone.now()
         update(annotation, ["human_edited_reply", "timings", "answers_saved_at"], at_commit=True)
         record_audit(
-            "annotations.annotation.save_answers",
+            AuditAction.ANNOTATION_SAVE_ANSWERS,
             target=annotation,
             actor_label=actor_for(participant),
             data={"turn": turn_number, "mood_tags": len(tags)},
@@ -298,7 +299,7 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
         at_commit=True,
     )
     record_audit(
-        "annotations.annotation.submit",
+        AuditAction.ANNOTATION_SUBMIT,
         target=annotation,
         actor_label=actor_for(participant),
         data={"turn": turn_number, "mood_tags": len(tags), "pairwise": winners is not None},
