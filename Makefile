@@ -111,9 +111,11 @@ check-researcher-client: install
 	diff -ru -x __pycache__ $(RESEARCHER_DIR)/attune_researcher_client "$$tmp/client" || \
 	{ echo "The researcher API's schema or client is out of date: run make researcher-client and commit them." >&2; exit 1; }
 
-# ESLint (typescript-eslint + react-hooks) on the participant app, no warning allowed.
+# ESLint (typescript-eslint + react-hooks) on the participant app, no warning allowed; then
+# madge (pinned in package.json) fails on any import cycle between its modules.
 lint-frontend: $(FRONTEND_DEPS)
 	cd frontend && $(NPM) run --silent lint
+	cd frontend && $(NPM) run --silent cycles
 
 # Vitest (jsdom): the annotation components and the API client.
 test-frontend: $(FRONTEND_DEPS)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from annotations.audit_actions import AuditAction
 from annotations.interchange.from_records import RecordOptions, save_records
 from annotations.models import Conversation, ModelEndpoint, Recruitment, Study, StudyStatus
 from annotations.seeding import DEMO_PERSONAS, TOPICS, demo_conversations
@@ -159,7 +160,7 @@ def seed_demo(count: int, seed: int, *, actor_label: str = "command:seed_demo") 
             batch = []
     created += _save(study, batch)
     record_audit(
-        "annotations.demo.seed",
+        AuditAction.DEMO_SEED,
         target=study,
         actor_label=actor_label,
         data={"seed": seed, "requested": count, "created": created},

@@ -119,7 +119,7 @@ def _hooks_on_the_loop(middleware: type[MiddlewareMixin]) -> type[MiddlewareMixi
 
     async def call(self: MiddlewareMixin, request: HttpRequest) -> HttpResponseBase:
         response = self.process_request(request) if hasattr(self, "process_request") else None
-        response = response or await self.get_response(request)  # type: ignore[misc]
+        response = response or await self.get_response(request)  # type: ignore[misc]  # get_response is async here (the ASGI chain); stubs say sync
         if hasattr(self, "process_response"):
             response = self.process_response(request, response)
         return response

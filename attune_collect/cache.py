@@ -41,13 +41,13 @@ class SharedRedisCacheClient(RedisCacheClient):
         self._redis_clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # not in django-stubs
         client = self._redis_clients.get(id(pool))
         if client is None:  # once per pool: the lock only where the client is made
             with _clients_lock:
                 client = self._redis_clients.get(id(pool))
                 if client is None:
-                    client = self._redis_clients[id(pool)] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
+                    client = self._redis_clients[id(pool)] = self._client(connection_pool=pool)  # type: ignore[attr-defined]  # not in django-stubs
         return client
 
 
@@ -61,8 +61,8 @@ class SharedRedisCache(RedisCache):
     def _cache(self) -> RedisCacheClient:
         # Django's own parse of the configuration (not in django-stubs). The options are plain
         # settings (strings, numbers, classes), so their repr is a stable key.
-        servers: list[str] = self._servers  # type: ignore[attr-defined]
-        options: dict[str, Any] = self._options  # type: ignore[attr-defined]
+        servers: list[str] = self._servers  # type: ignore[attr-defined]  # not in django-stubs
+        options: dict[str, Any] = self._options  # type: ignore[attr-defined]  # not in django-stubs
         key = (tuple(servers), repr(sorted(options.items())))
         client = _clients.get(key)
         if client is None:  # once per process: the lock only where the client is made

@@ -71,7 +71,7 @@ def kept_for_commit(connection: BaseDatabaseWrapper, sql: str, params: Sequence[
     would have, e.g. with ``RETURNING`` or a row count to check)."""
     if not rides_the_commit(connection):
         return False
-    connection.commit_tail.add(sql, params)  # type: ignore[attr-defined]
+    connection.commit_tail.add(sql, params)  # type: ignore[attr-defined]  # our backend's attribute (postgresql/base.py), not Django's
     return True
 
 

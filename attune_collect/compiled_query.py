@@ -167,7 +167,7 @@ class CompiledQuery[M: Model]:
             populator.populate(values, obj)
         for name, position in compiled.annotations:
             setattr(obj, name, values[position])
-        return obj  # type: ignore[return-value]
+        return obj  # type: ignore[return-value]  # from_db makes an instance of the query's model, typed Model
 
     def _compiled(self, values: Sequence[Value]) -> _Compiled:
         compiled: _Compiled | None = getattr(self._local, "compiled", None)
@@ -223,7 +223,7 @@ class CompiledQuery[M: Model]:
                 for position, (functions, expression) in converters.items()
             ),
             # Django's own row-to-instance steps, as its ModelIterable takes them.
-            from_db=django_query._get_from_db(klass_info["model"], fetch_mode),  # type: ignore[attr-defined]
+            from_db=django_query._get_from_db(klass_info["model"], fetch_mode),  # type: ignore[attr-defined]  # not in django-stubs
             init_list=tuple(column[0].target.attname for column in select[start:end]),
             model_slice=slice(start, end),
             related=tuple(

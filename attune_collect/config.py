@@ -73,6 +73,12 @@ class AttuneConfig:
     # app keeps at most a handful of a few KiB each; the bound keeps a client from piling up more.
     draft_max_count: int = _setting(20, "ATTUNE_DRAFT_MAX_COUNT")
     draft_max_total_kib: int = _setting(256, "ATTUNE_DRAFT_MAX_TOTAL_KIB")
+    # The optional model mode of personal-detail detection (names of people and places, which
+    # no pattern finds): the alias of a configured model endpoint, asked by the scanning
+    # workers only. Empty: the patterns alone (annotations/qa/services/personal_detail_model.py).
+    personal_details_endpoint: str = _setting(
+        "", "ATTUNE_PERSONAL_DETAILS_ENDPOINT", positive=False
+    )
     # The platform's address for links in emails (no trailing slash).
     site_url: str = _setting("http://localhost:8000", "ATTUNE_SITE_URL", positive=False)
     # Which environment variables a model endpoint may name as its key's (the gateway sends
@@ -170,6 +176,9 @@ def read_environment(data_dir: Path) -> AttuneConfig:
         draft_max_total_kib=env_int(
             "ATTUNE_DRAFT_MAX_TOTAL_KIB", default.draft_max_total_kib, minimum=1
         ),
+        personal_details_endpoint=env_str(
+            "ATTUNE_PERSONAL_DETAILS_ENDPOINT", default.personal_details_endpoint
+        ),
         site_url=env_str("ATTUNE_SITE_URL", default.site_url).rstrip("/"),
         api_key_env_pattern=env_str("ATTUNE_API_KEY_ENV_PATTERN", default.api_key_env_pattern),
         api_key_env_allowed=tuple(env_list("ATTUNE_API_KEY_ENV_ALLOWED")),
@@ -193,6 +202,13 @@ def attune_config() -> AttuneConfig:
     """The running configuration (read at call time, so a test's override applies)."""
     config: AttuneConfig = settings.ATTUNE
     return config
+
+
+def redis_url() -> str | None:
+    """The deployment's Redis, or None without one. ``REDIS_URL`` stays a Django setting (the
+    cache and the broker read it too); settings.py always defines it."""
+    url: str | None = settings.REDIS_URL
+    return url or None
 
 
 def key_env_policy() -> KeyEnvPolicy:

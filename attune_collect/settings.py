@@ -407,9 +407,3 @@ elif _email_backend.endswith("filebased.EmailBackend"):
     _email_options = {"file_path": env_str("EMAIL_FILE_PATH", str(DATA_DIR / "emails"))}
 MAILERS = {"default": {"BACKEND": _email_backend, "OPTIONS": _email_options}}
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "attune@localhost")
-
-# --- personal details ------------------------------------------------------------------------
-# The optional model mode of personal-detail detection (names of people and places, which no
-# pattern finds): the alias of a configured model endpoint, asked by the scanning workers only.
-# Empty (the default): the pattern mode alone (annotations/qa/services/personal_detail_model.py).
-ATTUNE_PERSONAL_DETAILS_ENDPOINT = env_str("ATTUNE_PERSONAL_DETAILS_ENDPOINT", "")

@@ -11,6 +11,7 @@ import socket
 
 from celery import shared_task
 
+from annotations.audit_actions import AuditAction
 from annotations.models import AuditEntry
 from attune_collect.celery import app
 from attune_collect.dispatch import HEARTBEAT
@@ -24,7 +25,7 @@ def heartbeat(token: str) -> str:
     Idempotent: a retried message with the same token writes nothing new.
     """
     AuditEntry.objects.get_or_create(
-        action="system.worker.heartbeat",
+        action=AuditAction.SYSTEM_WORKER_HEARTBEAT,
         target_id=token,
         defaults={"actor_label": f"worker:{socket.gethostname()}", "data": {"token": token}},
     )

@@ -28,6 +28,7 @@ from attune_collect.llm import EndpointConfig
 from attunebench.asking import FatalModelError
 from attunebench.batch import finished_output, write_output
 from attunebench.cache import CachedCall, CallCache, MemoryCallCache, SQLiteCallCache
+from attunebench.errors import AttuneBenchError
 from attunebench.executor import CallEvent, CallExecutor, ModelUsage
 from attunebench.release import SourcedConversation, load_conversations
 from attunebench.runner import (
@@ -40,6 +41,7 @@ from attunebench.runner import (
 from attunebench.score_folder import read_runs, score_runs, write_scores
 
 __all__ = [
+    "AttuneBenchError",
     "MODES",
     "PANAS_STRATEGIES",
     "CachedCall",

@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_later_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _add_later_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse's private class: its type parameter is not public
     """report, compare, leaderboard (their commands are imported when they run)."""
     add_report_parsers(commands)
     add_leaderboard_parsers(commands)

@@ -23,7 +23,7 @@ def add_analysis_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--" + name.replace("_", "-"), action="store_true")
 
 
-def add_report_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_report_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse's private class: its type parameter is not public
     report = commands.add_parser("report", help="score + statistics + report folder of runs")
     add_analysis_arguments(report)
     report.add_argument("--run-id", default="cli", help="the run id the report names")
@@ -33,7 +33,7 @@ def add_report_parsers(commands: argparse._SubParsersAction) -> None:  # type: i
     compare.add_argument("--axis", default="composite", help="axis of the paired tests")
 
 
-def add_leaderboard_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_leaderboard_parsers(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]  # argparse's private class: its type parameter is not public
     board = commands.add_parser("leaderboard", help="a standing leaderboard of one release")
     actions = board.add_subparsers(dest="action", required=True)
     add = actions.add_parser("add", help="score a finished run and add it to the board")

@@ -222,7 +222,7 @@ class CallExecutor:
     ) -> None:
         if (pool is None) == (cache is None):
             raise ValueError("a CallExecutor needs a cache or a shared pool, not both")
-        self.pool = pool if pool is not None else CallPool(cache, gateway)  # type: ignore[arg-type]
+        self.pool = pool if pool is not None else CallPool(cache, gateway)  # type: ignore[arg-type]  # cache is not None here: exactly one of cache and pool is given
         self.on_call = on_call
         self._usage: dict[str, ModelUsage] = {}
         self._refused: dict[str, GatewayError] = {}  # model -> its auth/config error

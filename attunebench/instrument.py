@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from attunebench.canonical import canonical_sha256
+from attunebench.errors import AttuneBenchError
 from attunebench.profile import Profile, ProfileError, load_profile
 
 # The format's fixed vocabulary lives in one place; re-exported here for instrument users.
@@ -52,7 +53,7 @@ _PAIRWISE_ID = re.compile(r"^(general|PW[1-9][0-9]*)$")
 _CHOICE_QUESTIONS: tuple[str, ...] = ("q1_looking_for", "q2_emotion_clarity", "q3_model_fit")
 
 
-class InstrumentError(ValueError):
+class InstrumentError(AttuneBenchError):
     """An instrument definition is malformed; ``field`` names where (e.g. ``panas_items[3].id``)."""
 
     def __init__(self, field_path: str, message: str) -> None:

@@ -19,7 +19,7 @@ from attunebench.schemas import JUDGE_DIMENSIONS
 
 
 def judge_scores(answer: Mapping[str, object]) -> DraftJudgeScores:
-    return DraftJudgeScores(**{name: answer.get(name) for name in JUDGE_DIMENSIONS})  # type: ignore[arg-type]
+    return DraftJudgeScores(**{name: answer.get(name) for name in JUDGE_DIMENSIONS})  # type: ignore[arg-type]  # a judge's answer is checked against its schema before this
 
 
 def combine_scores(
@@ -33,7 +33,7 @@ def combine_scores(
     for name in JUDGE_DIMENSIONS:
         values = [getattr(s, name) for s in by_model.values() if getattr(s, name) is not None]
         means[name] = sum(values) / len(values) if values else None
-    return DraftJudgeScores(**means)  # type: ignore[arg-type]
+    return DraftJudgeScores(**means)  # type: ignore[arg-type]  # the means are floats or None, as the fields are
 
 
 def majority(by_model: Mapping[str, Mapping[str, str]]) -> AnswerMap | None:

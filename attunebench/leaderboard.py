@@ -22,6 +22,7 @@ from typing import Any
 
 import pandas as pd
 
+from attunebench.errors import AttuneBenchError
 from attunebench.files import write_atomically
 from attunebench.instrument import Instrument
 from attunebench.release import ReleaseIdentity, SourcedConversation
@@ -37,7 +38,7 @@ BOARD_FILE = "leaderboard.json"
 BASELINE_PREFIX = "baseline/"
 
 
-class LeaderboardError(ValueError):
+class LeaderboardError(AttuneBenchError):
     """The run cannot join this board (the message says which provenance differs)."""
 
 

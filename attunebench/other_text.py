@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from attunebench.errors import AttuneBenchError
+
 MAX_OTHER_CHARS = 200
 # Where the texts go in a record: the topic's in its metadata, the post-chat questions' (by the
 # instrument's question id) in its conversation-wide answers, each the format's key + "_other".
@@ -23,7 +25,7 @@ WIDE_OTHER_KEYS = {
 }
 
 
-class OtherTextError(ValueError):
+class OtherTextError(AttuneBenchError):
     def __init__(self, field_path: str, message: str) -> None:
         super().__init__(f"{field_path}: {message}")
         self.field = field_path

@@ -15,13 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from attunebench.errors import AttuneBenchError
 from attunebench.other_text import OtherTextError, clean_other_texts
 
 OPTION_ROLES = ("", "reference", "withheld")
 QUESTION_KINDS = ("number", "single", "multi")
 
 
-class ProfileError(ValueError):
+class ProfileError(AttuneBenchError):
     def __init__(self, field_path: str, message: str) -> None:
         super().__init__(f"{field_path}: {message}")
         self.field = field_path

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from attunebench.errors import AttuneBenchError
 from attunebench.json_tree import json_tree_problem
 from attunebench.records import (
     BinaryJudgement,
@@ -45,7 +46,7 @@ from attunebench.vocabulary import (
 )
 
 
-class FormatError(ValueError):
+class FormatError(AttuneBenchError):
     """A file that is not a valid AttuneBench conversation. ``field`` locates the problem."""
 
     def __init__(self, field: str, reason: str) -> None:

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from attunebench.errors import AttuneBenchError
 from attunebench.reader import FormatError, iter_conversation_files, read_conversation_file
 from attunebench.records import Conversation
 
@@ -23,7 +24,7 @@ class SourcedConversation:
     source_file: str  # the file name, as the run output's ``source_file``
 
 
-class DataFolderError(ValueError):
+class DataFolderError(AttuneBenchError):
     pass
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from attunebench.errors import AttuneBenchError
 from attunebench.instrument import Instrument
 from attunebench.records import MoodTag
 from attunebench.vocabulary import (
@@ -32,7 +33,7 @@ SCHEMA_VERSION = "1"
 PANAS_CHANGE_MAX = INTENSITY_MAX - INTENSITY_MIN  # an item can move at most 6 points
 
 
-class SchemaError(ValueError):
+class SchemaError(AttuneBenchError):
     """An answer does not fit its call type's schema; the message names the key."""
 
 

@@ -22,9 +22,17 @@ from typing import Any
 
 from django.db import connection
 
+from attune_collect.config import attune_config
 from attunebench.executor import CallEvent
 
 logger = logging.getLogger(__name__)
+
+
+def heartbeat_interval_s() -> float:
+    """How often a unit's or a finalizer's lease is renewed: a quarter of the lease
+    (``ATTUNE_EVALUATION_UNIT_LEASE_S``), from 0.2 to 2 s, so it never lapses under a live
+    worker."""
+    return max(0.2, min(2.0, attune_config().evaluation_unit_lease_s / 4))
 
 
 class Interrupted(Exception):

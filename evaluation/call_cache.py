@@ -24,10 +24,13 @@ from dataclasses import asdict
 
 import redis
 
+from attune_collect.config import attune_config, redis_url
 from attunebench.cache import CachedCall, CallCache, SQLiteCallCache
 from attunebench.executor import CallPool
-from evaluation import conf
 from evaluation.gateway import evaluation_gateway
+
+# Without Redis: one SQLite file in the evaluations folder, shared by the machine's workers.
+SQLITE_CACHE_NAME = "call_cache.sqlite3"
 
 
 class RedisCallCache:
@@ -85,10 +88,10 @@ def _decode(raw: bytes | str) -> CachedCall:
 def open_call_cache() -> CallCache:
     """The cache for this deployment: shared through Redis across machines, or through one
     SQLite file by the workers of one machine. The caller closes it."""
-    url = conf.redis_url()
+    url = redis_url()
     if url:
-        return RedisCallCache(url, prefix=conf.redis_prefix())
-    return SQLiteCallCache(conf.evaluations_dir() / conf.SQLITE_CACHE_NAME)
+        return RedisCallCache(url, prefix=attune_config().evaluation_redis_prefix)
+    return SQLiteCallCache(attune_config().evaluations_dir / SQLITE_CACHE_NAME)
 
 
 _pool_lock = threading.Lock()
@@ -104,9 +107,9 @@ def process_call_pool() -> CallPool:
     gateway = evaluation_gateway()
     key = (
         os.getpid(),
-        conf.redis_url(),
-        conf.redis_prefix(),
-        str(conf.evaluations_dir()),
+        redis_url(),
+        attune_config().evaluation_redis_prefix,
+        str(attune_config().evaluations_dir),
         id(gateway),
     )
     with _pool_lock:

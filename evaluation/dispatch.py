@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from attune_collect.config import attune_config
 from attune_collect.dispatch import send_on_commit
-from evaluation import conf
 from evaluation.models import EvaluationRun
 
 START_RUN = "evaluation.start_run"  # evaluation/tasks.py
@@ -20,7 +20,7 @@ FINALIZE_RUN = "evaluation.finalize_run"
 
 
 def _send(name: str, object_id: int, countdown: float = 0) -> None:
-    send_on_commit(name, object_id, queue=conf.task_queue(), countdown=countdown)
+    send_on_commit(name, object_id, queue=attune_config().evaluation_queue, countdown=countdown)
 
 
 def enqueue_start(run: EvaluationRun) -> None:

@@ -14,8 +14,8 @@ import threading
 
 import redis
 
+from attune_collect.config import attune_config, redis_url
 from attune_collect.llm import LLMGateway, default_gateway
-from evaluation import conf
 from evaluation.rate_limits import RedisRateLimiterFactory
 
 _lock = threading.Lock()
@@ -23,13 +23,15 @@ _gateways: dict[tuple[str, str], LLMGateway] = {}
 
 
 def evaluation_gateway() -> LLMGateway:
-    url = conf.redis_url()
+    url = redis_url()
     if not url:
         return default_gateway()
-    key = (url, conf.redis_prefix())
+    key = (url, attune_config().evaluation_redis_prefix)
     with _lock:
         gateway = _gateways.get(key)
         if gateway is None:
-            factory = RedisRateLimiterFactory(redis.Redis.from_url(url), conf.redis_prefix())
+            factory = RedisRateLimiterFactory(
+                redis.Redis.from_url(url), attune_config().evaluation_redis_prefix
+            )
             gateway = _gateways[key] = LLMGateway(rate_limiter_factory=factory)
         return gateway

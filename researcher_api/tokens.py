@@ -20,6 +20,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from annotations.audit_actions import AuditAction
 from annotations.models import Study
 from annotations.qa.access import study_scope
 from annotations.services.audit import record_audit
@@ -87,7 +88,7 @@ def issue_token(
     )
     token.studies.set(studies)
     record_audit(
-        "researcher_api.token.issue",
+        AuditAction.RESEARCHER_API_TOKEN_ISSUE,
         target=token,
         actor=user,
         data={
@@ -109,7 +110,10 @@ def revoke_token(token: ApiToken, *, actor: User) -> ApiToken:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
         record_audit(
-            "researcher_api.token.revoke", target=token, actor=actor, data={"prefix": token.prefix}
+            AuditAction.RESEARCHER_API_TOKEN_REVOKE,
+            target=token,
+            actor=actor,
+            data={"prefix": token.prefix},
         )
     return token
 
@@ -119,7 +123,7 @@ def add_study_to_token(token: ApiToken, study: Study, *, actor: User) -> None:
     """A study created through a token joins the token's studies (else it could not see it)."""
     token.studies.add(study)
     record_audit(
-        "researcher_api.token.add_study",
+        AuditAction.RESEARCHER_API_TOKEN_ADD_STUDY,
         target=token,
         actor=actor,
         data={"prefix": token.prefix, "study": study.slug},

@@ -79,7 +79,7 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
         form_class = super().get_form(request, obj, change, **kwargs)
         owner = obj.owner if obj is not None else staff_user(request)
 
-        class ScopedForm(form_class):  # type: ignore[valid-type,misc]
+        class ScopedForm(form_class):  # type: ignore[valid-type,misc]  # a class made by get_form at run time: mypy cannot subclass a variable
             def __init__(self, *args: Any, **kw: Any) -> None:
                 super().__init__(*args, **kw)
                 self.owner = owner

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from annotations.audit_actions import AuditAction
 from annotations.models import Study
 from annotations.qa.access import has_perm_in_all, study_scope
 from annotations.services.audit import record_audit
@@ -115,7 +116,7 @@ def register_endpoint(
     )
     endpoint.studies.set(study_ids)
     record_audit(
-        "webhooks.endpoint.create",
+        AuditAction.WEBHOOKS_ENDPOINT_CREATE,
         target=endpoint,
         actor=owner,
         data={"url": url, "studies": sorted(study_ids), "events": chosen},
@@ -145,7 +146,7 @@ def update_endpoint(
     endpoint.save()
     endpoint.studies.set(study_ids)
     record_audit(
-        "webhooks.endpoint.update",
+        AuditAction.WEBHOOKS_ENDPOINT_UPDATE,
         target=endpoint,
         actor=user,
         data={
@@ -163,7 +164,10 @@ def delete_endpoint(user: User, endpoint: WebhookEndpoint) -> None:
     if not may_manage(user, endpoint, "webhooks.delete_webhookendpoint"):
         raise WebhookError("You may not remove this endpoint.", code="forbidden")
     record_audit(
-        "webhooks.endpoint.delete", target=endpoint, actor=user, data={"url": endpoint.url}
+        AuditAction.WEBHOOKS_ENDPOINT_DELETE,
+        target=endpoint,
+        actor=user,
+        data={"url": endpoint.url},
     )
     endpoint.delete()
 
@@ -185,7 +189,7 @@ def replay_delivery(user: User, delivery: WebhookDelivery) -> WebhookDelivery:
     delivery.resend_at = timezone.now() + resend_bound()
     delivery.save(update_fields=["status", "replaying", "finished_at", "resend_at"])
     record_audit(
-        "webhooks.delivery.replay",
+        AuditAction.WEBHOOKS_DELIVERY_REPLAY,
         target=delivery,
         actor=user,
         data={"event": delivery.event_id, "endpoint": delivery.endpoint_id},

@@ -9,6 +9,7 @@ from pathlib import Path
 from django.db import DatabaseError, transaction
 
 from annotations import dispatch
+from annotations.audit_actions import AuditAction
 from annotations.interchange.from_records import (
     ProfileConflict,
     RecordOptions,
@@ -74,7 +75,7 @@ def import_folder(
         raise
     finally:
         record_audit(
-            "annotations.import.folder",
+            AuditAction.IMPORT_FOLDER,
             target=study,
             actor_label=actor_label,
             data={

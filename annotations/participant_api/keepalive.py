@@ -2,7 +2,7 @@
 
 A proxy in front of the platform (nginx's default ``proxy_read_timeout`` is 60 s) cuts a
 response that sends nothing for too long, and a slow provider may take that long to its first
-token. Whenever an open chat stream has sent nothing for ``keepalive_interval_s()`` seconds, an
+token. Whenever an open chat stream has sent nothing for ``ATTUNE_SSE_KEEPALIVE_S`` seconds, an
 SSE comment goes out (``: keep-alive``), which every SSE reader ignores (the participant app's
 included). ``sse_send.py`` sends it, beside the stream's events: waiting for the model's next
 token is never interrupted (cancelling a pending ``anext`` of the gateway's stream would break
@@ -11,11 +11,4 @@ the model call), and the events themselves pay nothing for it.
 
 from __future__ import annotations
 
-from attune_collect.config import attune_config
-
 KEEPALIVE_COMMENT = b": keep-alive\n\n"
-
-
-def keepalive_interval_s() -> float:
-    """Seconds of silence before a comment (``ATTUNE_SSE_KEEPALIVE_S``)."""
-    return attune_config().sse_keepalive_s

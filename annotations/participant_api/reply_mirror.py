@@ -26,7 +26,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from django.conf import settings
+from attune_collect.config import redis_url
 
 logger = logging.getLogger(__name__)
 
@@ -45,10 +45,6 @@ FOLLOW_CONNECTIONS = 512
 POOL_WAIT_S = 10.0
 
 _clients: dict[tuple[asyncio.AbstractEventLoop, str], Any] = {}
-
-
-def redis_url() -> str | None:
-    return getattr(settings, "REDIS_URL", None) or None
 
 
 def _client(use: str = "write") -> Any:
@@ -100,7 +96,7 @@ class ReplyMirror:
 
     def add(self, kind: str, value: bytes | str) -> None:
         if self._pending and kind == "text" and self._pending[-1][0] == "text":
-            self._pending[-1] = ("text", self._pending[-1][1] + value)  # type: ignore[operator]
+            self._pending[-1] = ("text", self._pending[-1][1] + value)  # type: ignore[operator]  # text after text: both str (the kind says which)
         else:
             self._pending.append((kind, value))
         self._wake.set()

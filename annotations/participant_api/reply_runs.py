@@ -70,13 +70,13 @@ class Run:
 
     def publish(self, kind: Kind, value: bytes | str) -> None:
         if kind == "text":
-            self.parts.append(value)  # type: ignore[arg-type]
+            self.parts.append(value)  # type: ignore[arg-type]  # a text item's value is a str (the kind says which)
         elif kind == "turn":
-            self.turn_event = value  # type: ignore[assignment]
+            self.turn_event = value  # type: ignore[assignment]  # a turn item's value is bytes (the kind says which)
         elif kind == "queued":
             self.queued = value  # type: ignore[assignment]
         else:
-            self.last = value  # type: ignore[assignment]
+            self.last = value  # type: ignore[assignment]  # an end item's value is bytes (the kind says which)
         changed, self._changed = self._changed, None
         if changed is not None and not changed.done():
             changed.set_result(None)
@@ -247,7 +247,7 @@ async def as_events(
     offset = 0
     async for kind, value in items:
         if kind == "text":
-            text: str = value  # type: ignore[assignment]
+            text: str = value  # type: ignore[assignment]  # a text item's value is a str (the kind says which)
             if resume_at is not None and offset + len(text) <= resume_at:
                 offset += len(text)
                 continue
@@ -258,9 +258,9 @@ async def as_events(
                 yield event_id(claim, offset) + delta_event(text)
         elif kind == "turn":
             if resume_at is None:
-                yield event_id(claim, 0) + value  # type: ignore[operator]
+                yield event_id(claim, 0) + value  # type: ignore[operator]  # a turn item's value is bytes (the kind says which)
         elif kind == "queued":
-            yield value  # type: ignore[misc]
+            yield value  # type: ignore[misc]  # a queued item's value is bytes (the kind says which)
         else:
-            yield event_id(claim, "end") + value  # type: ignore[operator]
+            yield event_id(claim, "end") + value  # type: ignore[operator]  # an end item's value is bytes (the kind says which)
             return

@@ -699,4 +699,4 @@ class InstrumentOutput(serializers.Serializer):
         """The profile questionnaire (empty when the instrument has none)."""
         questions = instrument.profile.questions if instrument.profile else ()
         # many=True makes a ListSerializer (its data a list); the stubs keep the item class.
-        return ProfileQuestionOutput(questions, many=True).data  # type: ignore[return-value]
+        return ProfileQuestionOutput(questions, many=True).data  # type: ignore[return-value]  # many=True: a ListSerializer, whose data is a list

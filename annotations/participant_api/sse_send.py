@@ -22,7 +22,9 @@ from typing import Any
 
 from django.http import HttpResponseBase
 
-from .keepalive import KEEPALIVE_COMMENT, keepalive_interval_s
+from attune_collect.config import attune_config
+
+from .keepalive import KEEPALIVE_COMMENT
 from .sse import SSEResponse
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -90,7 +92,7 @@ class _Relay:
 async def send_sse(response: SSEResponse, send: Send) -> None:
     """Send the response: start, every event, keep-alives while it is silent, the end."""
     await send(response_start(response))
-    relay = _Relay(send, keepalive_interval_s())
+    relay = _Relay(send, attune_config().sse_keepalive_s)
     watchdog = asyncio.create_task(relay.watch())
     try:
         async with aclosing(response.events) as events:

@@ -152,6 +152,6 @@ class FollowStreamDocs(_StreamDocs):
 
 def documented_by[F: Callable[..., Any]](view: F, docs: type[APIView]) -> F:
     """Let drf-spectacular describe ``view`` with ``docs`` (it looks for ``cls``/``initkwargs``)."""
-    view.cls = docs  # type: ignore[attr-defined]
-    view.initkwargs = {}  # type: ignore[attr-defined]
+    view.cls = docs  # type: ignore[attr-defined]  # a function's attribute, read by drf-spectacular
+    view.initkwargs = {}  # type: ignore[attr-defined]  # a function's attribute, read by drf-spectacular
     return view

@@ -136,10 +136,10 @@ def _prepare(
     if isinstance(participant, HttpResponse):
         return participant
     # What the throttle counts by: the participant API's principal, as its DRF views have it.
-    request.user = ParticipantPrincipal(participant)  # type: ignore[assignment]
+    request.user = ParticipantPrincipal(participant)  # type: ignore[assignment]  # DRF's throttle reads request.user; a principal, no User
     throttle: BaseThrottle = MessageRateThrottle()
     # A plain Django view (it streams): the throttle reads only the user and the address.
-    if not throttle.allow_request(request, None):  # type: ignore[arg-type]
+    if not throttle.allow_request(request, None):  # type: ignore[arg-type]  # a Django request: the throttle reads only user and address
         return rate_limited_response(throttle.wait())
     try:
         held = place.hold(open_stream(participant.pk, rate_limit_key(client_address(request))))

@@ -370,6 +370,8 @@ def _get_branch(record, path):
 
 def _set_branch(record, path, value):
     wide = _wide(record, path)
+    if wide.four_branch is None:
+        raise CorrectionPathError(f"{path.text}: the record has no four-branch ratings")
     branches = replace(wide.four_branch, **{path.key: value})
     return replace(record, conversation_wide=replace(wide, four_branch=branches))
 

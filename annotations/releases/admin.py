@@ -128,7 +128,7 @@ class ReleaseAdmin(admin.ModelAdmin):
 
     def formfield_for_choice_field(self, db_field, request, **kwargs):
         field = super().formfield_for_choice_field(db_field, request, **kwargs)
-        if db_field.name == "qa_rule":
+        if db_field.name == "qa_rule" and field is not None:  # None: no field for it
             studies = limit_to_studies(
                 Study.objects.all(), request.user, "releases.build_release", "pk"
             )

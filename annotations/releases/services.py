@@ -73,6 +73,7 @@ from annotations.releases.versioning import (
 from annotations.services.audit import record_audit
 from annotations.services.languages import BASE_LANGUAGE
 from attune_collect.config import attune_config
+from attune_collect.dispatch import resend_bound
 from attune_collect.errors import ServiceError
 from attunebench.writer import conversation_filename
 from webhooks.event_types import EventType
@@ -238,10 +239,6 @@ def build_lease() -> timedelta:
     return timedelta(seconds=attune_config().release_build_lease_s)
 
 
-def unclaimed_bound() -> timedelta:
-    return timedelta(seconds=attune_config().unclaimed_requeue_s)
-
-
 def sweep_release_builds() -> list[int]:
     """Send again the builds a killed worker held (building under a lapsed lease) and those
     queued but claimed by nobody past the bound (their message was lost with a worker).
@@ -249,7 +246,7 @@ def sweep_release_builds() -> list[int]:
     now = timezone.now()
     stuck = Release.objects.filter(
         Q(state=ReleaseState.BUILDING, lease_expires_at__lt=now)
-        | Q(state=ReleaseState.DRAFT, queued_at__lt=now - unclaimed_bound())
+        | Q(state=ReleaseState.DRAFT, queued_at__lt=now - resend_bound())
     )
     sent = []
     for release in stuck:

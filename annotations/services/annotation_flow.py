@@ -38,6 +38,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from annotations import dispatch
+from annotations.audit_actions import AuditAction
 from annotations.models import (
     BehaviourJudgement,
     Conversation,
@@ -268,7 +269,7 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
             at_commit=True,
         )
         record_audit(
-            "annotations.annotation.save_answers",
+            AuditAction.ANNOTATION_SAVE_ANSWERS,
             target=annotation,
             actor_label=actor_for(participant),
             data={"turn": turn_number, "mood_tags": len(tags)},
@@ -314,7 +315,7 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
         at_commit=True,
     )
     record_audit(
-        "annotations.annotation.submit",
+        AuditAction.ANNOTATION_SUBMIT,
         target=annotation,
         actor_label=actor_for(participant),
         data={"turn": turn_number, "mood_tags": len(tags), "pairwise": winners is not None},

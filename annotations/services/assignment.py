@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from django.db.models import Count, Q
 
+from annotations.audit_actions import AuditAction
 from annotations.models import Conversation, ModelEndpoint, Participant, Study
 from annotations.services.audit import record_audit
 from annotations.services.errors import FlowError
@@ -95,7 +96,7 @@ def open_conversation(
         state=state,
     )
     record_audit(
-        "annotations.conversation.assign",
+        AuditAction.CONVERSATION_ASSIGN,
         target=conversation,
         actor_label=actor_label,
         data={"endpoint": endpoint.alias, "number": number, "model_config": config.config_hash},

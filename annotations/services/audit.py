@@ -1,4 +1,5 @@
-"""Writing audit entries. Services call ``record_audit`` inside their transaction."""
+"""Writing audit entries. Services call ``record_audit`` inside their transaction, with an
+action declared in ``AuditAction`` (annotations/audit_actions.py); any other is refused."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import models
 
+from annotations.audit_actions import AuditAction, declared
 from annotations.models import AuditEntry
 from attune_collect.compiled_write import insert
 
@@ -18,7 +20,7 @@ def actor_label_for(user: User | None, fallback: str = "system") -> str:
 
 
 def record_audit(
-    action: str,
+    action: AuditAction | str,
     *,
     target: models.Model | None = None,
     actor: User | None = None,
@@ -26,11 +28,14 @@ def record_audit(
     data: dict[str, Any] | None = None,
     at_commit: bool = False,
 ) -> AuditEntry:
-    """Write one audit entry. ``action`` is namespaced: ``<app>.<verb>[.<detail>]``.
+    """Write one audit entry. ``action`` is a member of ``AuditAction`` or its value (a caller
+    may build it, ``f"qa.review.{stage}"``); an undeclared one raises ``UndeclaredAuditAction``
+    before anything is written.
 
     ``at_commit``: the entry is sent with the transaction's COMMIT where it can wait for it
     (``attune_collect/commit_tail.py``: one round trip less; nothing in the transaction may
     read it back, and its ``pk`` is then None)."""
+    action = declared(action).value  # a plain str, refused before anything is written
     # Three entries per chat message: the INSERT's SQL is written once (compiled_write.py).
     return insert(
         AuditEntry(

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from annotations.audit_actions import AuditAction
 from annotations.models import (
     Conversation,
     ConversationState,
@@ -160,7 +161,7 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
     )
     actor = actor_for(participant)
     record_audit(
-        "annotations.turn.message",
+        AuditAction.TURN_MESSAGE,
         target=turn,
         actor_label=actor,
         data={"number": turn.number, "chars": len(text)},
@@ -235,7 +236,7 @@ def _resume(conversation: Conversation, turn: Turn, participant: Participant) ->
     turn.lease_expires_at = now + turn_lease()
     turn.save(update_fields=["status", "error", "started_at", "stream_claim", "lease_expires_at"])
     record_audit(
-        "annotations.turn.retry",
+        AuditAction.TURN_RETRY,
         target=turn,
         actor_label=actor_for(participant),
         data={"number": turn.number},
@@ -382,7 +383,7 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
         conversation.model_version = completion.model[:120]
         update(conversation, ["model_version", "updated_at"])
     record_audit(
-        "annotations.turn.reply",
+        AuditAction.TURN_REPLY,
         target=turn,
         actor_label="system",
         data={
@@ -415,7 +416,7 @@ def record_failure(
     turn.lease_expires_at = None
     update(turn, ["status", "error", "finished_at", "attempts", "lease_expires_at"])
     record_audit(
-        "annotations.turn.fail",
+        AuditAction.TURN_FAIL,
         target=turn,
         actor_label="system",
         data={"number": turn.number, "kind": kind, "attempts": attempts},

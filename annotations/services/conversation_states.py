@@ -10,11 +10,12 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from annotations.audit_actions import AuditAction
 from annotations.models import ALLOWED_TRANSITIONS, Conversation
 from annotations.services.audit import record_audit
 from annotations.services.errors import FlowError
 
-STATE_CHANGE = "annotations.conversation.state"
+STATE_CHANGE = AuditAction.CONVERSATION_STATE
 
 
 def move(

@@ -26,6 +26,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from annotations import dispatch
+from annotations.audit_actions import AuditAction
 from annotations.models import (
     ConversationState,
     ImprovedStatus,
@@ -185,7 +186,7 @@ def record_improved_reply(turn_id: int, completion: Completion) -> bool:
     }
     annotation.save(update_fields=["llm_improved_reply", "improved_status", "improved_meta"])
     record_audit(
-        "annotations.annotation.improved",
+        AuditAction.ANNOTATION_IMPROVED,
         target=annotation,
         actor_label="system",
         data={
@@ -208,7 +209,7 @@ def record_improver_failure(turn_id: int, message: str) -> bool:
     annotation.improved_meta = {**annotation.improved_meta, "error": message[:500]}
     annotation.save(update_fields=["improved_status", "improved_meta"])
     record_audit(
-        "annotations.annotation.improver_failed",
+        AuditAction.ANNOTATION_IMPROVER_FAILED,
         target=annotation,
         actor_label="system",
         data={"turn_id": turn_id},

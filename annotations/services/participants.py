@@ -18,6 +18,7 @@ from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from annotations.audit_actions import AuditAction
 from annotations.models import (
     Conversation,
     ConversationState,
@@ -254,9 +255,7 @@ def _start(
             )
             token = issue_token(participant)
             record_audit(
-                "annotations.participant.restart"
-                if restart_of
-                else "annotations.participant.start",
+                AuditAction.PARTICIPANT_RESTART if restart_of else AuditAction.PARTICIPANT_START,
                 target=participant,
                 actor_label=actor_for(participant),
                 data=data,
@@ -270,7 +269,7 @@ def _resume(participant: Participant, *, study_id: str, session_id: str) -> Star
     with transaction.atomic():
         token = issue_token(participant)
         record_audit(
-            "annotations.participant.resume",
+            AuditAction.PARTICIPANT_RESUME,
             target=participant,
             actor_label=actor_for(participant),
             data={"session_id": session_id, "study_id": study_id},
@@ -317,7 +316,7 @@ def start_preview(study: Study, *, actor: User) -> StartResult:
             study=study, is_preview=True, **_new_participant_fields(prefix="preview")
         )
         token = issue_token(participant)
-        record_audit("annotations.participant.preview", target=participant, actor=actor)
+        record_audit(AuditAction.PARTICIPANT_PREVIEW, target=participant, actor=actor)
     return StartResult(participant=participant, token=token, created=True)
 
 
@@ -393,7 +392,7 @@ def give_consent(participant: Participant, *, consent_version: str, agree: bool)
     participant.save(update_fields=["consent_version", "consented_at"])
     actor = actor_for(participant)
     record_audit(
-        "annotations.participant.consent",
+        AuditAction.PARTICIPANT_CONSENT,
         target=participant,
         actor_label=actor,
         data={"version": consent_version},
@@ -410,7 +409,7 @@ def screen_out(participant: Participant, reason: str) -> None:
     participant.screenout_reason = reason
     participant.save(update_fields=["screened_out_at", "screenout_reason"])
     record_audit(
-        "annotations.participant.screen_out",
+        AuditAction.PARTICIPANT_SCREEN_OUT,
         target=participant,
         actor_label=actor_for(participant),
         data={"reason": reason},
@@ -502,7 +501,7 @@ def submit_profile(
         ]
     )
     actor = actor_for(participant)
-    record_audit("annotations.participant.profile", target=participant, actor_label=actor)
+    record_audit(AuditAction.PARTICIPANT_PROFILE, target=participant, actor_label=actor)
     move(conversation, ConversationState.PROFILED, actor_label=actor)
     if study is not None:
         quotas.emit_reached(study, traits)
@@ -579,5 +578,5 @@ def withdraw(participant: Participant) -> None:
     applied = apply_withdrawal_policy(participant)
     applied["replies_stopped"] = stop_replies_in_flight(in_flight)
     record_audit(
-        "annotations.participant.withdraw", target=participant, actor_label=actor, data=applied
+        AuditAction.PARTICIPANT_WITHDRAW, target=participant, actor_label=actor, data=applied
     )

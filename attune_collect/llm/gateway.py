@@ -289,7 +289,7 @@ class LLMGateway:
                                 progress.first_token_at = self._clock()
                             yield TokenDelta(piece.text)
             finally:
-                await pieces.aclose()  # type: ignore[attr-defined]
+                await pieces.aclose()  # type: ignore[attr-defined]  # the protocol says AsyncIterator; each transport's is an async generator, which has aclose
         latency_ms = (self._clock() - started) * 1000.0
         completion = Completion(
             text="".join(progress.parts),

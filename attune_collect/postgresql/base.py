@@ -31,8 +31,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def _rollback(self) -> None:
         self.commit_tail.take()  # they roll back with the rest
-        return super()._rollback()  # type: ignore[misc]
+        return super()._rollback()  # type: ignore[misc]  # not in django-stubs
 
     def _close(self) -> None:
         self.commit_tail.take()
-        return super()._close()  # type: ignore[misc]
+        return super()._close()  # type: ignore[misc]  # not in django-stubs

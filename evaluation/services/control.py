@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from annotations.audit_actions import AuditAction
 from annotations.services.audit import record_audit
 from evaluation import dispatch
 from evaluation.models import EvaluationRun, EvaluationUnit, RunStatus, UnitStatus
@@ -34,7 +35,7 @@ def cancel_run(
     if not cancelled:
         raise EvaluationError(f"{run} is {run.get_status_display().lower()}: nothing to cancel")
     record_audit(
-        "evaluation.run.cancel",
+        AuditAction.EVALUATION_RUN_CANCEL,
         target=run,
         actor=actor,
         actor_label=actor_label,
@@ -77,7 +78,7 @@ def resume_run(
     run.refresh_from_db()
     queued = list(run.units.filter(status=UnitStatus.QUEUED).values_list("pk", flat=True))
     record_audit(
-        "evaluation.run.resume",
+        AuditAction.EVALUATION_RUN_RESUME,
         target=run,
         actor=actor,
         actor_label=actor_label,

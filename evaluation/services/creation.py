@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from annotations.audit_actions import AuditAction
 from annotations.services.audit import record_audit
-from attune_collect.dispatch import RESEND_BATCH
-from evaluation import conf, dispatch
+from attune_collect.dispatch import RESEND_BATCH, resend_bound
+from evaluation import dispatch
 from evaluation.models import EvaluationRun, EvaluationUnit, RunStatus, UnitStatus
 from evaluation.services.configurations import configurations_record
 from evaluation.services.money import money
@@ -76,7 +77,7 @@ def create_run(
         batch_size=1000,
     )
     record_audit(
-        "evaluation.run.create",
+        AuditAction.EVALUATION_RUN_CREATE,
         target=run,
         actor=actor,
         actor_label=actor_label,
@@ -104,7 +105,7 @@ def start_run(run_id: int) -> EvaluationRun | None:
     if run is None or run.status != RunStatus.RUNNING:
         return run
     if started:
-        record_audit("evaluation.run.start", target=run, actor_label="worker")
+        record_audit(AuditAction.EVALUATION_RUN_START, target=run, actor_label="worker")
     _fan_out(run)
     return run
 
@@ -130,7 +131,7 @@ def start_runs_left_queued(now: datetime | None = None) -> list[int]:
     here as the message would have; of several workers' sweeps, only the one whose conditional
     update moves a run to running fans its units out. Returns the runs started."""
     now = now or timezone.now()
-    bound = timedelta(seconds=conf.unclaimed_requeue_s())
+    bound = resend_bound()
     left = EvaluationRun.objects.filter(
         status=RunStatus.QUEUED, inline=False, created_at__lt=now - bound
     ).order_by("created_at")[:RESEND_BATCH]
@@ -138,7 +139,7 @@ def start_runs_left_queued(now: datetime | None = None) -> list[int]:
     for run in left:
         if _mark_started(run.pk):
             record_audit(
-                "evaluation.run.start",
+                AuditAction.EVALUATION_RUN_START,
                 target=run,
                 actor_label="worker",
                 data={"by": "sweep", "why": "its start message was lost"},

@@ -17,8 +17,10 @@ from datetime import datetime, timedelta
 from django.db.models import F
 from django.utils import timezone
 
+from annotations.audit_actions import AuditAction
 from annotations.services.audit import record_audit
-from evaluation import conf
+from attune_collect.config import attune_config
+from evaluation import background
 from evaluation.background import beating
 from evaluation.models import EvaluationRun, RunStatus
 from evaluation.services.report import build_report
@@ -29,8 +31,8 @@ logger = logging.getLogger(__name__)
 
 
 def _lease_end() -> datetime:
-    """A finalizer's lease: as long as a unit's, renewed as often (``conf``)."""
-    return timezone.now() + timedelta(seconds=conf.unit_lease_s())
+    """A finalizer's lease: as long as a unit's, renewed as often (background.py)."""
+    return timezone.now() + timedelta(seconds=attune_config().evaluation_unit_lease_s)
 
 
 def finalize_run(run_id: int) -> EvaluationRun | None:
@@ -49,7 +51,7 @@ def finalize_run(run_id: int) -> EvaluationRun | None:
     try:
         with beating(
             lambda: scoring.update(finalize_lease_until=_lease_end()),
-            interval=conf.heartbeat_interval_s(),
+            interval=background.heartbeat_interval_s(),
         ):
             folder = build_report(run)
     except Exception as exc:
@@ -65,7 +67,7 @@ def finalize_run(run_id: int) -> EvaluationRun | None:
     if completed:
         emit(EventType.EVALUATION_RUN_FINISHED, _study_ids(run), {"run_id": run.pk})
     record_audit(
-        "evaluation.run.complete",
+        AuditAction.EVALUATION_RUN_COMPLETE,
         target=run,
         actor_label="worker",
         data={
@@ -90,5 +92,7 @@ def _fail(run: EvaluationRun, error: str) -> EvaluationRun:
     run.refresh_from_db()
     if failed:
         emit(EventType.EVALUATION_RUN_FAILED, _study_ids(run), {"run_id": run.pk})
-    record_audit("evaluation.run.fail", target=run, actor_label="worker", data={"error": error})
+    record_audit(
+        AuditAction.EVALUATION_RUN_FAIL, target=run, actor_label="worker", data={"error": error}
+    )
     return run

@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+from attune_collect.config import attune_config
 from attunebench.instrument import Instrument, default_instrument
 from attunebench.report import (
     Provenance,
@@ -27,14 +28,13 @@ from attunebench.report.build import (
     write_report_folder,
 )
 from attunebench.run_output import RunOutput, run_output_from_dict
-from evaluation import conf
 from evaluation.engine import model_spec, release_conversations, run_options
 from evaluation.models import EvaluationRun, UnitStatus
 from evaluation.services.configurations import run_configurations
 
 
 def report_folder(run: EvaluationRun) -> Path:
-    return conf.evaluations_dir() / str(run.pk)
+    return attune_config().evaluations_dir / str(run.pk)
 
 
 def build_report(run: EvaluationRun) -> Path:
@@ -56,7 +56,7 @@ def build_report(run: EvaluationRun) -> Path:
             statistics_options=statistics_options(run),
         ),
     )
-    root = conf.evaluations_dir()
+    root = attune_config().evaluations_dir
     temporary = root / f".tmp-{run.pk}-{uuid.uuid4().hex[:8]}"
     try:
         write_report_folder(

@@ -19,8 +19,11 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from annotations.audit_actions import AuditAction
 from annotations.models import AuditEntry
 from annotations.services.audit import record_audit
+from attune_collect.config import attune_config
+from attune_collect.dispatch import resend_bound
 from attune_collect.llm import EndpointConfig
 from attunebench.asking import FatalModelError
 from attunebench.executor import CallExecutor
@@ -28,7 +31,7 @@ from attunebench.reader import FormatError
 from attunebench.records import Conversation
 from attunebench.run_output import RunOutput, run_output_to_dict
 from attunebench.runner import RunOptions, run_unit
-from evaluation import conf, dispatch
+from evaluation import background, dispatch
 from evaluation.background import CallCounts, CallTally, Interrupted, run_with_heartbeat
 from evaluation.call_cache import process_call_pool
 from evaluation.engine import model_spec, read_conversation, run_options
@@ -77,7 +80,7 @@ def claim_unit(unit_id: int, *, worker: str) -> Claim | None:
         status=UnitStatus.RUNNING,
         worker=worker[:200],
         attempts=F("attempts") + 1,
-        lease_until=now + timedelta(seconds=conf.unit_lease_s()),
+        lease_until=now + timedelta(seconds=attune_config().evaluation_unit_lease_s),
         started_at=now,
         finished_at=None,
     )
@@ -114,7 +117,7 @@ def execute_unit(unit_id: int, *, worker: str) -> UnitResult:
         output = run_with_heartbeat(
             lambda: _run(job, unit, tally),
             beat=lambda: _beat(claim, tally),
-            interval=conf.heartbeat_interval_s(),
+            interval=background.heartbeat_interval_s(),
         )
     except Interrupted:
         outcome = _release(claim, tally)
@@ -169,7 +172,7 @@ async def _run(job: _Job, unit: EvaluationUnit, tally: CallTally) -> RunOutput:
 def _beat(claim: Claim, tally: CallTally) -> bool:
     """Progress and lease; False when the unit should stop (run no longer running, claim lost)."""
     _add_calls(claim.unit.run_id, tally.drain())
-    lease = timezone.now() + timedelta(seconds=conf.unit_lease_s())
+    lease = timezone.now() + timedelta(seconds=attune_config().evaluation_unit_lease_s)
     if not _mine(claim).update(lease_until=lease):
         return False
     return EvaluationRun.objects.filter(pk=claim.unit.run_id, status=RunStatus.RUNNING).exists()
@@ -206,7 +209,7 @@ def _finish(
     failed = bool(error)
     if not failed:
         status, outcome = UnitStatus.DONE, "done"
-    elif give_up or claim.unit.failures + 1 >= conf.unit_max_failures():
+    elif give_up or claim.unit.failures + 1 >= attune_config().evaluation_unit_max_failures:
         status, outcome = UnitStatus.FAILED, "failed"
     else:
         status, outcome = UnitStatus.QUEUED, "retry"
@@ -279,7 +282,7 @@ def _claim_finalization(run_id: int) -> bool:
     return bool(
         EvaluationRun.objects.filter(
             _finalization_free(now), pk=run_id, status=RunStatus.RUNNING
-        ).update(finalize_lease_until=now + unclaimed_bound())
+        ).update(finalize_lease_until=now + resend_bound())
     )
 
 
@@ -292,7 +295,7 @@ def sweep_running_runs() -> int:
         EvaluationRun.objects.filter(status=RunStatus.RUNNING)
         .filter(
             Q(units__status=UnitStatus.RUNNING, units__lease_until__lt=now)
-            | Q(units__status=UnitStatus.QUEUED, started_at__lt=now - unclaimed_bound())
+            | Q(units__status=UnitStatus.QUEUED, started_at__lt=now - resend_bound())
             | (Q(units_total=F("units_done") + F("units_failed")) & _finalization_free(now))
         )
         .values_list("pk", flat=True)
@@ -304,7 +307,7 @@ def sweep_running_runs() -> int:
     return len(swept)
 
 
-FINALIZER_LOST = "evaluation.run.finalizer_lost"
+FINALIZER_LOST = AuditAction.EVALUATION_RUN_FINALIZER_LOST
 
 
 def requeue_lost_finalizations(now: datetime) -> list[int]:
@@ -329,11 +332,7 @@ def requeue_lost_finalizations(now: datetime) -> list[int]:
     return requeued
 
 
-UNCLAIMED = "evaluation.units.unclaimed"
-
-
-def unclaimed_bound() -> timedelta:
-    return timedelta(seconds=conf.unclaimed_requeue_s())
+UNCLAIMED = AuditAction.EVALUATION_UNITS_UNCLAIMED
 
 
 def unclaimed_units(run: EvaluationRun) -> list[int]:
@@ -343,7 +342,7 @@ def unclaimed_units(run: EvaluationRun) -> list[int]:
     timeout), so they are sent again; a duplicate message is harmless (claims are conditional).
     """
     now = timezone.now()
-    since = now - unclaimed_bound()
+    since = now - resend_bound()
     if run.started_at is None or run.started_at > since:
         return []
     if run.units.filter(status=UnitStatus.RUNNING, lease_until__gte=now).exists():
@@ -369,7 +368,7 @@ def requeue_lapsed_units(run: EvaluationRun) -> list[int]:
     lapsed = run.units.filter(status=UnitStatus.RUNNING, lease_until__lt=now)
     requeued = []
     for pk, attempts, failures in lapsed.values_list("pk", "attempts", "failures"):
-        give_up = failures + 1 >= conf.unit_max_failures()
+        give_up = failures + 1 >= attune_config().evaluation_unit_max_failures
         with transaction.atomic():
             changed = EvaluationUnit.objects.filter(
                 pk=pk, status=UnitStatus.RUNNING, attempts=attempts, lease_until__lt=now
@@ -385,7 +384,7 @@ def requeue_lapsed_units(run: EvaluationRun) -> list[int]:
             requeued.append(pk)
         if changed:
             record_audit(
-                "evaluation.unit.lapsed",
+                AuditAction.EVALUATION_UNIT_LAPSED,
                 target=run,
                 actor_label="worker",
                 data={"unit": pk, "attempts": attempts, "requeued": not give_up},

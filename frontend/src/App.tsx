@@ -22,7 +22,8 @@ import {
   saveStoredSession,
   type StoredSession,
 } from "./session/storage";
-import { isFinal, StepScreen } from "./StepScreen";
+import { isFinal } from "./session/steps";
+import { StepScreen } from "./StepScreen";
 import { StudyContext, useStudyValue } from "./StudyContext";
 import { useTranslation } from "react-i18next";
 import { i18n, switchLanguage } from "./i18n";

@@ -38,8 +38,3 @@ export function StepScreen({ session }: { session: Session }) {
       throw new Error(`Unknown step from the server: ${String(session.step satisfies never)}`);
   }
 }
-
-/** Steps after which there is nothing left to withdraw from. */
-export function isFinal(session: Session): boolean {
-  return session.step === "complete" || session.step === "screened_out" || session.step === "withdrawn";
-}

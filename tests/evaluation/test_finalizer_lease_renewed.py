@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from evaluation import conf
+from evaluation import background
 from evaluation.dispatch import FINALIZE_RUN
 from evaluation.models import EvaluationRun, RunStatus
 from evaluation.services import finalize
@@ -26,7 +26,7 @@ def test_the_sweep_leaves_a_live_finalizer_alone(run_request, demo_models, sent_
     for unit_id in run.units.values_list("pk", flat=True):
         execute_unit(unit_id, worker="w1@host")
     sent_tasks[FINALIZE_RUN].clear()
-    monkeypatch.setattr(conf, "heartbeat_interval_s", lambda: 0.01)
+    monkeypatch.setattr(background, "heartbeat_interval_s", lambda: 0.01)
     real_build = finalize.build_report
     seen = {}
 

@@ -5,13 +5,13 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from evaluation.background import CallTally
 from evaluation.models import EvaluationRun, EvaluationUnit, RunStatus, UnitStatus
 from evaluation.services.creation import create_run, start_run
 from evaluation.services.units import _finish, claim_unit, requeue_lapsed_units
+from tests.threads import in_a_thread
 
 
 def running_run(run_request):
@@ -38,18 +38,14 @@ def test_concurrent_claims_one_wins(run_request):
     winners: list[str] = []
 
     def claim(name: str) -> None:
-        try:
-            barrier.wait()
-            if claim_unit(unit.pk, worker=name) is not None:
-                winners.append(name)
-        finally:
-            connection.close()
+        barrier.wait(timeout=20)
+        if claim_unit(unit.pk, worker=name) is not None:
+            winners.append(name)
 
-    threads = [threading.Thread(target=claim, args=(f"w{i}@host",)) for i in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    # Each worker fails the test if its claim raised or never finished (tests/threads.py).
+    workers = [in_a_thread(lambda name=f"w{i}@host": claim(name)) for i in range(8)]
+    for worker in workers:
+        worker.join()
     unit.refresh_from_db()
     assert len(winners) == 1 and unit.worker == winners[0] and unit.attempts == 1
 

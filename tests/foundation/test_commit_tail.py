@@ -8,6 +8,7 @@ import pytest
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
+from annotations.audit_actions import AuditAction
 from annotations.models import AuditEntry, Participant, ParticipantDraft
 from annotations.services.audit import record_audit
 from annotations.services.drafts import clear_drafts, save_draft
@@ -15,7 +16,8 @@ from attune_collect.commit_tail import rides_the_commit, write_at_commit
 from attune_collect.compiled_write import insert_many, update
 from tests.factories import make_participant
 
-ACTION = "tests.commit_tail"
+# A declared action (record_audit refuses any other) that nothing else here writes.
+ACTION = AuditAction.PARTICIPANT_PROFILE.value
 BAD_WRITE = 'INSERT INTO "annotations_auditentry" ("action") VALUES (%s)'  # no created_at
 
 

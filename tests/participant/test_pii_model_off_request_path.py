@@ -3,8 +3,10 @@ completing a conversation (the request that queues the scan) asks the model noth
 queued task does."""
 
 import json
+from dataclasses import replace
 
 import pytest
+from django.conf import settings
 from django.test import override_settings
 
 from annotations.models import Conversation
@@ -28,7 +30,8 @@ def test_completion_queues_the_scan_and_asks_no_model(
     openai_server.behaviour.reply = lambda body: json.dumps(
         {"details": [{"kind": "name", "text": "Anjali"}]}
     )
-    with override_settings(ATTUNE_PERSONAL_DETAILS_ENDPOINT=upstream_endpoint.alias):
+    model_on = replace(settings.ATTUNE, personal_details_endpoint=upstream_endpoint.alias)
+    with override_settings(ATTUNE=model_on):
         client = participant_client()
         client.onboard()
         client.annotate(answered_turn(client, "Anjali said I should talk to someone."))

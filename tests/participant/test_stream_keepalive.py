@@ -40,6 +40,6 @@ def test_a_slow_first_token_is_preceded_by_keepalive_comments(
 
 
 def test_the_default_interval_is_15_seconds():
-    from annotations.participant_api.keepalive import keepalive_interval_s
+    from attune_collect.config import attune_config
 
-    assert keepalive_interval_s() == 15.0
+    assert attune_config().sse_keepalive_s == 15.0

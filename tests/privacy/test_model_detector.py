@@ -7,6 +7,7 @@ conversation completed through a request only queues the scan (the model is the 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -58,7 +59,7 @@ def model_on(settings, openai_server, api_key):  # noqa: F811
     endpoint = make_test_server_endpoint(
         openai_server.base_url, KEY_ENV, alias=unique("pii"), timeout_s=2.0
     )
-    settings.ATTUNE_PERSONAL_DETAILS_ENDPOINT = endpoint.alias
+    settings.ATTUNE = replace(settings.ATTUNE, personal_details_endpoint=endpoint.alias)
     return endpoint
 
 

@@ -3,6 +3,7 @@ it (scans by the pattern mode alone are not current), its name findings are reda
 others, and the manifest lists the model among the detectors."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -43,7 +44,7 @@ def test_the_build_rescans_with_the_model_and_redacts_its_names(
     endpoint = make_test_server_endpoint(
         openai_server.base_url, KEY_ENV, alias=unique("pii"), timeout_s=2.0
     )
-    settings.ATTUNE_PERSONAL_DETAILS_ENDPOINT = endpoint.alias
+    settings.ATTUNE = replace(settings.ATTUNE, personal_details_endpoint=endpoint.alias)
     openai_server.behaviour.reply = lambda body: json.dumps(
         {"details": [{"kind": "name", "text": NAME}]}
     )

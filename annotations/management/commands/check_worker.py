@@ -7,6 +7,7 @@ import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 
+from annotations.audit_actions import AuditAction
 from annotations.models import AuditEntry
 from attune_collect.dispatch import HEARTBEAT, send
 
@@ -26,7 +27,7 @@ class Command(BaseCommand):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             entry = AuditEntry.objects.filter(
-                action="system.worker.heartbeat", target_id=token
+                action=AuditAction.SYSTEM_WORKER_HEARTBEAT, target_id=token
             ).first()
             if entry is not None:
                 self.stdout.write(f"worker answered: {entry.actor_label}")

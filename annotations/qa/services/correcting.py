@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from annotations.audit_actions import AuditAction
 from annotations.interchange.to_records import conversation_to_record
 from annotations.models import Conversation
 from annotations.qa.correction_fields import (
@@ -59,7 +60,7 @@ def add_correction(
         .first()
     )
     if previous is not None:
-        _withdraw(previous, actor, action="qa.correction.supersede")
+        _withdraw(previous, actor, action=AuditAction.QA_CORRECTION_SUPERSEDE)
     correction = Correction.objects.create(
         conversation=conversation,
         field_path=path.text,
@@ -70,7 +71,7 @@ def add_correction(
         created_by=actor,
     )
     record_audit(
-        "qa.correction.add",
+        AuditAction.QA_CORRECTION_ADD,
         target=correction,
         actor=actor,
         data={
@@ -90,7 +91,7 @@ def withdraw_correction(correction: Correction, *, actor: User) -> Correction:
     correction = Correction.objects.select_for_update().get(pk=correction.pk)
     if correction.withdrawn_at is not None:
         raise QAError("This correction is already withdrawn.")
-    return _withdraw(correction, actor, action="qa.correction.withdraw")
+    return _withdraw(correction, actor, action=AuditAction.QA_CORRECTION_WITHDRAW)
 
 
 def _withdraw(correction: Correction, actor: User, *, action: str) -> Correction:

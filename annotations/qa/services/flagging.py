@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotations import dispatch
+from annotations.audit_actions import AuditAction
 from annotations.models import Conversation
 from annotations.qa.flags import MANUAL, FlagType, flag_types
 from annotations.qa.flags.base import Detection
@@ -94,7 +95,7 @@ def _compute_chunk(
                     FlagStatus.DISMISSED,
                     None,
                     RETIRED_NOTE,
-                    action="qa.flag.retire",
+                    action=AuditAction.QA_FLAG_RETIRE,
                     actor_label=actor_label,
                 )
                 report.retired += 1
@@ -136,7 +137,7 @@ def _create(
             {"flag_id": flag.pk, "conversation_id": conversation.pk},
         )
     record_audit(
-        "qa.flag.raise",
+        AuditAction.QA_FLAG_RAISE,
         target=flag,
         actor_label=actor_label,
         data={
@@ -157,7 +158,12 @@ def _refresh(flag: Flag, detection: Detection, actor_label: str) -> int:
         and flag.resolution_note == RETIRED_NOTE
     ):
         _set_status(
-            flag, FlagStatus.OPEN, None, "", action="qa.flag.reopen", actor_label=actor_label
+            flag,
+            FlagStatus.OPEN,
+            None,
+            "",
+            action=AuditAction.QA_FLAG_REOPEN,
+            actor_label=actor_label,
         )
     elif flag.status != FlagStatus.OPEN:
         return 0  # a reviewer's verdict stands; the evidence they judged stays as it was
@@ -174,7 +180,7 @@ def _refresh(flag: Flag, detection: Detection, actor_label: str) -> int:
         setattr(flag, key, value)
     flag.save(update_fields=list(changed))
     record_audit(
-        "qa.flag.update",
+        AuditAction.QA_FLAG_UPDATE,
         target=flag,
         actor_label=actor_label,
         data={
@@ -219,7 +225,7 @@ def raise_flag(
         created_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
     record_audit(
-        "qa.flag.raise",
+        AuditAction.QA_FLAG_RAISE,
         target=flag,
         actor=actor,
         data={

@@ -1,7 +1,7 @@
 """The model mode of personal-detail detection: the model of a configured endpoint names the
 people, places and organisations (and anything else identifying) in each text; the spans are
-located by exact substring. Off unless ``settings.ATTUNE_PERSONAL_DETAILS_ENDPOINT`` names an
-endpoint.
+located by exact substring. Off unless ``ATTUNE_PERSONAL_DETAILS_ENDPOINT``
+(``settings.ATTUNE.personal_details_endpoint``) names an endpoint.
 
 Only the scanning workers call it (``personal_details.scan_conversations``: the Celery task,
 the release build, ``manage.py scan_personal_details``), never a request. An answer that is not
@@ -18,12 +18,12 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
-from django.conf import settings
-
+from annotations.audit_actions import AuditAction
 from annotations.models import Conversation, ModelEndpoint
 from annotations.qa.personal_details import model_spans
 from annotations.qa.personal_details.patterns import Detection
 from annotations.services.audit import record_audit
+from attune_collect.config import attune_config
 from attune_collect.llm import GatewayError, default_gateway
 from attune_collect.llm.personal_details import (
     PROMPT_VERSION,
@@ -43,7 +43,7 @@ class ModelScan:
 
 def model_endpoint() -> ModelEndpoint | None:
     """The endpoint of the model mode, or None when it is off."""
-    alias = getattr(settings, "ATTUNE_PERSONAL_DETAILS_ENDPOINT", "")
+    alias = attune_config().personal_details_endpoint
     if not alias:
         return None
     endpoint = ModelEndpoint.objects.filter(alias=alias).first()
@@ -96,7 +96,9 @@ def _record_failure(
     unreadable = isinstance(error, DetailsUnreadable)
     message = str(error) if unreadable else getattr(error, "message", str(error))
     record_audit(
-        "qa.personal_detail.model_unreadable" if unreadable else "qa.personal_detail.model_failed",
+        AuditAction.QA_PERSONAL_DETAIL_MODEL_UNREADABLE
+        if unreadable
+        else AuditAction.QA_PERSONAL_DETAIL_MODEL_FAILED,
         target=Conversation(pk=conversation_id),
         actor_label=ACTOR,
         data={"endpoint": endpoint.alias, "field": path, "error": message[:300]},

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from annotations.audit_actions import AuditAction
 from annotations.interchange.to_records import iter_id_chunks, load_records
 from annotations.models import Conversation, Participant
 from annotations.qa.access import has_study_perm
@@ -275,7 +276,7 @@ def mark_missed(
         reviewed_at=timezone.now(),
     )
     record_audit(
-        "qa.personal_detail.add",
+        AuditAction.QA_PERSONAL_DETAIL_ADD,
         target=finding,
         actor=actor,
         data={
@@ -386,7 +387,7 @@ def erase_participant(
             actor_label=label,
         )
         record_audit(
-            "qa.participant.erase",
+            AuditAction.QA_PARTICIPANT_ERASE,
             target=participant,
             actor=actor,
             actor_label=label,

@@ -20,6 +20,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from annotations.audit_actions import AuditAction
 from annotations.models import Conversation, ConversationState
 from annotations.qa.flags import flag_label
 from annotations.qa.models import (
@@ -252,7 +253,7 @@ def _finalise(
     _apply_verdicts(conversation, verdicts_from, decisive, actor)
     emit_if_queue_empty(conversation.study_id)
     record_audit(
-        "qa.review.final",
+        AuditAction.QA_REVIEW_FINAL,
         target=qa,
         actor=actor,
         data={
@@ -271,7 +272,7 @@ def _exclude(conversation: Conversation, actor: User, reason: str) -> None:
             conversation,
             ConversationState.EXCLUDED,
             actor=actor,
-            audit_action="qa.conversation.exclude",
+            audit_action=AuditAction.QA_CONVERSATION_EXCLUDE,
             audit_data={"reason": reason},
         )
     except FlowError:

@@ -17,10 +17,10 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from annotations.releases.models import Release, ReleaseState
+from attune_collect.config import attune_config
 from attune_collect.stall import StallWatch
 from attunebench.prompts import DEFAULT_PROMPT_SET
 from attunebench.runner import MODES, PANAS_STRATEGIES
-from evaluation import conf
 from evaluation.models import DEFAULT_SEED, MAX_SEED, EvaluationRun, RunStatus, UnitStatus
 from evaluation.progress import progress_line
 from evaluation.services.control import cancel_run
@@ -138,7 +138,7 @@ class Command(BaseCommand):
         """Poll the run; look after lapsed units (a killed worker) while waiting."""
         deadline = time.monotonic() + worker_timeout
         last = ""
-        watch = StallWatch(conf.unclaimed_requeue_s())
+        watch = StallWatch(attune_config().unclaimed_requeue_s)
         while True:
             run.refresh_from_db()
             if not run.is_active:

@@ -1,7 +1,7 @@
 // One step's page: its heading takes the focus when the step appears, so keyboard and screen
 // reader users start at the top of the new step instead of wherever the last button was.
 import { useEffect, useRef, type ReactNode } from "react";
-import { isFinal } from "../StepScreen";
+import { isFinal } from "../session/steps";
 import { useOptionalStudy } from "../StudyContext";
 import { DraftsNotSavedNotice } from "./DraftsNotSavedNotice";
 import { SupportNotice } from "./SupportNotice";
