@@ -23,6 +23,7 @@ class AuditAction(StrEnum):
     PARTICIPANT_PREVIEW = "annotations.participant.preview"
     PARTICIPANT_CONSENT = "annotations.participant.consent"
     PARTICIPANT_SCREEN_OUT = "annotations.participant.screen_out"
+    PARTICIPANT_COMPREHENSION = "annotations.participant.comprehension"  # each attempt
     PARTICIPANT_PROFILE = "annotations.participant.profile"
     PARTICIPANT_WITHDRAW = "annotations.participant.withdraw"
     CONVERSATION_ASSIGN = "annotations.conversation.assign"
@@ -99,6 +100,7 @@ class AuditAction(StrEnum):
     PROLIFIC_SYNC = "prolific.sync"
     PROLIFIC_LINK_CREATE = "prolific.link.create"
     PROLIFIC_LINK_UPDATE = "prolific.link.update"
+    PROLIFIC_DEMO_LINK = "prolific.demo.link"  # make demo links its study to the local server
     # f"prolific.study.{action.lower()}" (PAUSE, START)
     PROLIFIC_STUDY_PAUSE = "prolific.study.pause"
     PROLIFIC_STUDY_START = "prolific.study.start"

@@ -74,7 +74,7 @@ class Run:
         elif kind == "turn":
             self.turn_event = value  # type: ignore[assignment]  # a turn item's value is bytes (the kind says which)
         elif kind == "queued":
-            self.queued = value  # type: ignore[assignment]
+            self.queued = value  # type: ignore[assignment]  # a queued item's value is bytes (the kind says which)
         else:
             self.last = value  # type: ignore[assignment]  # an end item's value is bytes (the kind says which)
         changed, self._changed = self._changed, None

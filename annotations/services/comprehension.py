@@ -19,6 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from annotations.audit_actions import AuditAction
 from annotations.models import Conversation, ConversationState, Participant, Study
 from annotations.services import languages
 from annotations.services.audit import record_audit
@@ -33,7 +34,7 @@ from annotations.services.participants import (
 
 ATTEMPTS = 2  # Prolific's policy: at least two attempts before a screen-out
 COMPREHENSION_FAILED = ScreenoutReason.COMPREHENSION_FAILED  # the screen-out reason
-SUBMIT_ACTION = "annotations.participant.comprehension"
+SUBMIT_ACTION = AuditAction.PARTICIPANT_COMPREHENSION
 
 
 @dataclass(frozen=True)
