@@ -128,7 +128,7 @@ class EvaluationRunAdmin(admin.ModelAdmin):
     def report_link(self, run: EvaluationRun) -> str:
         if not run.report_folder or run.status != "completed":
             return "-"
-        return format_html('<a href="{}">report</a>', self._url("report", run.pk))
+        return format_html('<a href="{}">report</a>', self._admin_url("report", run.pk))
 
     # -- pages ---------------------------------------------------------------------------------
 
@@ -162,7 +162,7 @@ class EvaluationRunAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def _url(self, name: str, *args) -> str:
+    def _admin_url(self, name: str, *args) -> str:
         return reverse(f"admin:evaluation_run_{name}", args=args)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context=None):

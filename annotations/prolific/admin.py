@@ -118,20 +118,20 @@ class ProlificLinkAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/annotations/prolificlink/operate.html", context)
 
     def sync_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        link = self._post(request, pk)
+        link = self._link_of_post(request, pk)
         dispatch.prolific_sync(link.pk)
         messages.info(request, "Sync asked for: the page shows its result in a moment.")
         return self._back(link)
 
     def approve_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        link = self._post(request, pk)
+        link = self._link_of_post(request, pk)
         made = intend_approvals(link, actor=staff_user(request))
         dispatch.prolific_settle(link.pk)
         messages.info(request, f"{made} approvals recorded; they are being sent to Prolific.")
         return self._back(link)
 
     def reject_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        link = self._post(request, pk)
+        link = self._link_of_post(request, pk)
         form = RejectForm(request.POST)
         if not form.is_valid():
             messages.error(
@@ -165,7 +165,7 @@ class ProlificLinkAdmin(admin.ModelAdmin):
         return self._back(link)
 
     def pay_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        link = self._post(request, pk)
+        link = self._link_of_post(request, pk)
         try:
             expected = int(request.POST.get("expected_total_cents", ""))
             intend_bonuses(link, actor=staff_user(request), expected_total_cents=expected)
@@ -180,7 +180,7 @@ class ProlificLinkAdmin(admin.ModelAdmin):
         return self._back(link)
 
     def recruiting_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        link = self._post(request, pk)
+        link = self._link_of_post(request, pk)
         action = request.POST.get("action", "")
         if action not in ("PAUSE", "START"):
             messages.error(request, "Choose pause or resume.")
@@ -195,7 +195,7 @@ class ProlificLinkAdmin(admin.ModelAdmin):
         )
         return self._back(link)
 
-    def _post(self, request: HttpRequest, pk: int) -> ProlificLink:
+    def _link_of_post(self, request: HttpRequest, pk: int) -> ProlificLink:
         if request.method != "POST":
             raise Http404("POST only")
         return self._link(request, pk)

@@ -381,8 +381,10 @@ def scope_admins(site: admin.AdminSite) -> None:
 
 
 def _rewrap(site: admin.AdminSite, model, mixin: type, attributes: dict) -> None:
-    current = site._registry.get(model)
-    if current is None or isinstance(current, mixin):
+    if not site.is_registered(model):
+        return
+    current = site.get_model_admin(model)  # public since Django 5.0
+    if isinstance(current, mixin):
         return
     cls = type(current)
     site.unregister(model)

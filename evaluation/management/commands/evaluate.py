@@ -78,7 +78,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         _check_options(options)  # before the run: a bad --out must not surface after it
         try:
-            request = self._request(options)
+            request = self._run_request(options)
             plan = plan_run(request)
         except EvaluationError as exc:
             raise CommandError(exc.message) from None
@@ -102,7 +102,7 @@ class Command(BaseCommand):
         shutil.copytree(run.report_folder, out, dirs_exist_ok=True)
         self.stdout.write(str(out.resolve()))
 
-    def _request(self, options) -> RunRequest:
+    def _run_request(self, options) -> RunRequest:
         name, sep, version = options["release"].partition("@")
         release = Release.objects.filter(name=name, version=version).first() if sep else None
         if release is None or release.state != ReleaseState.FROZEN:
