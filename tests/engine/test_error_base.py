@@ -32,6 +32,8 @@ def _value_errors_defined_in_the_engine() -> dict[str, type[ValueError]]:
     for module_info in pkgutil.walk_packages(attunebench.__path__, "attunebench."):
         if module_info.name.endswith("__main__"):
             continue  # runs the command line when imported
+        if module_info.name == "attunebench.inspect_task":
+            continue  # the optional Inspect extra: inspect_ai is not installed here (its own test)
         module = importlib.import_module(module_info.name)
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if cls.__module__ == module.__name__ and issubclass(cls, ValueError):
