@@ -37,6 +37,7 @@ ENDPOINTS = [
     ("study-session", "get", "session", None),
     ("study-instrument", "get", "instrument", None),
     ("study-consent", "post", "consent", {"consent_version": "2", "agree": True}),
+    ("study-comprehension", "post", "comprehension", {"answers": {}}),
     ("study-profile", "post", "profile", {"age": 30}),
     ("study-panas", "post", "panas/pre", {"items": {}}),
     ("study-topic", "post", "topic", {"category": "work"}),
