@@ -95,27 +95,6 @@ class ModelConfigAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         """Which conversations the count shows (None: all; the study scope narrows it)."""
         return None
 
-    @admin.display(description="risk check by language")
-    def risk_check_status(self, obj: Study) -> str:
-        """Each enabled language: what reads its messages for risk; a language without
-        phrasings of its own is marked (only the moderation model, or nothing but English
-        phrases, reads it: docs/architecture.md, the risk check)."""
-        if obj.pk is None:
-            return "-"
-        rows = format_html_join(
-            "",
-            "<li{}>{}{}</li>",
-            (
-                (
-                    mark_safe(' class="errornote"') if coverage.warning else "",
-                    coverage.describe(),
-                    f" ({coverage.warning})" if coverage.warning else "",
-                )
-                for coverage in risk_coverage(obj)
-            ),
-        )
-        return format_html("<ul>{}</ul>", rows)
-
     @admin.display(description="conversations", ordering="n_conversations")
     def conversation_count(self, obj: _ConversationCount) -> int:
         return obj.n_conversations
