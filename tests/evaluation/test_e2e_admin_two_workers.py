@@ -2,10 +2,16 @@
 release with two demo models; a real Celery worker on Redis runs it, a second worker joins in
 the middle and takes a share of the units; the report is then shown, served and downloadable.
 
+The first worker is paused (SIGSTOP) once it has finished a unit and resumed once the second
+has claimed one: a worker starts in seconds on a loaded host, and without the pause the first
+could finish all sixteen units before the second took any (CI saw it). Nothing else is timed.
+
 Runs against Redis db 15 always (REDIS_URL or the local Redis): nothing is skipped.
 """
 
 import io
+import os
+import signal
 import time
 import zipfile
 from collections import Counter
@@ -41,7 +47,7 @@ def test_admin_run_on_two_workers(celery_on_redis, researcher_client, client, re
     }
     add = reverse("admin:evaluation_evaluationrun_add")
     started = time.monotonic()
-    with celery_worker(env, name="first"):
+    with celery_worker(env, name="first") as first:
         confirm = researcher_client.post(add, {**form, "_plan": "1"})
         assert "16 units" in confirm.text and "Estimated cost: $0.0000" in confirm.text
         response = researcher_client.post(add, {**form, "_confirm": "1"})
@@ -53,8 +59,20 @@ def test_admin_run_on_two_workers(celery_on_redis, researcher_client, client, re
             90,
             "the first worker to finish units",
         )
-        with celery_worker(env, name="second"):
-            wait_until_completed(run.pk, 180, "the run to complete")
+        os.kill(first.pid, signal.SIGSTOP)
+        try:
+            with celery_worker(env, name="second"):
+                wait_for(
+                    lambda: EvaluationUnit.objects.filter(
+                        run=run, worker__startswith="second@"
+                    ).exists(),
+                    90,
+                    "the second worker to claim a unit",
+                )
+                os.kill(first.pid, signal.SIGCONT)
+                wait_until_completed(run.pk, 180, "the run to complete")
+        finally:
+            os.kill(first.pid, signal.SIGCONT)
     elapsed = time.monotonic() - started
 
     run.refresh_from_db()

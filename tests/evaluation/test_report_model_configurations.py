@@ -23,7 +23,8 @@ def test_each_model_and_judge_configuration_is_in_the_report(demo_release, demo_
         litellm_model="attune-demo/questioner",
         params={"temperature": 0.3, "max_tokens": 300, "stop": ["\n\n"]},
         max_concurrency=3,
-        requests_per_minute=30,
+        # High enough never to bind: a limit of 30 a minute made the judge's calls wait 2 s each.
+        requests_per_minute=60_000,
     )
     out = tmp_path / "report"
     evaluate_demo(out, "--judge", "the-judge", "--subsample", "sample3")
@@ -42,7 +43,7 @@ def test_each_model_and_judge_configuration_is_in_the_report(demo_release, demo_
     assert judge["system_prompt_sha256"] == hashes["judge"]
     assert judge["system_prompt_version"] == run.prompt_version
     assert judge["endpoint_settings"]["max_concurrency"] == 3
-    assert judge["endpoint_settings"]["requests_per_minute"] == 30
+    assert judge["endpoint_settings"]["requests_per_minute"] == 60_000
     listener = found["demo-listener"]
     assert listener["model"] == "attune-demo/listener"
     assert listener["system_prompt_sha256"] == hashes["model"]
