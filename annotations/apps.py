@@ -10,9 +10,11 @@ class AnnotationsConfig(AppConfig):
         from annotations.services.annotation_flow import improver_resend_after
         from annotations.services.improver import sweep_improved_replies
         from annotations.services.moderation import sweep_unmoderated
+        from annotations.services.safety import sweep_owed_risk_reads
         from attune_collect.sweep import register_sweep
 
         register_sweep("moderation verdicts", sweep_unmoderated)
+        register_sweep("risk model reads", sweep_owed_risk_reads)
         register_sweep(
             "improved replies",
             sweep_improved_replies,

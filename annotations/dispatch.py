@@ -12,6 +12,7 @@ IMPROVE_REPLY = "annotations.improve_reply"  # annotations/tasks.py
 COMPUTE_FLAGS = "qa.compute_flags"  # annotations/qa/tasks.py
 RISK_ALERT = "qa.risk_alert"  # annotations/qa/tasks.py
 MODERATE_MESSAGE = "safety.moderate_message"  # annotations/tasks.py
+READ_MESSAGE_RISK = "safety.read_message_risk"  # annotations/tasks.py
 BUILD_RELEASE = "releases.build"  # annotations/releases/tasks.py
 PROLIFIC_SYNC = "prolific.sync"  # annotations/prolific/tasks.py
 PROLIFIC_SYNC_ALL = "prolific.sync_all"  # annotations/prolific/tasks.py (Celery beat)
@@ -39,6 +40,12 @@ def moderate_message(turn_id: int) -> None:
     """Ask the study's moderation model for its verdict on the turn's message (never awaited
     by the chat; the sweep asks again if this is lost)."""
     send_on_commit(MODERATE_MESSAGE, turn_id)
+
+
+def read_message_risk(turn_id: int) -> None:
+    """Ask a worker for the learned risk model's read of the turn's message (the chat never
+    waits for it; the sweep asks again while ``Turn.risk_read_due_at`` has passed)."""
+    send_on_commit(READ_MESSAGE_RISK, turn_id)
 
 
 def build_release(release_id: int) -> None:

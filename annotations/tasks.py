@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from annotations.dispatch import IMPROVE_REPLY, MODERATE_MESSAGE
+from annotations.dispatch import IMPROVE_REPLY, MODERATE_MESSAGE, READ_MESSAGE_RISK
 from annotations.services.improver import record_improver_failure, retry_later, run_improver
 from annotations.services.moderation import run_moderation
+from annotations.services.safety import read_message_risk as read_risk
 from attune_collect.llm import GatewayError
 
 IMPROVER_MAX_RETRIES = 3
@@ -48,3 +49,10 @@ def moderate_message(self, turn_id: int) -> str:
         return run_moderation(turn_id, last_attempt=last)
     except GatewayError:
         raise self.retry(countdown=5 * 2**self.request.retries) from None
+
+
+@shared_task(name=READ_MESSAGE_RISK, acks_late=True)
+def read_message_risk(turn_id: int) -> str:
+    """The learned risk model's read of a turn's message (see services/safety.py). Pure CPU and
+    the database: a failure is the sweep's to send again (the turn's read stays owed)."""
+    return read_risk(turn_id)

@@ -73,7 +73,9 @@ def prepare_web_process() -> None:
     # second OpenBLAS thread that spins for each small product; a check cost 14.7 ms of CPU
     # with it and 8.8 ms without, for the same wall time (measured side by side, one process).
     threadpool_limits(1)
-    risk.warm()  # the learned risk check's model: the first chat message must not wait for it
+    # The risk artefact's header: which language a model reads (the model itself is read by
+    # the workers, worker_process.py: the web process never holds it).
+    risk.artefact_header()
     reply_messages.listen()  # other web processes: stop a withdrawn reply, mirror a followed one
     gc.collect()
     gc.freeze()

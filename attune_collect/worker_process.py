@@ -46,16 +46,21 @@ def runs_tasks_in_children(pool_cls: object) -> bool:
 def prepare_worker_process() -> None:
     """Import and load now what the first task (an improved reply) would wait for."""
     # Imported here: celery.py (which connects this) is imported by every web process too.
+    from threadpoolctl import threadpool_limits
+
     from annotations.text_checks import risk
     from attune_collect.llm import EndpointConfig, LLMGateway, default_gateway
     from attune_collect.llm._litellm import load_litellm
     from attune_collect.llm.transport_direct import prepare_direct_transport
 
     started = time.perf_counter()
+    # One BLAS thread, as in the web process (web_process.py has the figure): the risk model's
+    # small products otherwise wake a second OpenBLAS thread that spins for each.
+    threadpool_limits(1)
     load_litellm()
     prepare_direct_transport()
     default_gateway()
-    risk.warm()  # the stored improved reply is risk-checked (services/safety.py)
+    risk.warm()  # the workers read each chat message with the learned model (services/safety.py)
     # One call through litellm (which registers the demo provider): its first call pays for
     # lazy imports and set-up. The demo provider answers in this process, with no network; a
     # throwaway gateway, so the process's usage ledger counts only real calls.

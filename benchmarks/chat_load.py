@@ -4,7 +4,7 @@ same upstream called directly, in one run.
     .venv/bin/python benchmarks/chat_load.py [--participants 200] [--turns 2]
         [--latency-ms 2000] [--tokens 60] [--token-delay-ms 300] [--database-url URL]
         [--redis-url URL] [--workers 1] [--transports direct litellm]
-        [--reload-share 0.1] [--variant NAME=DIR ...] [--rounds 3]
+        [--reload-share 0.1] [--variant NAME=DIR ...] [--rounds 3] [--celery-worker]
 
 Processes (all on 127.0.0.1): the local OpenAI-compatible test server (fixed latency before the
 first token, fixed delay between tokens: by default a 20 s reply, so that 200 participants
@@ -32,6 +32,11 @@ calls in the phase minus the messages the platform accepted).
 of another commit, say), each its own uvicorn process on the same database, phases interleaved
 in ``--rounds`` rounds (the order turning each round): the CPU per message of each variant
 against the first one's in the same round, side by side on the same machine.
+
+``--celery-worker``: one Celery worker (solo pool) of the first variant on the same database and
+broker, on the same machine, as a one-host deployment runs it: the learned risk model's read of
+each message and the improved replies run there, and its CPU during each phase is printed
+beside the others' (without it their tasks wait in the broker).
 
 Prints p50/p95 time to first token (TTFT) and total time for every phase, their ratios to the
 direct phase, the TTFT overhead in milliseconds, the most streams open at once, every error,
@@ -672,6 +677,27 @@ def start_platform(
     return server, f"http://127.0.0.1:{port}"
 
 
+def start_celery_worker(directory: Path, env: dict[str, str]) -> subprocess.Popen:
+    """One Celery worker of the platform in ``directory``, solo pool (one task at a time)."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "attune_collect",
+            "worker",
+            "--pool=solo",
+            "--loglevel=warning",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=directory,
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -727,6 +753,11 @@ def main() -> None:
         default=0.0,
         help="share of the participants that drop their first reply's stream mid-reply and "
         "re-attach with Last-Event-ID (GET /api/study/turns/<n>/stream), e.g. 0.1",
+    )
+    parser.add_argument(
+        "--celery-worker",
+        action="store_true",
+        help="run one Celery worker (solo pool) of the first variant beside the platform",
     )
     parser.add_argument("--serve-upstream", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--count-file", help=argparse.SUPPRESS)
@@ -793,6 +824,7 @@ def main() -> None:
     variants = args.variant or [("platform", ROOT)]
     args.variant = variants
     servers: dict[str, tuple[subprocess.Popen, str]] = {}
+    worker: subprocess.Popen | None = None
     try:
         line = upstream.stdout.readline() if upstream.stdout else ""
         if not line.startswith("PORT "):
@@ -829,6 +861,8 @@ def main() -> None:
             servers[name] = start_platform(directory, server_env, args.workers)
         for _, url in servers.values():
             wait_for_http(f"{url}/healthz")
+        if args.celery_worker:
+            worker = start_celery_worker(variants[0][1], server_env)
 
         reply_s = (args.latency_ms + args.tokens * args.token_delay_ms) / 1000
         deadline = args.turns * (reply_s + REQUEST_TIMEOUT_S) + 120
@@ -843,6 +877,8 @@ def main() -> None:
         processes: dict[str, int | None] = {"client": None, "upstream": upstream.pid}
         if database == "postgresql":
             processes["postgresql"] = POSTGRES
+        if worker is not None:
+            processes["celery worker"] = worker.pid
         with cpu_used({**processes, "platform": servers[variants[0][0]][0].pid}, direct):
             asyncio.run(
                 run_phase(
@@ -912,6 +948,8 @@ def main() -> None:
     finally:
         for server, _ in servers.values():
             stop_process(server)
+        if worker is not None:
+            stop_process(worker)
         stop_process(upstream)
         shutil.rmtree(workdir, ignore_errors=True)
 

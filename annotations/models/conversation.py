@@ -136,6 +136,10 @@ class Turn(models.Model):
     # owner renews the lease while it streams (annotations/services/chat.py).
     stream_claim = models.PositiveIntegerField(default=0)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
+    # Set while the learned risk model's read of the message is owed to a worker (the web
+    # process reads the lexicon alone: services/safety.py); the sweep sends the read again
+    # once it has passed. Null when done or when no model reads the message's language.
+    risk_read_due_at = models.DateTimeField(null=True, blank=True)
     other = models.JSONField(
         default=dict, blank=True, help_text="Unmodelled turn keys of imported records."
     )
@@ -151,6 +155,14 @@ class Turn(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(status__in=TurnStatus.values), name="turn_status_valid"
+            ),
+        ]
+        indexes = [
+            # The sweep's query: only turns whose model read is owed are in it.
+            models.Index(
+                fields=["risk_read_due_at"],
+                condition=models.Q(risk_read_due_at__isnull=False),
+                name="turn_risk_read_owed",
             ),
         ]
 

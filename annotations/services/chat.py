@@ -33,6 +33,7 @@ from annotations.services.audit import record_audit
 from annotations.services.conversation_states import move
 from annotations.services.drafts import clear_drafts
 from annotations.services.errors import FlowError, invalid
+from annotations.services.languages import language_in
 from annotations.services.model_configs import gateway_config_of, system_prompt_of
 from annotations.services.participants import actor_for, current_conversation, require_active
 from annotations.services.withdrawal import WITHDREW_MID_REPLY
@@ -147,6 +148,8 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
     last = turns[-1] if turns else None
     _check_turn_order(conversation, last)
     now = timezone.now()
+    # The participant's language (else the study's default): the risk check and QA read it.
+    language = language_in(conversation)
     turn = insert(
         Turn(
             conversation=conversation,
@@ -157,6 +160,7 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
             started_at=now,
             stream_claim=1,
             lease_expires_at=now + turn_lease(),
+            risk_read_due_at=safety.model_read_due(language, now),
         )
     )
     actor = actor_for(participant)
@@ -167,7 +171,7 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
         data={"number": turn.number, "chars": len(text)},
         at_commit=True,  # with the COMMIT, as the draft's deletion (commit_tail.py)
     )
-    support = safety.check_message(turn, conversation.study, actor_label=actor)
+    support = safety.check_message(turn, conversation.study, actor_label=actor, language=language)
     clear_drafts(participant, MESSAGE_DRAFT_KEY, at_commit=True)
     return _plan(conversation, turn, support, earlier=turns)
 

@@ -8,7 +8,10 @@ design) and the vendor names a shared word list, so the live check and the later
 agree. Both read a message in its participant's language (``languages.language_in``: the
 recorded one, else the study's default), so a Spanish message meets the Spanish phrasings. A
 risk signal's evidence keeps the lexicon's phrases and adds the model's score, whether it was
-borderline, and the nearest training message. A risk signal never stops the chat: the
+borderline, and the nearest training message. The web process reads the lexicon alone, at
+once; the learned model's read of the message is a worker's (``check_message``,
+``read_message_risk``), so its milliseconds of CPU never stand before the reply's first token.
+A risk signal never stops the chat: the
 participant is shown the study's support resources and carries on; a borderline score (the
 learned model alone, unsure) shows a gentler check-in before the same resources, and tells no
 contact.
@@ -22,8 +25,10 @@ message the word match missed still gets its notice, the next time the app reads
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 
 from annotations import dispatch
@@ -33,7 +38,7 @@ from annotations.services.languages import country_of, language_in, support_reso
 from annotations.services.study_instrument import instrument_of
 from annotations.text_checks import risk
 from annotations.text_checks.lexicons import IDENTITY_PATTERN, has_risk_lexicon, matches
-from attune_collect.dispatch import resend_bound
+from attune_collect.dispatch import resend_bound, resend_owed
 
 # What a borderline score (the learned model alone, between its check-in and flag thresholds)
 # shows the participant instead of the crisis notice: a gentler check-in, then the resources.
@@ -131,7 +136,7 @@ def risk_coverage(study: Study) -> list[RiskCoverage]:
         RiskCoverage(
             language=str(language),
             lexicon=has_risk_lexicon(str(language)),
-            model=risk.model_for(str(language)) is not None,
+            model=risk.has_model_for(str(language)),
             moderation=study.moderation_endpoint_id is not None,
         )
         for language in study.languages
@@ -163,8 +168,15 @@ def record(
     """The signal's evidence when the check fires on ``text``, written in ``language``
     (recorded once, with an audit entry), else None."""
     evidence = _evidence(kind, text, language)
-    if evidence is None:
-        return None
+    if evidence is not None:
+        _store(turn, kind, source, evidence, actor_label=actor_label)
+    return evidence
+
+
+def _store(
+    turn: Turn, kind: str, source: str, evidence: dict[str, Any], *, actor_label: str
+) -> bool:
+    """Record the signal once (with an audit entry); True if this call created it."""
     _, created = TurnSignal.objects.get_or_create(
         turn=turn, kind=kind, source=source, defaults={"evidence": evidence}
     )
@@ -175,32 +187,97 @@ def record(
             actor_label=actor_label,
             data={"source": source, **evidence},
         )
-    return evidence
+    return created
 
 
-def check_message(turn: Turn, study: Study, *, actor_label: str) -> SupportNotice | None:
+def model_read_due(language: str, now: datetime) -> datetime | None:
+    """When a message in ``language`` is owed the learned model's read by a worker (its
+    ``Turn.risk_read_due_at``): the sweep sends the read again after that; None when no model
+    reads the language (the lexicon alone decides, at once)."""
+    return now + resend_bound() if risk.model_reads(language) else None
+
+
+def check_message(
+    turn: Turn, study: Study, *, actor_label: str, language: str | None = None
+) -> SupportNotice | None:
+    """The live chat's check of a stored message, inside its transaction.
+
+    A turn that owes the learned model's read (``risk_read_due_at``, set by the chat with
+    ``model_read_due``) gets the lexicon now (microseconds) and the model in a worker
+    (``read_message_risk``): the model's few milliseconds of CPU would otherwise be spent
+    before the reply's first token, under load more than that (docs/benchmarks.md). Its notice
+    reaches the participant the next time the app reads the session, which it does as the
+    reply ends (``progress.py``). Any other turn is read whole, here."""
     if study.moderation_endpoint_id is not None:
         dispatch.moderate_message(turn.pk)  # a worker's job: the reply never waits for it
     # The participant's language (else the study's default): the QA scan reads it the same way.
-    read_in = language_in(turn.conversation)
-    evidence = record(
-        turn,
-        SignalKind.RISK,
-        SignalSource.USER_MESSAGE,
-        turn.user_message,
-        actor_label=actor_label,
-        language=read_in,
-    )
-    if evidence is None:
+    read_in = language or language_in(turn.conversation)
+    if turn.risk_read_due_at is not None:
+        dispatch.read_message_risk(turn.pk)
+        assessment = risk.assess_phrases(turn.user_message, read_in)
+    else:
+        assessment = risk.assess(turn.user_message, read_in)
+    if not assessment.risk:
         return None
-    if evidence.get("borderline", False):
+    evidence = assessment.evidence()
+    _store(turn, SignalKind.RISK, SignalSource.USER_MESSAGE, evidence, actor_label=actor_label)
+    if assessment.borderline:
         return check_in_notice(study, turn.number)  # QA's warning flag, no alert
-    # After the message is stored: the QA risk flag and the email to the study's contacts
-    # (``annotations.qa.services.risk_alerts``), in the background.
+    return _risk_notice(turn, study)
+
+
+def _risk_notice(turn: Turn, study: Study) -> SupportNotice:
+    """A sure risk signal's consequences: the alert (the QA risk flag and the email to the
+    study's contacts, ``annotations.qa.services.risk_alerts``, in the background) and the
+    participant's notice."""
     ask_for_risk_alert(turn.pk)
     participant = turn.conversation.participant
     resources = support_resources(study, participant.language, country_of(participant))
     return SupportNotice(resources=resources, turn=turn.number)
+
+
+def read_message_risk(turn_id: int, *, actor_label: str = "system") -> str:
+    """The whole risk check of a turn's message, lexicon and learned model (a worker's task,
+    ``safety.read_message_risk``; idempotent): records what the web process's lexicon did not
+    (a model-only signal, sure or borderline, with its alert when sure), completes a lexicon
+    signal's evidence with the model's view (so the live signal equals the QA scan's reading),
+    and marks the read done. Returns "risk", "borderline", "none" or "gone"."""
+    with transaction.atomic():
+        turn = (
+            Turn.objects.select_for_update(of=("self",))
+            .select_related("conversation__study", "conversation__participant")
+            .filter(pk=turn_id)
+            .first()
+        )
+        if turn is None:
+            return "gone"
+        assessment = risk.assess(turn.user_message, language_in(turn.conversation))
+        outcome = "none"
+        if assessment.risk:
+            evidence = assessment.evidence()
+            source, kind = SignalSource.USER_MESSAGE, SignalKind.RISK
+            if _store(turn, kind, source, evidence, actor_label=actor_label):
+                if not assessment.borderline:
+                    ask_for_risk_alert(turn.pk)
+            else:
+                TurnSignal.objects.filter(turn=turn, kind=kind, source=source).update(
+                    evidence=evidence
+                )
+            outcome = "borderline" if assessment.borderline else "risk"
+        if turn.risk_read_due_at is not None:
+            Turn.objects.filter(pk=turn.pk).update(risk_read_due_at=None)
+    return outcome
+
+
+def sweep_owed_risk_reads(now: datetime | None = None) -> int:
+    """Send again the model reads owed past ``Turn.risk_read_due_at`` (their message lost to a
+    broker error, or their worker killed): each claimed by moving the time on."""
+    now = now or timezone.now()
+    owed = Turn.objects.filter(risk_read_due_at__lte=now)
+    sent = resend_owed(
+        owed, "risk_read_due_at", dispatch.read_message_risk, now=now, again_after=resend_bound()
+    )
+    return len(sent)
 
 
 def ask_for_risk_alert(turn_id: int) -> None:

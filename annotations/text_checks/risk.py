@@ -1,5 +1,6 @@
 """The platform's one risk check on a participant's message: the live chat
-(``services/safety.py``), the QA scan (``qa/flags/risk_signal.py``, which also scans imported
+(``services/safety.py``: the lexicon, ``assess_phrases``, in the web process at once; the whole
+check, ``assess``, in a worker where a model reads the language), the QA scan (``qa/flags/risk_signal.py``, which also scans imported
 conversations) and the benchmark call it and nothing else, so they always agree.
 
 Two signals, either fires:
@@ -168,6 +169,11 @@ class Classifier:
         return float(1.0 / (1.0 + np.exp(-logit)))
 
 
+def _silent(thresholds: Thresholds) -> bool:
+    # Scores lie strictly below 1 and cosines at most 1: such thresholds never fire.
+    return thresholds.check_in >= 1.0 and thresholds.neighbour_similarity > 1
+
+
 class RiskModel:
     """The artefact's classifier over the MiniLM embedding, and the training risk messages
     (embedded with WordLlama at load) for the near-copy rule and the neighbour QA sees."""
@@ -179,8 +185,7 @@ class RiskModel:
             check_in=float(artefact["thresholds"]["check_in"]),
             neighbour_similarity=float(artefact["thresholds"].get("neighbour_similarity", 1.0)),
         )
-        # Scores lie strictly below 1 and cosines at most 1: such thresholds never fire.
-        self.silent = self.thresholds.check_in >= 1.0 and self.thresholds.neighbour_similarity > 1
+        self.silent = _silent(self.thresholds)
         self._classifier = None if self.silent else Classifier(artefact["classifier"])
         self._encoder: Encoder | None = None if self.silent else load_encoder()
         self._embedder = embedder
@@ -250,24 +255,75 @@ def load_model(path: Path | None = None) -> RiskModel:
 
 
 def warm() -> None:
-    """Load the model now (process start), so the first participant's message does not wait."""
+    """Load the model now (process start), so the first message it reads does not wait."""
     load_model()
 
 
+@dataclass(frozen=True)
+class ArtefactHeader:
+    """What an artefact says without its model: the language it reads, and whether it can fire."""
+
+    language: str
+    silent: bool
+
+
+_headers: dict[Path, ArtefactHeader] = {}
+
+
+def artefact_header(path: Path | None = None) -> ArtefactHeader:
+    """The artefact's header, read once per process (thread-safe) without loading the model:
+    the web process asks only this (the model's read is a worker's), and so never holds the
+    encoder's 235 MB."""
+    path = path or ARTEFACT
+    header = _headers.get(path)
+    if header is None:
+        with _lock:
+            header = _headers.get(path)
+            if header is None:
+                artefact = json.loads(path.read_text(encoding="utf-8"))
+                thresholds = Thresholds(
+                    flag=float(artefact["thresholds"]["flag"]),
+                    check_in=float(artefact["thresholds"]["check_in"]),
+                    neighbour_similarity=float(
+                        artefact["thresholds"].get("neighbour_similarity", 1.0)
+                    ),
+                )
+                header = _headers[path] = ArtefactHeader(artefact["language"], _silent(thresholds))
+    return header
+
+
+def has_model_for(language: str) -> bool:
+    """Whether the artefact's model is for ``language`` ("en", "en-GB"), loading nothing."""
+    return artefact_header().language == primary_language(language)
+
+
 def model_for(language: str) -> RiskModel | None:
-    """The model reading ``language`` ("en", "en-GB"), or None (the lexicon alone)."""
-    model = load_model()
-    return model if model.language == primary_language(language) else None
+    """The model reading ``language`` ("en", "en-GB"), or None (the lexicon alone); a language
+    the artefact is not for loads nothing."""
+    return load_model() if has_model_for(language) else None
+
+
+def model_reads(language: str) -> bool:
+    """Whether a learned model reads ``language`` and can fire (the test suite's lexicon-only
+    artefact never does): the live chat then owes each message a model read by a worker."""
+    return has_model_for(language) and not artefact_header().silent
+
+
+def assess_phrases(text: str, language: str = "en") -> RiskAssessment:
+    """The lexicon's part of ``assess`` alone (no model score): what the web process reads
+    before the reply; the model's part is a worker's (``services/safety.py``)."""
+    phrases = tuple(risk_phrases(text, language))
+    signal = LEXICON if phrases else None
+    return RiskAssessment(bool(phrases), signal, phrases, score=None, borderline=False)
 
 
 def assess(text: str, language: str = "en") -> RiskAssessment:
     """What the check says about ``text`` written in ``language`` (the participant's: a
     Spanish message read as English would meet only the English phrases)."""
-    phrases = tuple(risk_phrases(text, language))
     model = model_for(language)
     if model is None:
-        signal = LEXICON if phrases else None
-        return RiskAssessment(bool(phrases), signal, phrases, score=None, borderline=False)
+        return assess_phrases(text, language)
+    phrases = tuple(risk_phrases(text, language))
     firing = model.fires(text)
     borderline = not phrases and firing.fired and not firing.sure
     risk = bool(phrases) or firing.fired
