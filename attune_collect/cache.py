@@ -8,7 +8,7 @@ each one. Every participant API request uses the cache (the throttles count in i
 chat message: measured side by side with ``benchmarks/chat_load.py`` on PostgreSQL and Redis
 (20 participants x 12 messages), Django's backend opened about 450 Redis connections in the
 phase where this one opened 2, and cost 66 ms of CPU per message against 47 ms
-(docs/benchmarks.md, "Stop 16").
+(docs/benchmarks.md, "Django adapter layers side by side").
 
 ``SharedRedisCache`` keeps Django's behaviour in every other respect; only the client is
 shared by all the instances of one configuration in a process. redis-py's connection pool is

@@ -10,6 +10,7 @@ says it (``PromptSet.language_note``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from attunebench import schemas
@@ -61,57 +62,30 @@ def draft(
     )
 
 
-def om_review(
+def review(
     prompts: PromptSet,
-    turn: Turn,
-    instrument: Instrument,
-    *,
-    verbose: bool,
-    language: str = DEFAULT_LANGUAGE,
-) -> Request:
-    """In the thread: emotion tags, and per question "did the OM do it" and "would the HP
-    say yes", in the model-facing wording."""
-    return _review(
-        prompts,
-        "om_review",
-        turn,
-        instrument,
-        participant=False,
-        verbose=verbose,
-        language=language,
-    )
-
-
-def hp_review(
-    prompts: PromptSet,
-    turn: Turn,
-    instrument: Instrument,
-    *,
-    verbose: bool,
-    language: str = DEFAULT_LANGUAGE,
-) -> Request:
-    """Outside the thread: the same questions in the participant's wording."""
-    return _review(
-        prompts, "hp_review", turn, instrument, participant=True, verbose=verbose, language=language
-    )
-
-
-def _review(
-    prompts: PromptSet,
-    piece: str,
     turn: Turn,
     instrument: Instrument,
     *,
     participant: bool,
     verbose: bool,
-    language: str,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Request:
+    """Section 3's two reviews of a turn, which differ only in whose wording they use.
+
+    ``participant=False``, the OM review (in the thread): emotion tags, and per question "did
+    the OM do it" and "would the HP say yes", in the model-facing wording.
+    ``participant=True``, the HP review (outside the thread): the same questions in the
+    participant's wording."""
     question_ids = applicable_question_ids(turn)
-    schema_for = schemas.hp_review_schema if participant else schemas.om_review_schema
+    if participant:
+        piece, schema = "hp_review", schemas.hp_review_schema(question_ids, verbose=verbose)
+    else:
+        piece, schema = "om_review", schemas.om_review_schema(question_ids, verbose=verbose)
     return _request(
         prompts,
         piece,
-        schema_for(question_ids, verbose=verbose),
+        schema,
         verbose=verbose,
         language=language,
         turn_number=turn.turn_number,
@@ -162,16 +136,15 @@ def draft_judge(
     *,
     language: str = DEFAULT_LANGUAGE,
 ) -> Request:
-    question_ids = applicable_question_ids(turn)
-    return _request(
+    return _judge(
         prompts,
         "draft_judge",
-        schemas.draft_judge_schema(question_ids),
+        turn,
+        instrument,
+        schemas.draft_judge_schema,
         language=language,
-        message=turn.user_message,
         draft=draft_text,
         reference=turn.annotations.human_edited or "(not available)",
-        questions=_questions(instrument, question_ids, participant=False),
     )
 
 
@@ -188,17 +161,16 @@ def reply_judge(
     wording: the original reply (what the participant answered "did it" about) or the
     participant's edited reply (their idea of the right reply). No EM answer is shown, so the
     request is the same in every unit and the call cache answers it once per judge."""
-    question_ids = applicable_question_ids(turn)
     kind = "the participant's own edited version of the reply" if edited else "the reply"
-    return _request(
+    return _judge(
         prompts,
         "reply_judge",
-        schemas.reply_judge_schema(question_ids),
+        turn,
+        instrument,
+        schemas.reply_judge_schema,
         language=language,
-        message=turn.user_message,
         kind=kind,
         reply=reply_text,
-        questions=_questions(instrument, question_ids, participant=False),
     )
 
 
@@ -290,6 +262,31 @@ def _request(
         **values,
     )
     return Request(text, schema)
+
+
+def _judge(
+    prompts: PromptSet,
+    piece: str,
+    turn: Turn,
+    instrument: Instrument,
+    schema_for: Callable[[tuple[str, ...]], Schema],
+    *,
+    language: str,
+    **values: object,
+) -> Request:
+    """A judge's request: the user message and the behaviour questions applicable at the turn,
+    in the third-person wording, beside the piece's own values."""
+    question_ids = applicable_question_ids(turn)
+    return _request(
+        prompts,
+        piece,
+        schema_for(question_ids),
+        verbose=False,  # judges give no reasoning
+        language=language,
+        message=turn.user_message,
+        questions=_questions(instrument, question_ids, participant=False),
+        **values,
+    )
 
 
 def _questions(instrument: Instrument, question_ids: tuple[str, ...], *, participant: bool) -> str:

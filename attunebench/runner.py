@@ -287,7 +287,9 @@ class _Unit:
             language=language,
         )
         draft_messages = self.thread.for_draft(draft.text)
-        review = calls.om_review(self.prompts, turn, instrument, verbose=verbose, language=language)
+        review = calls.review(
+            self.prompts, turn, instrument, participant=False, verbose=verbose, language=language
+        )
         review_messages = self.thread.for_review(turn, review.text)
         self.thread.close_turn(turn)
 
@@ -297,7 +299,9 @@ class _Unit:
         hp_task = pairwise_task = None
         reply_judges: list[tuple[str, asyncio.Task[Answer]]] = []
         if calls.applicable_question_ids(turn):
-            hp = calls.hp_review(self.prompts, turn, instrument, verbose=verbose, language=language)
+            hp = calls.review(
+                self.prompts, turn, instrument, participant=True, verbose=verbose, language=language
+            )
             hp_task = group.create_task(self._ask(self._standalone(hp.text), hp, rank(2)))
             reply_judges = self._judge_replies(group, turn, rank(5))
         presentation = present(

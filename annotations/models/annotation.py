@@ -79,8 +79,10 @@ class TurnAnnotation(models.Model):
     # An attention check in this step (Study.attention_check_turns): the option the
     # participant was told to choose, and the one they chose (read by QA's
     # failed_attention_check flag). Empty when the turn has none.
-    attention_expected = models.CharField(max_length=24, blank=True)
-    attention_answer = models.CharField(max_length=24, blank=True)
+    # db_default: added after the table existed, and the previous release's code, still running
+    # during a rolling deploy, inserts rows that name no such column.
+    attention_expected = models.CharField(max_length=24, blank=True, db_default="")
+    attention_answer = models.CharField(max_length=24, blank=True, db_default="")
 
     class Meta:
         # The sweep's query: pending replies whose step opened within the comparison's window.

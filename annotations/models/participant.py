@@ -30,9 +30,13 @@ class Participant(models.Model):
     profile_other = models.JSONField(
         default=dict, blank=True, help_text="Unmodelled profile keys of imported records."
     )
+    # Columns added after the table existed carry db_default (matching their default, '' for a
+    # blank CharField): the previous release's code, still running during a rolling deploy,
+    # inserts rows that name no such column.
     language = models.CharField(
         max_length=16,
         blank=True,
+        db_default="",
         help_text="The language the participant took the study in (the link's, the browser's, "
         "or the study's default); '' for records from before languages.",
     )
@@ -62,10 +66,10 @@ class Participant(models.Model):
         help_text="When the participant's place went back to the study: their Prolific "
         "submission was returned, timed out or rejected, or their conversation sat idle.",
     )
-    place_freed_reason = models.CharField(max_length=40, blank=True)
+    place_freed_reason = models.CharField(max_length=40, blank=True, db_default="")
     # The comprehension check after consent (Study.comprehension_questions): failed attempts
     # so far (a second one screens out), and when it was passed.
-    comprehension_attempts = models.PositiveSmallIntegerField(default=0)
+    comprehension_attempts = models.PositiveSmallIntegerField(default=0, db_default=0)
     comprehension_passed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -270,8 +270,11 @@ class Study(models.Model):
     completion_code = models.CharField(max_length=64, blank=True)
     screenout_code = models.CharField(max_length=64, blank=True)
     target_participants = models.PositiveIntegerField(default=100)
+    # Columns added after the table existed carry db_default beside default: the previous
+    # release's code, still running during a rolling deploy, inserts rows that name no such column.
     quotas = models.JSONField(
         default=list,
+        db_default=[],
         blank=True,
         validators=[validate_quotas],
         help_text="Quotas per stratum of the profile's traits, checked when a participant submits "
@@ -280,7 +283,7 @@ class Study(models.Model):
         "(docs/prolific.md, Quotas).",
     )
     # The quotas whose ``quota.reached`` webhook was sent: once per quota id, ever.
-    quotas_reached = models.JSONField(default=list, blank=True, editable=False)
+    quotas_reached = models.JSONField(default=list, db_default=[], blank=True, editable=False)
     conversations_per_participant = models.PositiveSmallIntegerField(default=1)
     support_resources = models.TextField(
         blank=True,
@@ -323,17 +326,20 @@ class Study(models.Model):
     )
     languages = models.JSONField(
         default=default_languages,
+        db_default=default_languages(),
         help_text=f"Languages participants may take the study in, from {list(PARTICIPANT_LANGUAGES)}: "
         "the study link's lang parameter or the browser picks one of them.",
     )
     default_language = models.CharField(
         max_length=16,
         default="en",
+        db_default="en",
         help_text="The language of a participant whose link and browser name none of the "
         "enabled ones. The study's own texts (title, consent, support) are in this language.",
     )
     translations = models.JSONField(
         default=dict,
+        db_default={},
         blank=True,
         help_text='The study\'s texts in its other languages: {"es": {"title": "...", '
         '"consent_text": "...", "support_resources": "...", "topic_labels": {"work": "trabajo"}, '
@@ -342,6 +348,7 @@ class Study(models.Model):
     )
     support_resources_by_country = models.JSONField(
         default=dict,
+        db_default={},
         blank=True,
         help_text='Crisis resources per country: {"germany": "Telefonseelsorge 0800 111 0 111 '
         '...", "united_kingdom": "Samaritans 116 123 ..."}, keyed by the answer to the profile\'s '
@@ -351,6 +358,7 @@ class Study(models.Model):
     )
     comprehension_questions = models.JSONField(
         default=list,
+        db_default=[],
         blank=True,
         help_text="Questions about the task asked right after consent, two attempts, as "
         "Prolific's policy asks; a second failure ends the session with the screen-out code. "
@@ -361,6 +369,7 @@ class Study(models.Model):
     )
     attention_check_turns = models.JSONField(
         default=list,
+        db_default=[],
         blank=True,
         help_text="The turns whose annotation step carries an attention check (an instructed "
         "answer: \"For this question, choose 'Disagree'\"), e.g. [2]; a wrong answer raises "

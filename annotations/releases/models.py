@@ -63,8 +63,13 @@ class Release(models.Model):
         max_length=16, choices=AnnotationLayer.choices, default=AnnotationLayer.PARTICIPANT
     )
     # How personal details found in the texts are redacted (annotations/qa/services/personal_details.py).
+    # A column added after the table existed, so db_default beside default: the previous
+    # release's code, still running during a rolling deploy, inserts rows that name no such column.
     redaction = models.CharField(
-        max_length=10, choices=Redaction.choices, default=Redaction.REVIEWED
+        max_length=10,
+        choices=Redaction.choices,
+        default=Redaction.REVIEWED,
+        db_default=Redaction.REVIEWED,
     )
     subsample_sizes = models.JSONField(default=list, blank=True, help_text="e.g. [100, 50, 25, 20]")
     subsample_seed = models.PositiveIntegerField(default=2026)

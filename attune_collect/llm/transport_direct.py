@@ -4,8 +4,8 @@ Built on aiohttp, whose HTTP parser is compiled, without an SDK's layers:
 `benchmarks/eval_throughput.py`'s probe measured the client CPU per call of bare aiohttp,
 bare httpx2 (the client the OpenAI SDK runs on, which this transport used before) and the
 OpenAI SDK (`AsyncOpenAI`, shared client, its retries off) in one run, and the choice follows
-those figures (docs/benchmarks.md, "Stop 16": 0.25 ms per call against 1.53 and 3.62). A
-streamed reply costs the same per chunk: httpx2 parses every chunk of the body in pure Python
+those figures (docs/benchmarks.md, "Evaluation engine throughput": 0.25 ms per call against
+1.53 and 3.62). A streamed reply costs the same per chunk: httpx2 parses every chunk of the body in pure Python
 (h11), which was the largest single part of relaying a chat reply.
 
 One client session per event loop (a session's connections belong to the loop that opened
