@@ -15,6 +15,7 @@ def test_every_kind_of_owed_work_is_swept():
         "evaluation runs",
         "QA flags",
         "risk alerts",
+        "risk model reads",
         "idle Prolific conversations",
         "webhook deliveries",
     }

@@ -37,6 +37,7 @@ def test_the_dispatch_modules_declare_names():
         "qa.compute_flags",
         "qa.risk_alert",
         "safety.moderate_message",
+        "safety.read_message_risk",
         "releases.build",
         "prolific.sync",
         "prolific.sync_all",

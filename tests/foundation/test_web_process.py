@@ -1,6 +1,6 @@
 """The web process's start-up (attune_collect/asgi.py -> web_process.prepare_web_process).
 
-Checked in fresh processes: it imports litellm and loads the learned risk check's model before
+Checked in fresh processes: it imports litellm and reads the risk artefact's header (never the model, which the workers read) before
 the first request, freezes what start-up loaded, spaces garbage collections as configured,
 shortens the thread switch interval, and refuses a malformed threshold at start.
 """
@@ -23,7 +23,7 @@ PROBE = (
     "import gc, json, sys; import attune_collect.asgi; import litellm; "
     "from annotations.text_checks import risk; "
     "print(json.dumps({'threshold': gc.get_threshold(), 'frozen': gc.get_freeze_count(), "
-    "'risk_model_loaded': bool(risk._models), "
+    "'risk_model_loaded': bool(risk._models), 'risk_header_read': bool(risk._headers), "
     "'litellm_loaded': 'litellm' in sys.modules, 'switch': sys.getswitchinterval(), "
     "'streaming_logging_off': litellm.disable_streaming_logging}))"
 )
@@ -36,7 +36,9 @@ def test_start_up_loads_litellm_freezes_and_spaces_collections(tmp_path):
     assert tuple(state["threshold"]) == DEFAULT_GC_THRESHOLD
     assert state["frozen"] > 100_000  # Django + litellm: hundreds of thousands of objects
     assert state["litellm_loaded"] and state["streaming_logging_off"]
-    assert state["risk_model_loaded"]  # the learned risk check is warm before the first message
+    # Which language a model reads is known before the first message; the model itself (235 MB)
+    # is read by the workers only (services/safety.py).
+    assert state["risk_header_read"] and not state["risk_model_loaded"]
     assert state["switch"] == pytest.approx(DEFAULT_GIL_SWITCH_INTERVAL_MS / 1000)
 
 
