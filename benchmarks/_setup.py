@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,3 +65,37 @@ def scratch_django(prefix: str, database_url: str | None, *, without_redis: bool
         call_command("flush", "--noinput", verbosity=0)
     call_command("migrate", "--noinput", verbosity=0)
     return workdir
+
+
+def start_celery_worker(
+    directory: Path,
+    env: Mapping[str, str],
+    *,
+    name: str = "bench",
+    pool: str = "solo",
+    concurrency: int = 1,
+) -> subprocess.Popen:
+    """A Celery worker of the platform checked out in ``directory``, as production runs it, on
+    the database and broker ``env`` names."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "attune_collect",
+            "worker",
+            f"--pool={pool}",
+            f"--concurrency={concurrency}",
+            "--loglevel=warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"{name}@%h",
+        ],
+        cwd=directory,
+        env=dict(env),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )

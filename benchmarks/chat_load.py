@@ -66,6 +66,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from _setup import start_celery_worker
+
 ROOT = Path(__file__).resolve().parents[1]
 KEY_ENV = "BENCH_LLM_API_KEY"
 REQUEST_TIMEOUT_S = 60.0  # one stream; a request that takes longer counts as an error
@@ -677,27 +679,6 @@ def start_platform(
     return server, f"http://127.0.0.1:{port}"
 
 
-def start_celery_worker(directory: Path, env: dict[str, str]) -> subprocess.Popen:
-    """One Celery worker of the platform in ``directory``, solo pool (one task at a time)."""
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "attune_collect",
-            "worker",
-            "--pool=solo",
-            "--loglevel=warning",
-            "--without-gossip",
-            "--without-mingle",
-        ],
-        cwd=directory,
-        env=env,
-        stdout=subprocess.DEVNULL,
-    )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -862,7 +843,7 @@ def main() -> None:
         for _, url in servers.values():
             wait_for_http(f"{url}/healthz")
         if args.celery_worker:
-            worker = start_celery_worker(variants[0][1], server_env)
+            worker = start_celery_worker(variants[0][1], server_env)  # solo pool
 
         reply_s = (args.latency_ms + args.tokens * args.token_delay_ms) / 1000
         deadline = args.turns * (reply_s + REQUEST_TIMEOUT_S) + 120

@@ -26,12 +26,17 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from datetime import timedelta
 
-from _setup import ROOT, add_database_option, argument_parser, scratch_django
+from _setup import (
+    ROOT,
+    add_database_option,
+    argument_parser,
+    scratch_django,
+    start_celery_worker,
+)
 from chat_load import PRODUCTION_PROFILE
 
 REPLY = (
@@ -51,28 +56,7 @@ def percentile(values: list[float], share: float) -> float:
 
 def start_worker(name: str, pool: str, concurrency: int) -> subprocess.Popen:
     """A worker as production runs it, on this script's database and broker."""
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "attune_collect",
-            "worker",
-            f"--pool={pool}",
-            f"--concurrency={concurrency}",
-            "--loglevel=warning",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"{name}@%h",
-        ],
-        cwd=ROOT,
-        env=dict(os.environ),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    return start_celery_worker(ROOT, os.environ, name=name, pool=pool, concurrency=concurrency)
 
 
 def stop_worker(process: subprocess.Popen) -> None:

@@ -40,6 +40,7 @@ import math
 import os
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -169,6 +170,15 @@ class Classifier:
         return float(1.0 / (1.0 + np.exp(-logit)))
 
 
+def thresholds_of(artefact: dict[str, Any]) -> Thresholds:
+    given = artefact["thresholds"]
+    return Thresholds(
+        flag=float(given["flag"]),
+        check_in=float(given["check_in"]),
+        neighbour_similarity=float(given.get("neighbour_similarity", 1.0)),
+    )
+
+
 def _silent(thresholds: Thresholds) -> bool:
     # Scores lie strictly below 1 and cosines at most 1: such thresholds never fire.
     return thresholds.check_in >= 1.0 and thresholds.neighbour_similarity > 1
@@ -180,11 +190,7 @@ class RiskModel:
 
     def __init__(self, artefact: dict[str, Any], embedder: Embedder | None) -> None:
         self.language: str = artefact["language"]
-        self.thresholds = Thresholds(
-            flag=float(artefact["thresholds"]["flag"]),
-            check_in=float(artefact["thresholds"]["check_in"]),
-            neighbour_similarity=float(artefact["thresholds"].get("neighbour_similarity", 1.0)),
-        )
+        self.thresholds = thresholds_of(artefact)
         self.silent = _silent(self.thresholds)
         self._classifier = None if self.silent else Classifier(artefact["classifier"])
         self._encoder: Encoder | None = None if self.silent else load_encoder()
@@ -239,19 +245,26 @@ _lock = threading.Lock()
 _models: dict[Path, RiskModel] = {}
 
 
+def _once[T](cache: dict[Path, T], path: Path, build: Callable[[dict[str, Any]], T]) -> T:
+    """``build(artefact)`` for the artefact at ``path``, once per process (thread-safe)."""
+    value = cache.get(path)
+    if value is None:
+        with _lock:
+            value = cache.get(path)
+            if value is None:
+                value = cache[path] = build(json.loads(path.read_text(encoding="utf-8")))
+    return value
+
+
 def load_model(path: Path | None = None) -> RiskModel:
     """The artefact's model (``ARTEFACT`` unless another is named), loaded once per process
     (thread-safe)."""
-    path = path or ARTEFACT
-    model = _models.get(path)
-    if model is None:
-        with _lock:
-            model = _models.get(path)
-            if model is None:
-                artefact = json.loads(path.read_text(encoding="utf-8"))
-                embedder = load_embedder() if artefact.get("neighbours") else None
-                model = _models[path] = RiskModel(artefact, embedder)
-    return model
+    return _once(_models, path or ARTEFACT, _build_model)
+
+
+def _build_model(artefact: dict[str, Any]) -> RiskModel:
+    embedder = load_embedder() if artefact.get("neighbours") else None
+    return RiskModel(artefact, embedder)
 
 
 def warm() -> None:
@@ -274,22 +287,11 @@ def artefact_header(path: Path | None = None) -> ArtefactHeader:
     """The artefact's header, read once per process (thread-safe) without loading the model:
     the web process asks only this (the model's read is a worker's), and so never holds the
     encoder's 235 MB."""
-    path = path or ARTEFACT
-    header = _headers.get(path)
-    if header is None:
-        with _lock:
-            header = _headers.get(path)
-            if header is None:
-                artefact = json.loads(path.read_text(encoding="utf-8"))
-                thresholds = Thresholds(
-                    flag=float(artefact["thresholds"]["flag"]),
-                    check_in=float(artefact["thresholds"]["check_in"]),
-                    neighbour_similarity=float(
-                        artefact["thresholds"].get("neighbour_similarity", 1.0)
-                    ),
-                )
-                header = _headers[path] = ArtefactHeader(artefact["language"], _silent(thresholds))
-    return header
+    return _once(
+        _headers,
+        path or ARTEFACT,
+        lambda artefact: ArtefactHeader(artefact["language"], _silent(thresholds_of(artefact))),
+    )
 
 
 def has_model_for(language: str) -> bool:
