@@ -24,8 +24,9 @@ kept cursor (``kept_cursor.py``), which keeps Django's checks and hands over to 
 cursor whenever a query log or ``django_assert_num_queries`` watches.
 
 Where ``save()`` could do more, they call it instead, so the result is always the ORM's: a model
-that overrides ``save()``, has parent models, ``order_with_respect_to``, generated or other
-database-returning fields, or a field whose placeholder is its own (``get_placeholder``); a
+that overrides ``save()``, has parent models, ``order_with_respect_to``, generated fields or
+fields the database returns other than those with a database default (whose value the instance
+holds: a rolling deploy's defaults), or a field whose placeholder is its own (``get_placeholder``); a
 ``pre_save``/``post_save`` receiver for the model; an insert whose primary key is already set;
 a value that is an expression (``F()``, ``Now()``); for ``insert_many``, more parameters than
 the database takes in one statement, or a database that cannot return the new rows' keys.
@@ -225,12 +226,20 @@ def _plain(model: type[Model]) -> bool:
         and not meta.parents
         and not meta.proxy
         and meta.order_with_respect_to is None
-        and tuple(meta.db_returning_fields) == (meta.pk,)
+        and all(_sent_by_us(field, meta) for field in meta.db_returning_fields)
         and not any(
             field.generated or hasattr(field, "get_placeholder")
             for field in meta.local_concrete_fields
         )
     )
+
+
+def _sent_by_us(field: Any, meta: Any) -> bool:
+    """Whether ``save()`` would read nothing back for this RETURNING field that ``insert`` does
+    not already know: the primary key (read back by ``insert``), or a field with a database
+    default whose value the instance holds (Django returns what was sent; an unset one is an
+    expression, and ``_params`` then hands the write to ``save()``)."""
+    return field is meta.pk or (field.has_db_default() and not field.generated)
 
 
 def _quote(name: str | None) -> str:

@@ -8,13 +8,14 @@ from decimal import Decimal
 
 import pytest
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import F, Value
+from django.db.models.expressions import DatabaseDefault
 from django.db.models.signals import pre_save
 from django.db.transaction import TransactionManagementError
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
-from annotations.models import AuditEntry, Conversation, Turn, TurnStatus
+from annotations.models import AuditEntry, Conversation, Participant, Turn, TurnStatus
 from annotations.services.model_configs import snapshot
 from attune_collect.compiled_write import insert, insert_many, update
 from tests.factories import make_conversation
@@ -138,6 +139,32 @@ def test_a_pre_save_receiver_is_sent_through_save(conversation):
     finally:
         pre_save.disconnect(receiver, sender=Turn)
     assert seen == [(Turn, None), (Turn, frozenset({"error"}))]
+
+
+def test_a_model_with_database_defaults_is_compiled_and_stores_what_save_stores(
+    study, django_assert_num_queries
+):
+    """Columns added with ``db_default`` (a rolling deploy's defaults, annotations 0020) are
+    returned by ``save()``; the instance holds their value, so they are written as sent."""
+    fields = {"study": study, "consented_at": timezone.now()}
+    with django_assert_num_queries(1):
+        fast = insert(Participant(pseudonym="p-fast", **fields))
+    slow = Participant(pseudonym="p-slow", **fields)
+    slow.save()
+    assert _stored(fast) == _stored(slow) | {"pseudonym": "p-fast"}
+    fast.withdrawn = True
+    with django_assert_num_queries(1):
+        update(fast, ["withdrawn"])
+    assert Participant.objects.get(pk=fast.pk).withdrawn
+
+
+def test_an_unset_database_default_goes_through_save(study):
+    participant = Participant(study=study, pseudonym="p-db-default")
+    field = Participant._meta.get_field("comprehension_attempts")
+    participant.comprehension_attempts = DatabaseDefault(Value(0), output_field=field)
+    insert(participant)
+    participant.refresh_from_db()
+    assert participant.comprehension_attempts == 0
 
 
 def test_an_expression_value_goes_through_save(conversation):
