@@ -26,7 +26,7 @@ PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS)
 # attune_collect/llm/_litellm.py, called by settings.py, the gateway's lazy import and the
 # engine's CLI). A deployment may still set them; an explicit value wins.
 
-.PHONY: help install frontend api-types check-api-types researcher-client check-researcher-client wheel lint-frontend test-frontend test-e2e demo test test-sqlite test-slow test-inspect lint format migrate worker serve clean
+.PHONY: help install frontend api-types check-api-types researcher-client check-researcher-client wheel lint-frontend test-frontend test-e2e demo test test-sqlite lint-python lint-mypy test-slow test-inspect lint format migrate worker serve clean
 
 help:
 	@echo "make demo   - install, migrate, seed the demo study, start uvicorn and a Celery worker"
@@ -145,12 +145,17 @@ demo: migrate frontend
 	$(BIN)/celery -A attune_collect worker --concurrency=2 --loglevel=warning & \
 	$(BIN)/uvicorn attune_collect.asgi:application --host $(HOST) --port $(PORT) --timeout-keep-alive 5
 
-lint: install
+# The checks run two at a time (the CI machine's two cores), each one's output kept together.
+lint: install $(FRONTEND_DEPS)
+	$(MAKE) --no-print-directory -j2 --output-sync=target lint-mypy lint-python lint-frontend \
+		check-api-types check-researcher-client
+
+lint-python: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache
-	$(MAKE) --no-print-directory lint-frontend check-api-types
-	$(MAKE) --no-print-directory check-researcher-client
+
+lint-mypy: install
 	$(BIN)/mypy
 
 format: install
@@ -166,9 +171,11 @@ test: lint frontend
 	$(MAKE) --no-print-directory test-e2e
 
 # The same suite on the embedded default, with PostgreSQL and Redis switched off. The slow
-# end-to-end tests (real workers, servers) already ran in `make test`: here only the rest.
+# end-to-end tests (real workers, servers) already ran in `make test`: here only the rest, and
+# of that only what can tell the backends apart (--backend-bound-only, tests/conftest.py).
 test-sqlite: install
-	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(PYTEST) -m "not slow" --durations=15
+	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL $(PYTEST) -m "not slow" \
+		--backend-bound-only --durations=15
 
 test-slow: install
 	$(PYTEST) -m slow

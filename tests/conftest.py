@@ -30,6 +30,37 @@ apply_offline_environment()
 
 # The suite's risk check is the lexicon alone: tests/risk_artefact.py, set by tests/settings.py.
 
+# `make test-sqlite` runs the suite again on the embedded default (SQLite, the embedded broker,
+# the local-memory cache): a test of these folders that does not use the database runs no code
+# that reaches the cache or the broker either (the pure core, and the model gateway, which uses
+# neither), so it cannot tell the backends apart; `make test` has run it on PostgreSQL + Redis.
+BACKEND_FREE_UNLESS_DATABASE = ("tests/engine/", "tests/stats/", "tests/benchmark/", "tests/llm/")
+DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequences", "live_server"})
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--backend-bound-only",
+        action="store_true",
+        help="leave out the tests that cannot tell one database or cache backend from another",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--backend-bound-only"):
+        return
+    kept, left_out = [], []
+    for item in items:
+        backend_free = item.nodeid.startswith(BACKEND_FREE_UNLESS_DATABASE) and not (
+            item.get_closest_marker("django_db")
+            or DATABASE_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+        )
+        (left_out if backend_free else kept).append(item)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+
+
 PASSWORD = "correct-horse-battery-staple"
 FLUSH_ATTEMPTS = 5
 
