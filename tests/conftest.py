@@ -35,7 +35,9 @@ apply_offline_environment()
 # that reaches the cache or the broker either (the pure core, and the model gateway, which uses
 # neither), so it cannot tell the backends apart; `make test` has run it on PostgreSQL + Redis.
 BACKEND_FREE_UNLESS_DATABASE = ("tests/engine/", "tests/stats/", "tests/benchmark/", "tests/llm/")
-DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequences", "live_server"})
+DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
+)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
