@@ -65,6 +65,23 @@ def study_texts_hash(study: Study) -> str:
     )
 
 
+def stamp_translations(study: Study, stored: dict[str, Any]) -> None:
+    """A translation saved now is a translation of the study's texts as they are now: each
+    language whose texts are new or changed (against ``stored``, the translations before this
+    save) records the base's hash, so a later change of the base alone makes it stale."""
+    base = study_texts_hash(study)
+    for language, texts in study.translations.items():
+        if not isinstance(texts, dict):
+            continue  # validate_translations refuses it with a message of its own
+        before = stored.get(language)
+        if not isinstance(before, dict) or _translated(texts) != _translated(before):
+            texts["base_hash"] = base
+
+
+def _translated(texts: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in texts.items() if name != "base_hash"}
+
+
 def study_text(study: Study, name: str, language: str) -> str:
     """One of the study's texts in ``language``, else in its default language."""
     if language != study.default_language:
@@ -120,7 +137,7 @@ def support_resources_in(study: Study, language: str, country: str = "") -> str:
 class LanguageStatus:
     language: str
     instrument: str  # base / missing / incomplete / stale / current
-    study_texts: str  # base / missing / stale / current
+    study_texts: str  # base / missing / incomplete / stale / current
     missing: tuple[str, ...] = ()
 
     @property
@@ -132,7 +149,7 @@ class LanguageStatus:
                 self.instrument,
                 self.study_texts,
             )
-            or self.instrument == "incomplete"
+            or "incomplete" in (self.instrument, self.study_texts)
         )
 
 
@@ -142,9 +159,15 @@ def _study_text_state(study: Study, language: str) -> str:
     texts = study.translations.get(language)
     if not texts:
         return "missing"
-    if texts.get("base_hash") and texts["base_hash"] != study_texts_hash(study):
+    # No hash: written before translations were stamped, so of no known base.
+    if texts.get("base_hash") != study_texts_hash(study):
         return "stale"
-    return "current"
+    untranslated = [
+        name
+        for name in STUDY_TEXT_FIELDS
+        if str(getattr(study, name)).strip() and not str(texts.get(name, "")).strip()
+    ]
+    return "incomplete" if untranslated else "current"
 
 
 def language_statuses(study: Study) -> list[LanguageStatus]:

@@ -36,6 +36,7 @@ from django.db import models, transaction
 from annotations.models import AuditEntry, Instrument, ModelEndpoint, Study
 from annotations.models.endpoint import endpoint_secret_problems
 from annotations.services.audit import record_audit
+from annotations.services.languages import stamp_translations
 from attune_collect.errors import ServiceError
 
 SetupObject = Study | ModelEndpoint | Instrument
@@ -137,6 +138,8 @@ def save_setup[S: (Study, ModelEndpoint, Instrument)](
                     for name in frozen
                 }
             )
+    if isinstance(obj, Study) and isinstance(obj.translations, dict):
+        stamp_translations(obj, stored.translations if isinstance(stored, Study) else {})
     obj.full_clean(exclude=["content_hash"] if isinstance(obj, Instrument) else None)
     obj.save()
     for name, values in (many_to_many or {}).items():
