@@ -44,6 +44,7 @@ def test_every_check_is_registered():
         "identity_leak",
         "risk_signal",
         "duplicate_participant",
+        "comprehension_second_attempt",
     }
 
 

@@ -2,6 +2,7 @@
 
 from annotations.qa.flags import (  # noqa: F401 - imported to register the detectors
     attention_check,
+    comprehension_retry,
     duplicate_participant,
     fast_annotation,
     identity_leak,

@@ -63,6 +63,13 @@ class AttentionAnswer:
 
 
 @dataclass(frozen=True)
+class ComprehensionAttempts:
+    failed: int  # wrong attempts (``Participant.comprehension_attempts``)
+    passed: bool
+    missed: tuple[tuple[str, ...], ...] = ()  # per wrong attempt, the questions answered wrong
+
+
+@dataclass(frozen=True)
 class OtherSession:
     """Another conversation under the same PROLIFIC_PID."""
 
@@ -81,6 +88,9 @@ class ConversationSnapshot:
     # The participant's language (else the study's default; ``languages.language_in``): the
     # risk check reads the messages in it, as the live chat does.
     language: str = "en"
+    # The comprehension check after consent (services/comprehension.py): the participant's
+    # wrong attempts, whether they passed, and the questions each wrong attempt missed.
+    comprehension: ComprehensionAttempts | None = None
 
 
 @dataclass(frozen=True)

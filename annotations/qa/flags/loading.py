@@ -3,7 +3,8 @@
 The texts and answers come through the interchange's ``load_records`` (the read path releases
 use, built on ``values_list`` rather than model instances); what the format does not carry
 (annotation times, live signals, PROLIFIC_PIDs, answers to attention checks in surveys and
-in annotation steps) is added here with one query each.
+in annotation steps, the comprehension check's wrong attempts) is added here with one query
+each.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from annotations.audit_actions import AuditAction
 from annotations.interchange.to_records import load_records
-from annotations.models import Conversation, TurnAnnotation, TurnSignal
+from annotations.models import AuditEntry, Conversation, Participant, TurnAnnotation, TurnSignal
 from annotations.qa.flags.base import (
     AttentionAnswer,
+    ComprehensionAttempts,
     ConversationSnapshot,
     LiveSignal,
     OtherSession,
@@ -70,6 +73,8 @@ def load_snapshots(conversation_ids: Sequence[int]) -> list[LoadedConversation]:
             "participant_id",
             "participant__prolific_pid",
             "participant__language",
+            "participant__comprehension_attempts",
+            "participant__comprehension_passed_at",
             "study__conversations_per_participant",
             "study__languages",
             "study__default_language",
@@ -88,6 +93,7 @@ def load_snapshots(conversation_ids: Sequence[int]) -> list[LoadedConversation]:
     responses = _profile_responses(ids) if checks else {}
     in_steps = _annotation_step_checks(ids)
     same_pid = _same_pid_sessions(conversations)
+    missed = _comprehension_misses(conversations)
     loaded = []
     for c in conversations:
         record = by_id[c.pk]
@@ -102,6 +108,7 @@ def load_snapshots(conversation_ids: Sequence[int]) -> list[LoadedConversation]:
             same_pid_sessions=same_pid.get(c.pk, ()),
             conversations_allowed=c.study.conversations_per_participant,
             language=language_in(c),  # as the live check reads it (imported ones too)
+            comprehension=_comprehension(c.participant, missed),
         )
         loaded.append(LoadedConversation(c, snapshot, thresholds_for(settings.get(c.study_id))))
     return loaded
@@ -184,6 +191,38 @@ def _annotation_step_checks(ids: list[int]) -> dict[int, list[AttentionAnswer]]:
                 given=given or None,
             )
         )
+    return found
+
+
+def _comprehension(
+    participant: Participant, missed: dict[int, list[tuple[str, ...]]]
+) -> ComprehensionAttempts:
+    return ComprehensionAttempts(
+        failed=participant.comprehension_attempts,
+        passed=participant.comprehension_passed_at is not None,
+        missed=tuple(missed.get(participant.pk, ())),
+    )
+
+
+def _comprehension_misses(conversations: list[Conversation]) -> dict[int, list[tuple[str, ...]]]:
+    """Per participant who failed the comprehension check at least once, the questions each
+    wrong attempt missed, from the audit (one query, only when there is such a participant)."""
+    failed = {str(c.participant_id) for c in conversations if c.participant.comprehension_attempts}
+    if not failed:
+        return {}
+    rows = (
+        AuditEntry.objects.filter(
+            action=AuditAction.PARTICIPANT_COMPREHENSION.value,
+            target_type=Participant._meta.label_lower,
+            target_id__in=failed,
+            data__passed=False,
+        )
+        .order_by("pk")
+        .values_list("target_id", "data")
+    )
+    found: dict[int, list[tuple[str, ...]]] = defaultdict(list)
+    for target_id, data in rows:
+        found[int(target_id)].append(tuple(str(q) for q in (data or {}).get("wrong", ())))
     return found
 
 
