@@ -43,6 +43,11 @@ def add_leaderboard_parsers(commands: argparse._SubParsersAction) -> None:  # ty
     add.add_argument("--seed", type=int, default=0, help="baseline and statistics seed")
     add.add_argument("--run-id", help="a name for the run (default: the runs folder's)")
     add.add_argument("--replace", action="store_true", help="replace a model already there")
+    add.add_argument(
+        "--compat",
+        action="store_true",
+        help="score as the reference does where our rules depart (a board keeps one way)",
+    )
     show = actions.add_parser("show", help="compare the stored models; print or export")
     show.add_argument("--board", required=True, type=Path, help="the board's folder")
     show.add_argument("--data", required=True, type=Path, help="the release folder")

@@ -1,6 +1,6 @@
 """``attunebench leaderboard add|show``: the standing leaderboard of a release (leaderboard.py).
 
-    attunebench leaderboard add --board BOARD --data RELEASE --runs RUNS
+    attunebench leaderboard add --board BOARD --data RELEASE --runs RUNS [--compat]
     attunebench leaderboard show --board BOARD --data RELEASE [--csv FILE] [--json FILE]
 
 ``add`` scores the run's outputs (no model call) and stores them; ``show`` compares every
@@ -58,6 +58,7 @@ def add_command(args: argparse.Namespace) -> int:
         run_id=args.run_id or args.runs.name,
         configurations=read_run_config(args.runs / RUN_CONFIG_FILE).get("models", {}),
         replace=args.replace,
+        compat=args.compat,
     )
     path = save_board(result.board, args.board)
     added = ", ".join(f"{model} ({mode})" for model, mode in result.added)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from attunebench.instrument import Instrument, default_instrument, load_instrument
+from attunebench.prompts import load_prompt_set
 from attunebench.release import (
     DataFolderError,
     ReleaseIdentity,
@@ -29,7 +30,13 @@ from attunebench.report.build import (
     analyse,
     write_report_folder,
 )
+from attunebench.report.configurations import (
+    ModelConfiguration,
+    benchmark_system_prompt_sha256,
+    model_configuration,
+)
 from attunebench.report.reproducibility import package_engine_version
+from attunebench.run_config import RUN_CONFIG_FILE, read_run_config
 from attunebench.run_output import RunOutput
 from attunebench.runner import RunOptions
 from attunebench.score_folder import read_runs
@@ -46,6 +53,7 @@ class RunsFolder:
     def __init__(self, runs: Path) -> None:
         if not runs.is_dir():
             raise DataFolderError(f"no runs folder at {runs}")
+        self.config = read_run_config(runs / RUN_CONFIG_FILE)  # {} when none was recorded
         self.outputs, self.unreadable = read_runs(runs)
         if not self.outputs:
             raise DataFolderError(f"no run outputs in {runs}")
@@ -77,6 +85,35 @@ class RunsFolder:
 
     def items(self) -> list[tuple[str, RunOutput]]:
         return self.outputs
+
+    def named(self, role: str) -> list[tuple[str, str]]:
+        """(name, model string) of the models (``role`` "models") or judges ("judges"), by
+        name: the alias run_config.json records for a model string, else the string itself."""
+        recorded = self.config.get(role) or {}
+        strings = self.models if role == "models" else self.judges
+        return sorted((str((recorded.get(m) or {}).get("alias") or m), m) for m in strings)
+
+    def configurations(self) -> tuple[ModelConfiguration, ...]:
+        """Every model's then every judge's configuration as run_config.json records it, as the
+        admin's report states them (none without a record: outputs of another tool)."""
+        if not self.config:
+            return ()
+        prompt_set = str(self.config.get("prompt_set") or RunOptions().prompt_set)
+        prompts = benchmark_system_prompt_sha256(load_prompt_set(prompt_set))
+        found = []
+        for role, key in (("model", "models"), ("judge", "judges")):
+            recorded = self.config.get(key) or {}
+            for name, model in self.named(key):
+                if (entry := recorded.get(model)) is not None:
+                    found.append(
+                        model_configuration(
+                            role,
+                            {**entry, "alias": name, "model": model},
+                            system_prompt_sha256=prompts[role],
+                            system_prompt_version=self.prompt_version,
+                        )
+                    )
+        return tuple(found)
 
 
 def analyse_folder(
@@ -181,6 +218,7 @@ def cli_reproducibility(
     report = ["attunebench", "report", "--data", str(args.data), "--runs", str(args.runs)]
     report += ["--seed", str(args.seed), "--out", str(args.out)]
     report += ["--" + n.replace("_", "-") for n, on in options.statistics().items() if on]
+    judges = runs.named("judges")
     return Reproducibility(
         release_name=release.name,
         release_version=release.version,
@@ -193,9 +231,9 @@ def cli_reproducibility(
             "statistics and baselines": args.seed,
             "pairwise presentation": RunOptions().pairwise_seed,
         },
-        judges=tuple(runs.judges),
-        judge_models=tuple(runs.judges),
-        models=tuple(runs.models),
+        judges=tuple(name for name, _ in judges),
+        judge_models=tuple(model for _, model in judges),
+        models=tuple(name for name, _ in runs.named("models")),
         modes=runs.modes,
         panas_strategy=runs.panas_strategy,
         subsample=args.subsample or "",
@@ -205,6 +243,7 @@ def cli_reproducibility(
             "OpenAI-compatible server); the call cache in the runs folder answers calls "
             "already made."
         ),
+        configurations=runs.configurations(),
     )
 
 

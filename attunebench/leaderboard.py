@@ -175,16 +175,20 @@ def add_run(
     run_id: str = "",
     configurations: Mapping[str, Mapping[str, Any]] | None = None,
     replace: bool = False,
+    compat: bool = False,
 ) -> Added:
     """Score one finished run's outputs and add its (model, mode) entries to ``board`` (a new
     board when None). Refuses a run whose provenance differs from the board's, and a (model,
-    mode) already on it unless ``replace``. No model is called: the outputs are scored."""
+    mode) already on it unless ``replace``. No model is called: the outputs are scored, with
+    the reference's rules where ours depart from them when ``compat`` (a board keeps one way)."""
     prompts = {o.prompt_version or "" for _, o in outputs}
     if len(prompts) != 1:
         raise LeaderboardError(f"the run mixes prompt versions: {', '.join(sorted(prompts))}")
     modes = [o.mode or "default" for _, o in outputs]
     primary = board_mode(board) or main_mode(modes)
-    scored = score_runs(conversations, outputs, baseline_seed=seed, baseline_mode=primary)
+    scored = score_runs(
+        conversations, outputs, compat=compat, baseline_seed=seed, baseline_mode=primary
+    )
     identity = Identity(release.content_hash, prompts.pop(), scored.options.as_dict(), seed)
     if board is None:
         board = Leaderboard(identity, release.name, release.version)

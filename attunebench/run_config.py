@@ -1,11 +1,14 @@
 """``run_config.json`` in a runs folder: how ``attunebench run`` called each model (model
 string, API base, the name of the key's variable, request parameters; never a key), so a
-leaderboard entry keeps the configuration its scores came from."""
+leaderboard entry keeps the configuration its scores came from and ``attunebench report``
+states it. An entry may also carry an ``alias``: the name another tool knew the model by (the
+admin's endpoint alias, for outputs exported from an admin run); the report then names the
+model by it, as that tool's report does."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +18,14 @@ from attunebench.files import write_atomically
 RUN_CONFIG_FILE = "run_config.json"
 
 
-def endpoint_configuration(spec: EndpointConfig) -> dict[str, Any]:
-    return {
+def endpoint_configuration(spec: EndpointConfig, alias: str | None = None) -> dict[str, Any]:
+    found = {
         "model": spec.model,
         "api_base": spec.api_base,
         "api_key_env": spec.api_key_env,  # the variable's name; the key stays in it
         "params": dict(spec.params),
     }
+    return found | ({"alias": alias} if alias else {})
 
 
 def write_run_config(
@@ -31,10 +35,13 @@ def write_run_config(
     modes: Sequence[str],
     panas_strategy: str,
     prompt_set: str,
+    aliases: Mapping[str, str] | None = None,
 ) -> Path:
+    """``aliases``: model string -> the name another tool knew it by (none from ``run``)."""
+    named = aliases or {}
     data = {
-        "models": {m.model: endpoint_configuration(m) for m in models},
-        "judges": {j.model: endpoint_configuration(j) for j in judges},
+        "models": {m.model: endpoint_configuration(m, named.get(m.model)) for m in models},
+        "judges": {j.model: endpoint_configuration(j, named.get(j.model)) for j in judges},
         "modes": list(modes),
         "panas_strategy": panas_strategy,
         "prompt_set": prompt_set,

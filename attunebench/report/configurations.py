@@ -38,10 +38,12 @@ ROLES = ("model", "judge")
 
 
 def api_base_host(api_base: str | None) -> str:
-    """Only the host (and port): user info, path and query could carry a token."""
+    """Only the host (and port): user info, path and query could carry a token. A value with
+    no scheme is read as a host already (the admin's endpoint record keeps only the host; read
+    as a URL it would have none, and its reports would name no host)."""
     if not api_base:
         return ""
-    parts = urlsplit(api_base)
+    parts = urlsplit(api_base if "//" in api_base else f"//{api_base}")
     host = parts.hostname or ""
     return f"{host}:{parts.port}" if parts.port else host
 

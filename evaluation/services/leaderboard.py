@@ -1,7 +1,8 @@
 """The standing leaderboard of a release in the admin: every finished run's per-conversation
 scores (from its report folder: per_conversation.parquet, scores.json), grouped into boards
 whose runs may be compared (same release hash, prompt version, scoring options and seed), and
-compared by the package (``attunebench.leaderboard``) without calling any model.
+compared by the package (``attunebench.leaderboard``) without calling any model. Each kept
+entry carries the configuration its model ran with (the run's record made at its creation).
 
 Who may see it: whoever may view evaluation reports, over the runs they may see (the admin
 view filters the runs before calling here).
@@ -18,11 +19,19 @@ import pandas as pd
 
 from annotations.releases.models import Release
 from attunebench.cli_report import Table, leaderboard_table, pairs_table
-from attunebench.leaderboard import Identity, Leaderboard, add_rows, board_statistics
+from attunebench.leaderboard import (
+    BASELINE_PREFIX,
+    Entry,
+    Identity,
+    Leaderboard,
+    add_rows,
+    board_statistics,
+)
 from attunebench.score_folder import PER_CONVERSATION_FILE, SCORES_FILE
 from attunebench.stats.build import score_columns
 from evaluation.engine import release_conversations
 from evaluation.models import EvaluationRun, RunStatus
+from evaluation.services.configurations import run_configurations
 from evaluation.services.report import report_folder, run_instrument
 
 
@@ -32,6 +41,7 @@ class BoardView:
     run_ids: tuple[int, ...]
     leaderboard: Table
     pairs: Table
+    entries: tuple[Entry, ...] = ()  # the models kept (no baselines), with their provenance
 
 
 def finished_runs(release: Release, runs: Iterable[EvaluationRun]) -> list[EvaluationRun]:
@@ -68,7 +78,7 @@ def release_boards(release: Release, runs: Sequence[EvaluationRun]) -> list[Boar
             key, (Leaderboard(identity, release.name, release.version), [])
         )
         rows = score_columns(pd.read_parquet(folder / PER_CONVERSATION_FILE))
-        add_rows(board, rows, str(run.pk), replace=True)
+        add_rows(board, rows, str(run.pk), model_configurations(run), replace=True)
         ids.append(run.pk)
     if not boards:
         return []
@@ -83,20 +93,45 @@ def release_boards(release: Release, runs: Sequence[EvaluationRun]) -> list[Boar
                 tuple(ids),
                 leaderboard_table(statistics),
                 pairs_table(statistics, "composite"),
+                tuple(e for e in board.entries if not e.model.startswith(BASELINE_PREFIX)),
             )
         )
     return views
 
 
+def model_configurations(run: EvaluationRun) -> dict[str, dict[str, Any]]:
+    """The run's models' configurations as a board entry keeps them, by the name their score
+    rows carry (the model string). The keys ``attunebench run`` records (run_config.py: model,
+    api_base, params) and the report's identity of the configuration; shown like the report:
+    the API base as its host only, the parameters through the report's allow-list (the others
+    by name only), no key nor its variable's name (the run's record holds neither)."""
+    return {
+        c.model: {
+            "model": c.model,
+            "api_base": c.api_base_host,
+            "params": dict(c.params),
+            "params_withheld": list(c.params_withheld),
+            "alias": c.alias,
+            "configuration_id": c.configuration_id,
+        }
+        for c in run_configurations(run)
+        if c.role == "model"
+    }
+
+
 def board_as_dict(board: BoardView) -> dict[str, Any]:
     """A board as plain JSON (the researcher API's leaderboard): what makes its runs
-    comparable, the runs, and its two tables as column names and rows."""
+    comparable, the runs, the models kept with their configurations, and its two tables as
+    column names and rows."""
     return {
         "release_hash": board.identity.release_hash,
         "prompt_version": board.identity.prompt_version,
         "scoring_options": dict(board.identity.scoring_options),
         "seed": board.identity.seed,
         "runs": list(board.run_ids),
+        "entries": [
+            {k: v for k, v in entry.to_dict().items() if k != "rows"} for entry in board.entries
+        ],
         "leaderboard": _table(board.leaderboard),
         "pairs": _table(board.pairs),
     }

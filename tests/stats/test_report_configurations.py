@@ -9,6 +9,7 @@ import pytest
 
 from attunebench.prompts import load_prompt_set
 from attunebench.report.configurations import (
+    api_base_host,
     benchmark_system_prompt_sha256,
     model_configuration,
 )
@@ -95,3 +96,11 @@ def test_the_system_prompts_the_benchmark_sends_are_hashed_per_role():
 def test_an_unknown_role_is_refused():
     with pytest.raises(ValueError, match="role"):
         model_configuration("oracle", RECORD, system_prompt_sha256="", system_prompt_version="")
+
+
+@pytest.mark.parametrize(
+    "recorded", ["api.example.org:8443", "https://user:pw@api.example.org:8443/v1?key=s3cr3t"]
+)
+def test_a_host_already_reduced_stays_that_host(recorded):
+    # The admin's endpoint record keeps the host only; its report reads that record again.
+    assert api_base_host(recorded) == "api.example.org:8443"
