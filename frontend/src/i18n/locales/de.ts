@@ -21,7 +21,7 @@ const de: Messages = {
     server: "Bei uns ist etwas schiefgelaufen. Bitte versuche es gleich noch einmal.",
     cut: "Die Verbindung ist abgebrochen, während die Antwort geschrieben wurde. Deine Nachricht ist gespeichert.",
     waiting_for_connection:
-      "Warte auf eine Verbindung: Deine Antworten sind gespeichert und werden gesendet, sobald du wieder online bist.",
+      "Warten auf eine Verbindung: Deine Antworten sind gespeichert und werden gesendet, sobald du wieder online bist.",
     crashTitle: "Auf dieser Seite ist etwas schiefgelaufen",
     crashBody:
       "Nichts von dem, was du geschrieben hast, geht verloren: Es ist auf diesem Gerät und auf dem Server der Studie gespeichert.",
@@ -42,7 +42,7 @@ const de: Messages = {
   consent: {
     title: "Information und Einwilligung",
     noText: "Das Forschungsteam hat dieser Studie keinen Informationstext hinzugefügt.",
-    agree: "Ich bin einverstanden teilzunehmen",
+    agree: "Ich bin mit der Teilnahme einverstanden",
     disagree: "Ich bin nicht einverstanden",
   },
   comprehension: {
@@ -94,7 +94,7 @@ const de: Messages = {
     sending: "Deine Nachricht wird gesendet.",
     received: "Antwort erhalten.",
     loadAgain: "Erneut laden",
-    answersSaved: "Deine Antworten zu dieser Antwort sind gespeichert.",
+    answersSaved: "Deine Angaben zur Antwort des Assistenten sind gespeichert.",
     writeNext: " Du kannst unten deine nächste Nachricht schreiben.",
     waitReply: "Bitte warte auf die Antwort.",
     retryFirst: "Bitte sende zuerst deine letzte Nachricht erneut.",
@@ -109,7 +109,7 @@ const de: Messages = {
     onItsWay: "Die Antwort auf diese Nachricht ist noch unterwegs…",
     yourMessage: "Deine Nachricht",
     waitingForConnection:
-      "Warte auf eine Verbindung: Deine Nachricht ist gespeichert und wird gesendet, sobald du wieder online bist.",
+      "Warten auf eine Verbindung: Deine Nachricht ist gespeichert und wird gesendet, sobald du wieder online bist.",
     characters: "{{length, number}} / {{max, number}} Zeichen",
     send: "Senden",
     progressReached_one:
@@ -197,7 +197,7 @@ const de: Messages = {
     no: "Nein, zurück",
   },
   support: {
-    title: "Es gibt Unterstützung",
+    title: "Hier findest du Unterstützung",
     canWithdraw:
       "Du kannst jederzeit aufhören und deine Teilnahme an der Studie mit dem Button unten auf der Seite zurückziehen.",
     help: "Hilfe und Unterstützung",
