@@ -64,7 +64,7 @@ def validate_topics(topics: object) -> None:
 
 # Languages the participant app has message catalogs for (frontend/src/i18n/locales/); a
 # study can only enable these, or its pages would fall back to English mid-study.
-PARTICIPANT_LANGUAGES: tuple[str, ...] = ("en", "es", "ar")
+PARTICIPANT_LANGUAGES: tuple[str, ...] = ("en", "es", "ar", "de")
 # The study texts a translation in Study.translations may carry.
 STUDY_TEXT_FIELDS: tuple[str, ...] = ("title", "consent_text", "support_resources")
 

@@ -60,6 +60,11 @@ CHECK_IN_TEXTS = {
         "نودّ فقط أن نطمئن عليك: كيف حالك؟ إذا كانت الأمور ثقيلة عليك الآن، يمكنك التوقف "
         "مؤقتًا أو الانسحاب في أي وقت، والمساعدة متاحة إن أردتها:"
     ),
+    "de": (
+        "Wir wollten nur kurz nachfragen: Wie geht es dir? Wenn sich gerade alles schwer "
+        "anfühlt, kannst du jederzeit eine Pause machen oder aufhören, und es gibt Hilfe, "
+        "wenn du sie möchtest:"
+    ),
 }
 
 

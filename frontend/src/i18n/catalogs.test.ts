@@ -1,5 +1,5 @@
 // Every language a study can enable has every key of the English catalog, each plural in
-// every form its language needs (Intl.PluralRules: Arabic six, Spanish three), with the same
+// every form its language needs (Intl.PluralRules: Arabic six, Spanish three, German two), with the same
 // placeholders, so no participant meets an English fallback or a raw key mid-study.
 import { describe, expect, it } from "vitest";
 import { APP_LANGUAGES } from "./languages";

@@ -5,6 +5,7 @@ import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
 import { directionOf } from "./languages";
 import ar from "./locales/ar";
+import de from "./locales/de";
 import en from "./locales/en";
 import es from "./locales/es";
 
@@ -12,6 +13,7 @@ export const resources = {
   en: { translation: en },
   es: { translation: es },
   ar: { translation: ar },
+  de: { translation: de },
 } as const;
 
 export const i18n = i18next.createInstance();

@@ -3,7 +3,7 @@
 // default; only languages the study enables count.
 
 /** Languages with a catalog in locales/ (add a catalog, then its code here). */
-export const APP_LANGUAGES = ["en", "es", "ar"] as const;
+export const APP_LANGUAGES = ["en", "es", "ar", "de"] as const;
 export type AppLanguage = (typeof APP_LANGUAGES)[number];
 
 // Scripts written right to left (the page's `dir`); codes of languages we may add later too.
