@@ -73,3 +73,21 @@ def _merge(spans: list[Span]) -> list[Span]:
         else:
             merged.append(span)
     return merged
+
+
+def repeats(texts: Mapping[str, str], surfaces: Mapping[str, DetailKind]) -> list[Span]:
+    """Every whole-word occurrence, as typed (case-sensitive), of each surface in the texts.
+
+    A detail a reviewer accepted or marked once is the same detail wherever else it is
+    written: "Priya" marked in turn 1 is redacted in turn 4 and in the model's reply too.
+    Whole-word: "Priya's" has it, "Priyanka" does not.
+    """
+    spans: list[Span] = []
+    for surface, kind in surfaces.items():
+        word = surface.strip()
+        if not word:
+            continue
+        pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
+        for path, text in texts.items():
+            spans += [Span(path, m.start(), m.end(), kind) for m in pattern.finditer(text)]
+    return spans

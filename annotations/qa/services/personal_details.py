@@ -31,7 +31,7 @@ from annotations.qa.models import (
 )
 from annotations.qa.personal_details import model_spans, patterns
 from annotations.qa.personal_details.kinds import DetailKind
-from annotations.qa.personal_details.redaction import Span, redact_texts
+from annotations.qa.personal_details.redaction import Span, redact_texts, repeats
 from annotations.qa.personal_details.texts import record_texts, replace_texts
 from annotations.qa.services import QAError, personal_detail_model
 from annotations.services.audit import actor_label_for, record_audit
@@ -301,8 +301,10 @@ class RedactionLayer:
 
     @classmethod
     def for_conversations(cls, ids: Iterable[int], mode: str) -> RedactionLayer:
-        rows = PersonalDetailFinding.objects.filter(conversation_id__in=list(ids)).exclude(
-            status=FindingStatus.DISMISSED
+        rows = (
+            PersonalDetailFinding.objects.filter(conversation_id__in=list(ids))
+            .exclude(status=FindingStatus.DISMISSED)
+            .order_by("pk")  # a rebuild writes the same bytes
         )
         if mode != RedactionMode.AUTO:
             rows = rows.filter(status=FindingStatus.ACCEPTED)
@@ -324,14 +326,21 @@ class RedactionLayer:
         findings = self.by_conversation.get(conversation_id, [])
         texts = record_texts(record)
         scanned = record_texts(stored) if stored is not None else texts
-        shas = {path: _sha(text) for path, text in texts.items()}
+        # A finding of a text that changed since it was found does not fit the text (the build
+        # scans every changed text first, so the new text has its own findings).
+        current = [f for f in findings if _sha(scanned.get(f.field_path, "")) == f.text_sha256]
         spans = [
             Span(f.field_path, f.start, f.end, DetailKind(f.kind))
-            for f in findings
-            # A finding of a text that changed since does not fit the new text (the build
-            # scans every changed text first, so the new text has its own findings).
-            if shas.get(f.field_path) == f.text_sha256
+            for f in current
+            if texts.get(f.field_path) == scanned.get(f.field_path)
         ]
+        # What a reviewer accepted or marked once is redacted wherever else it is written in
+        # the conversation (a corrected text included), with the same placeholder.
+        reviewed: dict[str, DetailKind] = {}
+        for f in current:
+            if f.status == FindingStatus.ACCEPTED:
+                reviewed.setdefault(scanned[f.field_path][f.start : f.end], DetailKind(f.kind))
+        spans += repeats(texts, reviewed)
         for path, text in texts.items():
             if scanned.get(path) != text:
                 spans += [Span(path, d.start, d.end, d.kind) for d in patterns.detect(text)]
