@@ -182,3 +182,7 @@ def test_a_name_marked_once_is_redacted_at_every_occurrence(build, planted, revi
     edited = first["annotations"]["alternateResponses"]["humanEdited"]
     assert edited.startswith("Thanks [NAME_1],")
     assert "[NAME_2]" not in json.dumps(record)
+    # The manifest counts the placeholders written, not the one decision.
+    assert (
+        json.loads(files["1.0.0/MANIFEST.json"])["personal_details"]["redacted_spans"]["name"] == 3
+    )

@@ -10,9 +10,9 @@ outside the study can do neither. Every decision is an audit entry.
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -298,9 +298,14 @@ class RedactionLayer:
 
     by_conversation: dict[int, list[PersonalDetailFinding]]
     mode: str
+    # Placeholders written by kind, over every record applied (the card's and manifest's
+    # redacted spans: a detail redacted at three places counts three).
+    written: Counter[str] = field(default_factory=Counter)
 
     @classmethod
-    def for_conversations(cls, ids: Iterable[int], mode: str) -> RedactionLayer:
+    def for_conversations(
+        cls, ids: Iterable[int], mode: str, written: Counter[str] | None = None
+    ) -> RedactionLayer:
         rows = (
             PersonalDetailFinding.objects.filter(conversation_id__in=list(ids))
             .exclude(status=FindingStatus.DISMISSED)
@@ -312,7 +317,7 @@ class RedactionLayer:
         for finding in rows:
             if finding.status == FindingStatus.ACCEPTED or finding.score >= AUTO_THRESHOLD:
                 grouped[finding.conversation_id].append(finding)
-        return cls(dict(grouped), mode)
+        return cls(dict(grouped), mode, Counter() if written is None else written)
 
     def apply(
         self,
@@ -346,17 +351,7 @@ class RedactionLayer:
                 spans += [Span(path, d.start, d.end, d.kind) for d in patterns.detect(text)]
         if not spans:
             return record
-        return replace_texts(record, redact_texts(texts, spans))
-
-
-def redaction_counts(queryset: QuerySet[Conversation], mode: str) -> dict[str, int]:
-    """Spans redacted per kind among these conversations (the card and the manifest)."""
-    counts: dict[str, int] = defaultdict(int)
-    layer = RedactionLayer.for_conversations(queryset.values_list("pk", flat=True), mode)
-    for findings in layer.by_conversation.values():
-        for finding in findings:
-            counts[finding.kind] += 1
-    return dict(sorted(counts.items()))
+        return replace_texts(record, redact_texts(texts, spans, self.written))
 
 
 # --- erasure on request (researchers) -----------------------------------------------------------
