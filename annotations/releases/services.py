@@ -20,6 +20,7 @@ import re
 import shutil
 import stat
 import uuid
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -40,7 +41,6 @@ from annotations.qa.selectors import agreement_summary, approved_conversations, 
 from annotations.qa.services.personal_details import (
     RedactionLayer,
     erasure_dates,
-    redaction_counts,
     scan_queryset,
     unreviewed_findings,
 )
@@ -446,13 +446,14 @@ def _build_into(release: Release, root: Path, temporary: Path, staged_archive: P
     _refuse_unreviewed(release, queryset)
     writer = ReleaseFolderWriter(temporary, instrument)
     done = 0
+    redacted: Counter[str] = Counter()  # placeholders written, by kind
     try:
         for ids in iter_id_chunks(queryset, chunk_size()):
-            writer.add_chunk(_release_items(release, ids))
+            writer.add_chunk(_release_items(release, ids, redacted))
             done += len(ids)
             _renew(release, progress_done=done)
             build_chunk_written.send(sender=Release, release=release, done=done)
-        info = _release_info(release, studies, instrument, left_out, queryset)
+        info = _release_info(release, studies, instrument, left_out, queryset, redacted)
         _write_retractions(release, temporary, queryset)
         _renew(release)
         result = writer.close(info, list(release.subsample_sizes), release.subsample_seed)
@@ -559,13 +560,15 @@ def _publish(
     return release
 
 
-def _release_items(release: Release, ids: list[int]) -> Iterator[ReleaseItem]:
+def _release_items(
+    release: Release, ids: list[int], redacted: Counter[str]
+) -> Iterator[ReleaseItem]:
     rows = Conversation.objects.filter(pk__in=ids).values_list(
         "pk", "participant__pseudonym", "is_synthetic", "model_config__config_hash"
     )
     who = {pk: (pseudonym, synthetic, config) for pk, pseudonym, synthetic, config in rows}
     apply = apply_corrections if release.layer == AnnotationLayer.CORRECTED else None
-    redaction = RedactionLayer.for_conversations(ids, release.redaction)
+    redaction = RedactionLayer.for_conversations(ids, release.redaction, redacted)
     for pk, record in zip(ids, load_records(ids), strict=True):
         pseudonym, synthetic, config = who[pk]
         if apply is not None:
@@ -616,6 +619,7 @@ def _release_info(
     instrument,
     left_out: dict[str, int],
     queryset: QuerySet[Conversation],
+    redacted: Counter[str],
 ) -> ReleaseInfo:
     exclusions = exclusion_reasons(Conversation.objects.filter(study__in=studies))
     agreement = {study.slug: agreement_summary(study) for study in studies}
@@ -643,7 +647,7 @@ def _release_info(
         personal_details={
             "redaction": release.redaction,
             "detectors": personal_detail_versions(),
-            "redacted_spans": redaction_counts(queryset, release.redaction),
+            "redacted_spans": dict(sorted(redacted.items())),
         },
         translations=_translations(studies[0]),
     )

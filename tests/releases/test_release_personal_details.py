@@ -7,13 +7,21 @@ from pathlib import Path
 import pytest
 
 from annotations.interchange.to_records import load_records
-from annotations.models import Conversation, ConversationState
+from annotations.models import Conversation, ConversationState, Participant, Turn, TurnAnnotation
 from annotations.qa.models import FindingStatus, PersonalDetailFinding
 from annotations.qa.personal_details.texts import record_texts
 from annotations.qa.services.personal_details import decide_finding, mark_missed
 from annotations.releases.models import Release
 from annotations.releases.services import ReleaseError, build_release
-from tests.privacy.planting import DETECTED, NAME, PLANTED, plant, texts_of_release
+from tests.privacy.planting import (
+    DETECTED,
+    EMAIL,
+    NAME,
+    PHONE,
+    PLANTED,
+    plant,
+    texts_of_release,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -112,3 +120,69 @@ def test_a_corrected_text_is_redacted_too(build, demo_study, reviewer):
     assert not [name for name, text in files.items() if "fixed.mail@example.org" in text]
     record = json.loads(files[f"conversations/conversation_{conversation.external_id}.json"])
     assert record["turns"][0]["userMessage"] == "fixed text: reach me at [EMAIL_1]"
+
+
+def _accept_pending(reviewer) -> None:
+    for finding in PersonalDetailFinding.objects.filter(status=FindingStatus.PENDING):
+        decide_finding(finding, actor=reviewer, accept=True)
+
+
+def test_one_word_answers_and_imported_fields_are_scanned_and_redacted(build, demo_study, reviewer):
+    conversation = (
+        Conversation.objects.filter(study=demo_study, state=ConversationState.COMPLETED)
+        .order_by("pk")
+        .first()
+    )
+    participant = conversation.participant
+    other_email = "sam.j@example.org"
+    Participant.objects.filter(pk=participant.pk).update(
+        responses={**participant.responses, "nickname": EMAIL},  # one word
+        profile_extra={"contact": f"ring {PHONE}"},
+    )
+    first = Turn.objects.filter(conversation=conversation).order_by("number").first()
+    Turn.objects.filter(pk=first.pk).update(other={"importedNote": f"or {other_email}"})
+    TurnAnnotation.objects.filter(turn=first).update(other={"note": {"phone": PHONE}})
+    with pytest.raises(ReleaseError, match="not reviewed"):
+        build("1.0.0")
+    _accept_pending(reviewer)
+    release = build_release(Release.objects.get(version="1.0.0").pk)
+
+    files = texts_of_release(Path(release.folder).parent)
+    for detail in (EMAIL, PHONE, other_email):
+        leaking = [name for name, text in files.items() if detail in text]
+        assert leaking == [], f"{detail!r} is in {leaking}"
+    record = json.loads(files[f"1.0.0/conversations/conversation_{conversation.external_id}.json"])
+    profile = record["participant_profile"]
+    assert profile["responses"]["nickname"] == "[EMAIL_1]"
+    assert profile["extra"] == {"contact": "ring [PHONE_1]"}
+    turn = record["turns"][0]
+    assert turn["importedNote"] == "or [EMAIL_2]"
+    assert turn["annotations"]["note"] == {"phone": "[PHONE_1]"}
+    assert "[EMAIL_1]" in files["1.0.0/tables/participants.jsonl"]
+
+
+def test_a_name_marked_once_is_redacted_at_every_occurrence(build, planted, reviewer):
+    with pytest.raises(ReleaseError):
+        build("1.0.0")
+    _accept_pending(reviewer)
+    path = "turns[turnNumber=1].userMessage"
+    start = record_texts(load_records([planted.pk])[0])[path].index(NAME)
+    mark_missed(
+        planted, actor=reviewer, field_path=path, start=start, end=start + len(NAME), kind="name"
+    )
+    assert PersonalDetailFinding.objects.filter(kind="name").count() == 1
+    release = build_release(Release.objects.get(version="1.0.0").pk)
+
+    files = texts_of_release(Path(release.folder).parent)
+    assert [name for name, text in files.items() if NAME in text] == []
+    record = json.loads(files[f"1.0.0/conversations/conversation_{planted.external_id}.json"])
+    first = record["turns"][0]
+    assert first["userMessage"].startswith("I'm [NAME_1],")
+    assert first["llmResponse"].startswith("Thanks [NAME_1].")
+    edited = first["annotations"]["alternateResponses"]["humanEdited"]
+    assert edited.startswith("Thanks [NAME_1],")
+    assert "[NAME_2]" not in json.dumps(record)
+    # The manifest counts the placeholders written, not the one decision.
+    assert (
+        json.loads(files["1.0.0/MANIFEST.json"])["personal_details"]["redacted_spans"]["name"] == 3
+    )

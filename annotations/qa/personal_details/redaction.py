@@ -10,6 +10,7 @@ record's reading order, so a rebuild writes the same bytes.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -32,11 +33,14 @@ def _identity(kind: DetailKind, surface: str) -> str:
     return " ".join(surface.casefold().split())
 
 
-def redact_texts(texts: Mapping[str, str], spans: Iterable[Span]) -> dict[str, str]:
+def redact_texts(
+    texts: Mapping[str, str], spans: Iterable[Span], written: Counter[str] | None = None
+) -> dict[str, str]:
     """The texts with every span replaced by its placeholder; only changed texts are returned.
 
     ``texts`` must be in reading order (``texts.record_texts``). Overlapping spans of one text
     are merged into the first (an edited span never leaves a fragment of the detail behind).
+    ``written`` counts the placeholders written, by kind (a release's redacted spans).
     """
     by_path: dict[str, list[Span]] = {}
     for span in spans:
@@ -58,6 +62,8 @@ def redact_texts(texts: Mapping[str, str], spans: Iterable[Span]) -> dict[str, s
                 numbers[key] = counters[span.kind]
             pieces.append(text[cursor : span.start])
             pieces.append(f"[{PLACEHOLDER_WORD[span.kind]}_{numbers[key]}]")
+            if written is not None:
+                written[span.kind.value] += 1
             cursor = span.end
         pieces.append(text[cursor:])
         redacted[path] = "".join(pieces)
@@ -73,3 +79,21 @@ def _merge(spans: list[Span]) -> list[Span]:
         else:
             merged.append(span)
     return merged
+
+
+def repeats(texts: Mapping[str, str], surfaces: Mapping[str, DetailKind]) -> list[Span]:
+    """Every whole-word occurrence, as typed (case-sensitive), of each surface in the texts.
+
+    A detail a reviewer accepted or marked once is the same detail wherever else it is
+    written: "Priya" marked in turn 1 is redacted in turn 4 and in the model's reply too.
+    Whole-word: "Priya's" has it, "Priyanka" does not.
+    """
+    spans: list[Span] = []
+    for surface, kind in surfaces.items():
+        word = surface.strip()
+        if not word:
+            continue
+        pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
+        for path, text in texts.items():
+            spans += [Span(path, m.start(), m.end(), kind) for m in pattern.finditer(text)]
+    return spans

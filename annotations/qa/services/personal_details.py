@@ -10,9 +10,9 @@ outside the study can do neither. Every decision is an audit entry.
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -31,7 +31,7 @@ from annotations.qa.models import (
 )
 from annotations.qa.personal_details import model_spans, patterns
 from annotations.qa.personal_details.kinds import DetailKind
-from annotations.qa.personal_details.redaction import Span, redact_texts
+from annotations.qa.personal_details.redaction import Span, redact_texts, repeats
 from annotations.qa.personal_details.texts import record_texts, replace_texts
 from annotations.qa.services import QAError, personal_detail_model
 from annotations.services.audit import actor_label_for, record_audit
@@ -298,11 +298,18 @@ class RedactionLayer:
 
     by_conversation: dict[int, list[PersonalDetailFinding]]
     mode: str
+    # Placeholders written by kind, over every record applied (the card's and manifest's
+    # redacted spans: a detail redacted at three places counts three).
+    written: Counter[str] = field(default_factory=Counter)
 
     @classmethod
-    def for_conversations(cls, ids: Iterable[int], mode: str) -> RedactionLayer:
-        rows = PersonalDetailFinding.objects.filter(conversation_id__in=list(ids)).exclude(
-            status=FindingStatus.DISMISSED
+    def for_conversations(
+        cls, ids: Iterable[int], mode: str, written: Counter[str] | None = None
+    ) -> RedactionLayer:
+        rows = (
+            PersonalDetailFinding.objects.filter(conversation_id__in=list(ids))
+            .exclude(status=FindingStatus.DISMISSED)
+            .order_by("pk")  # a rebuild writes the same bytes
         )
         if mode != RedactionMode.AUTO:
             rows = rows.filter(status=FindingStatus.ACCEPTED)
@@ -310,7 +317,7 @@ class RedactionLayer:
         for finding in rows:
             if finding.status == FindingStatus.ACCEPTED or finding.score >= AUTO_THRESHOLD:
                 grouped[finding.conversation_id].append(finding)
-        return cls(dict(grouped), mode)
+        return cls(dict(grouped), mode, Counter() if written is None else written)
 
     def apply(
         self,
@@ -324,30 +331,27 @@ class RedactionLayer:
         findings = self.by_conversation.get(conversation_id, [])
         texts = record_texts(record)
         scanned = record_texts(stored) if stored is not None else texts
-        shas = {path: _sha(text) for path, text in texts.items()}
+        # A finding of a text that changed since it was found does not fit the text (the build
+        # scans every changed text first, so the new text has its own findings).
+        current = [f for f in findings if _sha(scanned.get(f.field_path, "")) == f.text_sha256]
         spans = [
             Span(f.field_path, f.start, f.end, DetailKind(f.kind))
-            for f in findings
-            # A finding of a text that changed since does not fit the new text (the build
-            # scans every changed text first, so the new text has its own findings).
-            if shas.get(f.field_path) == f.text_sha256
+            for f in current
+            if texts.get(f.field_path) == scanned.get(f.field_path)
         ]
+        # What a reviewer accepted or marked once is redacted wherever else it is written in
+        # the conversation (a corrected text included), with the same placeholder.
+        reviewed: dict[str, DetailKind] = {}
+        for f in current:
+            if f.status == FindingStatus.ACCEPTED:
+                reviewed.setdefault(scanned[f.field_path][f.start : f.end], DetailKind(f.kind))
+        spans += repeats(texts, reviewed)
         for path, text in texts.items():
             if scanned.get(path) != text:
                 spans += [Span(path, d.start, d.end, d.kind) for d in patterns.detect(text)]
         if not spans:
             return record
-        return replace_texts(record, redact_texts(texts, spans))
-
-
-def redaction_counts(queryset: QuerySet[Conversation], mode: str) -> dict[str, int]:
-    """Spans redacted per kind among these conversations (the card and the manifest)."""
-    counts: dict[str, int] = defaultdict(int)
-    layer = RedactionLayer.for_conversations(queryset.values_list("pk", flat=True), mode)
-    for findings in layer.by_conversation.values():
-        for finding in findings:
-            counts[finding.kind] += 1
-    return dict(sorted(counts.items()))
+        return replace_texts(record, redact_texts(texts, spans, self.written))
 
 
 # --- erasure on request (researchers) -----------------------------------------------------------
