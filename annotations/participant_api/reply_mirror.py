@@ -43,6 +43,10 @@ FOLLOW_PREFIX = "attune:reply:follow:"
 WRITE_CONNECTIONS = 32
 FOLLOW_CONNECTIONS = 512
 POOL_WAIT_S = 10.0
+# redis-py gives a connection a 5 s socket timeout by default: as long as BLOCK_MS, so a
+# follower's XREAD that the server answers on time could still fail on a loaded host (CI saw
+# it). A follower's socket waits out the block with room to spare.
+FOLLOW_SOCKET_TIMEOUT_S = BLOCK_MS / 1000 + 10.0
 
 _clients: dict[tuple[asyncio.AbstractEventLoop, str], Any] = {}
 
@@ -59,6 +63,7 @@ def _client(use: str = "write") -> Any:
             redis_url() or "",
             max_connections=WRITE_CONNECTIONS if use == "write" else FOLLOW_CONNECTIONS,
             timeout=POOL_WAIT_S,
+            **({"socket_timeout": FOLLOW_SOCKET_TIMEOUT_S} if use == "follow" else {}),
         )
         client = _clients[key] = aioredis.Redis(connection_pool=pool)
     return client
