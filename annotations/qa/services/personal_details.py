@@ -357,19 +357,16 @@ class RedactionLayer:
 # --- erasure on request (researchers) -----------------------------------------------------------
 
 
-def erase_participant(
-    participant: Participant, *, actor: User | None, actor_label: str = ""
-) -> ParticipantErasure:
+def erase_participant(participant: Participant, *, actor: User) -> ParticipantErasure:
     """Erase what a participant wrote and answered, on their request, whatever the study's
     withdrawal policy: withdrawn (no later release carries them), content erased (the rows stay
     as empty shells), and recorded for the retractions file of every later release.
 
-    ``actor`` None is the command line's operator (``actor_label`` says who); a user must hold
-    ``qa.erase_participant`` in the participant's study.
+    ``actor`` (the admin's user, or the command's ``--actor``) must be active and hold
+    ``qa.erase_participant`` in the participant's study; there is no erasure without one.
     """
-    if actor is not None:
-        _authorise(actor, ERASE_PERM, participant.study_id)
-    label = actor_label_for(actor, actor_label or "system")
+    _authorise(actor, ERASE_PERM, participant.study_id)
+    label = actor_label_for(actor)
     with transaction.atomic():
         withdraw(participant)
         participant = Participant.objects.select_related("study").get(pk=participant.pk)
@@ -387,7 +384,7 @@ def erase_participant(
             participant=participant,
             conversation_ids=[external for _, external in conversations],
             erased_at=timezone.now(),
-            erased_by=actor if actor is not None else None,
+            erased_by=actor,
             actor_label=label,
         )
         record_audit(
