@@ -209,3 +209,22 @@ def seed_two_language_study(count: int, seed: int) -> Study:
 
 
 __all__ += ["seed_two_language_study"]
+
+
+# A study's two comprehension questions, with a right and a wrong set of answers to them.
+COMPREHENSION_QUESTIONS = [
+    {
+        "id": "task",
+        "question": "What will you do?",
+        "options": [{"id": "chat", "text": "Chat and rate"}, {"id": "video", "text": "Watch"}],
+        "answer": "chat",
+    },
+    {
+        "id": "stop",
+        "question": "Can you stop at any time?",
+        "options": [{"id": "yes", "text": "Yes"}, {"id": "no", "text": "No"}],
+        "answer": "yes",
+    },
+]
+RIGHT_ANSWERS = {"task": "chat", "stop": "yes"}
+WRONG_ANSWERS = {"task": "video", "stop": "yes"}

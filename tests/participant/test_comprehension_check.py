@@ -12,25 +12,11 @@ from annotations.models.study import validate_comprehension_questions, validate_
 from annotations.services.comprehension import COMPREHENSION_FAILED, SUBMIT_ACTION
 from annotations.services.participants import is_full
 from annotations.services.places import place_counts
+from tests.factories import COMPREHENSION_QUESTIONS as QUESTIONS
+from tests.factories import RIGHT_ANSWERS as RIGHT
+from tests.factories import WRONG_ANSWERS as WRONG
 
 pytestmark = pytest.mark.django_db
-
-QUESTIONS = [
-    {
-        "id": "task",
-        "question": "What will you do?",
-        "options": [{"id": "chat", "text": "Chat and rate"}, {"id": "video", "text": "Watch"}],
-        "answer": "chat",
-    },
-    {
-        "id": "stop",
-        "question": "Can you stop at any time?",
-        "options": [{"id": "yes", "text": "Yes"}, {"id": "no", "text": "No"}],
-        "answer": "yes",
-    },
-]
-RIGHT = {"task": "chat", "stop": "yes"}
-WRONG = {"task": "video", "stop": "yes"}
 
 
 @pytest.fixture

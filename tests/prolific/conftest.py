@@ -21,7 +21,7 @@ from annotations.models import (
     TurnAnnotation,
     TurnStatus,
 )
-from annotations.prolific import connection
+from annotations.prolific import bonuses, connection, review
 from annotations.services.participants import give_consent, start_participant
 from attune_collect.llm.retry import RetryPolicy
 from attune_collect.prolific.client import AWAITING_REVIEW, ClientPolicy
@@ -117,3 +117,17 @@ def complete(arrival: Arrival, server: ProlificTestServer, *, turns: int = 3) ->
         state=ConversationState.COMPLETED, completed_at=now
     )
     server.set_status(arrival.submission_id, AWAITING_REVIEW)
+
+
+def review_and_pay(link: ProlificLink, server: ProlificTestServer, actor) -> None:
+    """Approve a synced study's submissions through a 500 that comes after the work (sent
+    again), then pay the bonus table: every path of the review that handles the token."""
+    review.intend_approvals(link, actor=actor)
+    server.faults.add("transition", "server_error_after")
+    review.send_decisions(link)
+    review.send_decisions(link)
+    rows = bonuses.bonus_table(link)
+    bonuses.intend_bonuses(
+        link, actor=actor, expected_total_cents=sum(r.amount_cents for r in rows)
+    )
+    bonuses.pay_bonuses(link)

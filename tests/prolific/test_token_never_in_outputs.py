@@ -24,13 +24,12 @@ from django.urls import reverse
 
 from annotations.demo import ensure_demo_endpoints
 from annotations.models import Study
-from annotations.prolific import bonuses, review
 from annotations.prolific.sync import sync_study
 from annotations.qa.monitoring import TABLES
 from annotations.releases.services import build_release, create_release
 from tests.evaluation.conftest import evaluation_dirs, redis_prefix  # noqa: F401 - autouse
 from tests.participant.client import DjangoTransport, ParticipantClient
-from tests.prolific.conftest import PROLIFIC_STUDY, arrive, complete
+from tests.prolific.conftest import PROLIFIC_STUDY, arrive, complete, review_and_pay
 
 pytestmark = pytest.mark.django_db
 
@@ -48,15 +47,7 @@ def study_that_ran(linked_study, prolific_server, researcher) -> Study:
     prolific_server.set_status(returned.submission_id, "RETURNED")
     prolific_server.faults.add("list", "rate_limit")
     sync_study(link, actor=researcher)
-    review.intend_approvals(link, actor=researcher)
-    prolific_server.faults.add("transition", "server_error_after")
-    review.send_decisions(link)
-    review.send_decisions(link)
-    rows = bonuses.bonus_table(link)
-    bonuses.intend_bonuses(
-        link, actor=researcher, expected_total_cents=sum(r.amount_cents for r in rows)
-    )
-    bonuses.pay_bonuses(link)
+    review_and_pay(link, prolific_server, researcher)
     assert any(call.path.endswith("/pay/") for call in prolific_server.calls)
     return linked_study
 

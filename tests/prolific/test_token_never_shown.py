@@ -20,9 +20,8 @@ from annotations.models import (
     ProlificSubmission,
     ReviewDecision,
 )
-from annotations.prolific import bonuses, review
 from annotations.prolific.sync import sync_study
-from tests.prolific.conftest import arrive, complete
+from tests.prolific.conftest import arrive, complete, review_and_pay
 
 pytestmark = pytest.mark.django_db
 
@@ -35,15 +34,7 @@ def test_the_token_appears_nowhere(
     complete(arrive(linked_study, prolific_server), prolific_server)
     prolific_server.faults.add("list", "rate_limit").add("list", "server_error")
     sync_study(link, actor=researcher)
-    review.intend_approvals(link, actor=researcher)
-    prolific_server.faults.add("transition", "server_error_after")
-    review.send_decisions(link)
-    review.send_decisions(link)
-    rows = bonuses.bonus_table(link)
-    bonuses.intend_bonuses(
-        link, actor=researcher, expected_total_cents=sum(r.amount_cents for r in rows)
-    )
-    bonuses.pay_bonuses(link)
+    review_and_pay(link, prolific_server, researcher)
     client.force_login(researcher)
     page = client.get(reverse("admin:annotations_prolificlink_operate", args=[link.pk]))
     change = client.get(reverse("admin:annotations_prolificlink_change", args=[link.pk]))

@@ -13,28 +13,15 @@ from annotations.qa.flags.base import ComprehensionAttempts, ConversationSnapsho
 from annotations.qa.flags.comprehension_retry import detect
 from annotations.services.comprehension import submit_comprehension
 from annotations.services.participants import give_consent, start_participant
+from tests.factories import COMPREHENSION_QUESTIONS as QUESTIONS
+from tests.factories import RIGHT_ANSWERS as RIGHT
+from tests.factories import WRONG_ANSWERS as WRONG
 from tests.factories import make_endpoint, make_study
 from tests.qa.conftest import flags_of
 
 pytestmark = pytest.mark.django_db
 
 FLAG = "comprehension_second_attempt"
-QUESTIONS = [
-    {
-        "id": "task",
-        "question": "What will you do?",
-        "options": [{"id": "chat", "text": "Chat and rate"}, {"id": "video", "text": "Watch"}],
-        "answer": "chat",
-    },
-    {
-        "id": "stop",
-        "question": "Can you stop at any time?",
-        "options": [{"id": "yes", "text": "Yes"}, {"id": "no", "text": "No"}],
-        "answer": "yes",
-    },
-]
-RIGHT = {"task": "chat", "stop": "yes"}
-WRONG = {"task": "video", "stop": "yes"}
 
 
 @pytest.fixture
