@@ -37,7 +37,7 @@ def send(name: str, *args: int | str, queue: str | None = None, countdown: float
     try:
         # None, as when left out: the default queue, no delay. No result is ever awaited (the
         # work's state is in the database), so the sender does not subscribe to the task's
-        # result channel (two Redis round trips, 0.15 ms of CPU per task: benchmarks.md).
+        # result channel (two Redis round trips per task).
         celery_app.send_task(
             name,
             args=list(args),

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import time
 
 from celery.concurrency import get_implementation
@@ -69,3 +70,25 @@ def prepare_worker_process() -> None:
     except Exception:  # the worker still starts: its first task pays, as without this
         logger.warning("the worker's warm-up call failed", exc_info=True)
     logger.info("worker process warmed in %.1f s", time.perf_counter() - started)
+
+
+def worker_command(name: str, *, pool: str = "solo", concurrency: int = 1) -> list[str]:
+    """The command that starts one named worker of this platform, as the end-to-end tests and
+    the benchmarks run it beside their web processes: no gossip, mingle or heartbeat (one
+    worker needs no peers, and their broker traffic would only add noise), warnings only."""
+    return [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "attune_collect",
+        "worker",
+        f"--pool={pool}",
+        f"--concurrency={concurrency}",
+        "--loglevel=warning",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "-n",
+        f"{name}@%h",
+    ]

@@ -77,23 +77,11 @@ def start_celery_worker(
 ) -> subprocess.Popen:
     """A Celery worker of the platform checked out in ``directory``, as production runs it, on
     the database and broker ``env`` names."""
+    from attune_collect.worker_process import worker_command
+
+    # cwd: the worker imports the platform of ``directory`` (a variant's own checkout).
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "attune_collect",
-            "worker",
-            f"--pool={pool}",
-            f"--concurrency={concurrency}",
-            "--loglevel=warning",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"{name}@%h",
-        ],
+        worker_command(name, pool=pool, concurrency=concurrency),
         cwd=directory,
         env=dict(env),
         stdout=subprocess.DEVNULL,

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from django.db import connection
 
+from attune_collect.worker_process import worker_command
 from tests.processes import stop_process
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,21 +31,7 @@ def celery_worker(
 ) -> Iterator[subprocess.Popen]:
     env = {**os.environ, "DATABASE_URL": test_database_url(), **(extra_env or {})}
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "attune_collect",
-            "worker",
-            "--pool=solo",
-            "--loglevel=warning",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"{name}@%h",
-        ],
+        worker_command(name),
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

@@ -52,7 +52,7 @@ def parse_body(serializer_class: type[serializers.Serializer], body: Any) -> dic
     holds the two together)."""
     # What is_valid() runs, on the shared instance: validation keeps nothing on the serializer
     # or its fields (none of these has a validator needing an instance or a context), and a
-    # new instance per body deep-copied every field again (docs/benchmarks.md, "Stop 29").
+    # new instance per body deep-copied every field again (``benchmarks/request_steps.py``; docs/benchmarks.md, "Request steps").
     return dict(
         shared_instance(serializer_class).run_validation(checked_body(serializer_class, body))
     )
@@ -79,7 +79,7 @@ def shared_instance[S: serializers.Serializer](serializer_class: type[S]) -> S:
     only reads them: the shape of a body (``known_fields``, ``check_types``), its validation
     (``parse_body``) and an answer's representation. DRF deep-copies every declared field, a
     nested serializer's too, for each new instance: once per request body and per answer, that
-    was a measurable part of a chat message's CPU (docs/benchmarks.md, "Stop 17"). Safe to
+    was a measurable part of a chat message's CPU (``benchmarks/request_steps.py``; docs/benchmarks.md, "Request steps"). Safe to
     share between threads: nothing here binds data, validation keeps no state on a serializer or
     field, and the participant API's serializers read no context."""
     shared = serializer_class()
