@@ -1,6 +1,7 @@
 """The Inspect task (the wheel's ``inspect`` extra) gives the scores ``attunebench score`` gives,
-to 1e-9, on the demo release: ``inspect eval attunebench/attunebench`` in the fresh virtual
-environment of the wheel test (with ``wheel[inspect]`` added), against the local
+to 1e-9, on the whole demo release (every conversation, default mode): ``inspect eval
+attunebench/attunebench`` in the fresh virtual environment of the wheel test (with
+``wheel[inspect]`` added), against the local
 OpenAI-compatible test server through Inspect's own OpenAI-compatible provider, the evaluated
 model and the ``judge`` role both bound.
 
@@ -22,6 +23,7 @@ from typing import Any
 import pytest
 
 from attune_collect.llm.testing import run_test_server
+from attunebench.release import load_conversations
 from tests.engine.conftest import server_json_reply
 from tests.package.wheel_venv import pip_install, run
 
@@ -144,8 +146,6 @@ def test_the_inspect_task_scores_equal_attunebench_score(
             server.base_url,
             "--api-key-env",
             KEY_ENV,
-            "--subsample",
-            "sample3",
             "--no-progress",
             "--out",
             tmp_path / "runs",
@@ -154,7 +154,7 @@ def test_the_inspect_task_scores_equal_attunebench_score(
         by_the_cli = sent(server.behaviour.requests)
         server.behaviour.requests.clear()
         inspect_env[f"{SERVICE.upper()}_BASE_URL"] = server.base_url
-        data = ("-T", f"data={release}", "-T", "subsample=sample3")
+        data = ("-T", f"data={release}")  # the whole release: every conversation
         log = inspect_eval(
             installed,
             tmp_path / "logs",
@@ -182,7 +182,8 @@ def test_the_inspect_task_scores_equal_attunebench_score(
     # make theirs each), to the same models: hence the same answers.
     assert by_inspect == by_the_cli
     assert {model for model, _ in by_inspect} == {"model-a", "judge-a"}
-    assert len(log["samples"]) == 3  # sample3: one sample per conversation (default mode)
+    # One sample per conversation of the release (default mode): all of them, not a subsample.
+    assert len(log["samples"]) == len(load_conversations(release)) > 3
     ours = inspect_figures(log)
 
     # 1. `attunebench score` on the CLI run of the same models.
