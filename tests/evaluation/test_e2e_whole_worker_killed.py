@@ -13,7 +13,6 @@ worker killed; the holds are released and a new worker takes both over.
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from annotations.releases.manifest import verify_folder
 from annotations.releases.models import Redaction, Release, ReleaseState
 from annotations.releases.services import create_release, enqueue_build
 from attune_collect.llm.testing import run_test_server
+from attune_collect.worker_process import worker_command
 from evaluation.models import EvaluationRun, RunStatus, UnitStatus
 from evaluation.services.creation import create_run
 from evaluation.services.planning import RunRequest
@@ -60,22 +60,7 @@ HELD_AT = 4  # conversations the build has written when it is held (chunks of on
 def start_worker(env: dict[str, str], name: str) -> subprocess.Popen:
     """A prefork worker (a parent and two pool processes) in a process group of its own."""
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "attune_collect",
-            "worker",
-            "--pool=prefork",
-            "--concurrency=2",
-            "--loglevel=warning",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"{name}@%h",
-        ],
+        worker_command(name, pool="prefork", concurrency=2),
         cwd=worker_process.ROOT,
         env={**os.environ, "DATABASE_URL": worker_process.test_database_url(), **env},
         stdout=subprocess.DEVNULL,
