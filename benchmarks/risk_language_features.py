@@ -16,8 +16,6 @@ near-miss and plain everyday messages flagged (lexicon or model); at ``flag`` th
 
 from __future__ import annotations
 
-import sys
-
 import _setup
 import numpy as np
 
@@ -146,4 +144,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
