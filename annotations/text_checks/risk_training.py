@@ -102,6 +102,15 @@ class Budget:
 CHECK_IN_RECALL = 0.95  # in every risk category, out of fold
 FLAG_BUDGET = Budget(near_miss=0.10, other=0.02)
 NEIGHBOUR_SIMILARITY = 0.93
+# Languages whose model alone is never sure: it fires from the precision threshold (``flag``'s
+# rule) as *borderline* (a QA warning flag and a gentle check-in, no crisis resources, no
+# e-mail), and only a phrase or a near copy of a training risk message is sure. Out of fold,
+# their recall bar (``check_in``'s rule) flagged 42 % (Spanish) and 53 % (German) of everyday
+# messages: a check-in on every other message would teach participants to ignore it, and
+# reviewers too; at the precision threshold 3.8 % and 5.7 % are flagged, for 72 % and 73 % of the
+# risk messages out of fold (docs/benchmarks.md, "Spanish and German").
+BORDERLINE_ONLY = frozenset({"es", "de"})
+NEVER = 1.0  # the model's scores lie strictly below 1
 NEAR_MISS = "near_miss"
 FORMAT = 3
 
@@ -189,6 +198,8 @@ def train(
     flag = _precise_threshold(out_of_fold, y, lexicon, near_miss)
     categories = np.array([e.category for e in examples])
     check_in = min(_recall_threshold(out_of_fold, y, lexicon, categories), flag)
+    if language in BORDERLINE_ONLY:
+        check_in, flag = flag, NEVER
 
     return {
         "format": FORMAT,
@@ -215,6 +226,12 @@ def train(
             f"messages of every category (QA is flagged from there); flag flags <= {FLAG_BUDGET.near_miss} of near-miss and <= "
             f"{FLAG_BUDGET.other} of other everyday messages; a message at cosine >= "
             f"{NEIGHBOUR_SIMILARITY} of a training risk message is flagged"
+            + (
+                "; in this language the model alone is never sure: check_in takes flag's rule "
+                "and flag is out of reach"
+                if language in BORDERLINE_ONLY
+                else ""
+            )
         ),
         "corpus": {"sha256": corpus_hash(files), "files": file_hashes(files)},
         "training": {
