@@ -86,6 +86,27 @@ def test_the_model_catches_an_indirect_message_no_phrase_lists(language, shipped
     assert risk.model_for("en") is not risk.model_for(language)
 
 
+# Messages in no training file and listed by no phrase, which the model fires on: with it alone
+# firing, the check is borderline (risk_training.BORDERLINE_ONLY), never sure.
+MODEL_ALONE = {
+    "es": "no le veo sentido a seguir, de verdad",
+    "de": "hab meine katze der nachbarin geschenkt, ich brauch sie ja bald nicht mehr",
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_model_alone_is_never_sure_in_the_language(language, shipped_risk_model):
+    thresholds = risk.thresholds_of(_artefact(language))
+    assert thresholds.check_in < 1.0 <= thresholds.flag  # no score reaches flag
+    text = MODEL_ALONE[language]
+    assert risk_phrases(text, language) == []
+    assert text not in {e.text for e in read_examples(training_files(language_folder(language)))}
+    firing = risk.model_for(language).fires(text)
+    assert firing.fired and not firing.sure
+    assessment = risk.assess(text, language)
+    assert assessment.risk and assessment.borderline and assessment.signal == risk.MODEL
+
+
 def test_a_regional_tag_reads_its_languages_model(shipped_risk_model):
     for tag, language in (("es-MX", "es"), ("es_AR", "es"), ("de-AT", "de"), ("de-CH", "de")):
         model = risk.model_for(tag)
