@@ -40,9 +40,12 @@ no Redis). Production is configured with these variables:
                                by default (``attune_collect/web_process.py``).
 ``ATTUNE_GIL_SWITCH_INTERVAL_MS`` web process only: Python's thread switch interval in whole
                                milliseconds, 1 by default (``attune_collect/web_process.py``).
-``ATTUNE_RISK_ARTEFACT``       the learned risk check's artefact (the packaged
+``ATTUNE_RISK_ARTEFACT``       the learned risk check's English artefact (the packaged
                                ``annotations/text_checks/risk_model.json``); read by the pure
                                ``annotations/text_checks/risk.py`` itself, not through settings.
+``ATTUNE_RISK_ARTEFACT_<LANG>`` another language's (``_ES``, ``_DE``: the packaged
+                               ``risk_model.es.json``, ``risk_model.de.json``; a new one adds
+                               a language).
 ``ATTUNE_DRAFT_MAX_COUNT``     drafts a participant may keep at once (20).
 ``ATTUNE_DRAFT_MAX_TOTAL_KIB`` KiB of JSON a participant's drafts may hold in all (256).
 ``ATTUNE_WEBHOOK_TIMEOUT_S``  seconds a webhook delivery waits for the receiver's answer (10).

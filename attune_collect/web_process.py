@@ -73,9 +73,9 @@ def prepare_web_process() -> None:
     # second OpenBLAS thread that spins for each small product; a check cost 14.7 ms of CPU
     # with it and 8.8 ms without, for the same wall time (measured side by side, one process).
     threadpool_limits(1)
-    # The risk artefact's header: which language a model reads (the model itself is read by
-    # the workers, worker_process.py: the web process never holds it).
-    risk.artefact_header()
+    # The risk artefacts' headers: which languages a model reads (the models themselves are
+    # read by the workers, worker_process.py: the web process never holds one).
+    risk.warm_headers()
     reply_messages.listen()  # other web processes: stop a withdrawn reply, mirror a followed one
     gc.collect()
     gc.freeze()

@@ -13,9 +13,10 @@ risk messages missed (recorded, not patched; the check is never tuned on them), 
 ones flagged with --show-false-alarms.
 
 ``--language es`` (or ``de``) measures another language's check instead, as a participant in
-that language gets it (``risk.assess(text, "es")``: its lexicon and the English phrases; the
-learned model reads English alone, so neither its load nor latency is measured): the held-out
-files of that language's corpus folder (``risk_corpus/es/heldout_*.jsonl``).
+that language gets it (``risk.assess(text, "es")``: its lexicon, the English phrases and the
+language's model, ``risk_model.es.json``; a language without a model gets the lexicon alone,
+and no load or latency is measured): the latency over that language's training corpus, and the
+held-out files of its corpus folder (``risk_corpus/es/heldout_*.jsonl``).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def latency(texts: list[str], rounds: int, label: str = "") -> None:
+def latency(texts: list[str], rounds: int, label: str = "", language: str = "en") -> None:
     """Wall time per call, and the thread's CPU time per call: on a shared, loaded machine the
     wall-clock tail is mostly the scheduler's (a preempted call waits a time slice)."""
     for name, check in (("assess", risk.assess), ("is_risk", risk.is_risk)):
@@ -59,7 +60,7 @@ def latency(texts: list[str], rounds: int, label: str = "") -> None:
         for _ in range(rounds):
             for text in texts:
                 started, started_cpu = time.perf_counter(), time.thread_time()
-                check(text)
+                check(text, language)
                 cpu.append((time.thread_time() - started_cpu) * 1000)
                 wall.append((time.perf_counter() - started) * 1000)
         for kind, times in (("wall", wall), ("cpu", cpu)):
@@ -147,18 +148,19 @@ def main() -> None:
         return
     before = rss_mb()
     started = time.perf_counter()
-    model = risk.load_model()
+    model = risk.model_for(options.language)
+    assert model is not None
     loaded = time.perf_counter() - started
     print(
         f"model load: {loaded * 1000:.0f} ms, resident memory +{rss_mb() - before:.0f} MB "
         f"(thresholds: check-in {model.thresholds.check_in}, flag {model.thresholds.flag})"
     )
     if not options.no_latency:
-        texts = [e.text for e in read_examples(training_files())]
-        latency(texts, options.rounds)
+        texts = [e.text for e in read_examples(training_files(folder))]
+        latency(texts, options.rounds, language=options.language)
         short, long = by_length(texts)
-        latency(short, options.rounds, "short (<= 32 pieces) ")
-        latency(long, 1, f"long (truncated at {MAX_TOKENS} pieces) ")
+        latency(short, options.rounds, "short (<= 32 pieces) ", options.language)
+        latency(long, 1, f"long (truncated at {MAX_TOKENS} pieces) ", options.language)
     if options.no_heldout:
         return
     if not heldout:

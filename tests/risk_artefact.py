@@ -2,7 +2,8 @@
 
 Called by tests/settings.py: pytest-django loads the settings before any conftest, and Django's
 start-up (an app's ``ready`` registering its sweep steps) may import the risk check, which
-reads ATTUNE_RISK_ARTEFACT when it is imported.
+reads ATTUNE_RISK_ARTEFACT (and ATTUNE_RISK_ARTEFACT_ES, _DE: each language's model) when it
+is imported.
 """
 
 from __future__ import annotations
@@ -21,14 +22,20 @@ def use_lexicon_only_risk_artefact() -> None:
     import tempfile
     from pathlib import Path
 
-    if os.environ.get("ATTUNE_RISK_ARTEFACT"):
-        return
-    # Not imported from risk.py: importing it now would read the variable before it is set.
-    packaged = Path(__file__).resolve().parent.parent / "annotations/text_checks/risk_model.json"
-    artefact = json.loads(packaged.read_text(encoding="utf-8"))
-    artefact["thresholds"] = {"flag": 1.0, "check_in": 1.0, "neighbour_similarity": 2.0}
-    artefact["neighbours"] = []  # never a neighbour: nothing to embed at load
-    handle, path = tempfile.mkstemp(prefix="attune-risk-lexicon-only-", suffix=".json")
-    with os.fdopen(handle, "w", encoding="utf-8") as file:
-        json.dump(artefact, file)
-    os.environ["ATTUNE_RISK_ARTEFACT"] = path
+    # Not imported from risk.py: importing it now would read the variables before they are set.
+    folder = Path(__file__).resolve().parent.parent / "annotations/text_checks"
+    packaged = [folder / "risk_model.json", *sorted(folder.glob("risk_model.*.json"))]
+    for path in packaged:
+        # Every language's model (risk_model.es.json reads Spanish, ATTUNE_RISK_ARTEFACT_ES
+        # names another): the lexicon alone in each, so no test loads the encoder unasked.
+        language = path.name.split(".")[1] if path.name.count(".") == 2 else ""
+        name = "ATTUNE_RISK_ARTEFACT" + (f"_{language.upper()}" if language else "")
+        if os.environ.get(name):
+            continue
+        artefact = json.loads(path.read_text(encoding="utf-8"))
+        artefact["thresholds"] = {"flag": 1.0, "check_in": 1.0, "neighbour_similarity": 2.0}
+        artefact["neighbours"] = []  # never a neighbour: nothing to embed at load
+        handle, written = tempfile.mkstemp(prefix="attune-risk-lexicon-only-", suffix=".json")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            json.dump(artefact, file)
+        os.environ[name] = written

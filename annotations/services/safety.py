@@ -106,7 +106,7 @@ class RiskCoverage:
 
     language: str
     lexicon: bool  # risk phrasings of its own (the English phrases read every language)
-    model: bool  # the learned model (English alone)
+    model: bool  # a learned model (English, Spanish, German: risk.has_model_for)
     moderation: bool  # the study's moderation model (reads every language)
 
     @property

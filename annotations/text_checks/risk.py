@@ -14,9 +14,14 @@ Two signals, either fires:
   calibrated to a probability. It reaches what no pattern lists: passive wishes, preparatory acts, indirect
   statements, self-harm in other words.
 
-The model's artefact (``risk_model.json``) holds the classifier (scaler, float16 support vectors,
-their coefficients, the word model's terms with their idf and coefficients, the two models'
-weights, the calibration) and two thresholds (``risk_training.py`` says how they are
+Each language a model reads has its artefact: ``risk_model.json`` for English,
+``risk_model.<language>.json`` beside it for another (``risk_model.es.json``,
+``risk_model.de.json``: the same MiniLM encoder and word model, trained on that language's
+corpus, ``manage.py train_risk_model --language es``, the word model over the text normalised
+for it); a message is read by the model of its participant's primary language ("es-MX" is
+"es"). An artefact holds the classifier (scaler, float16 support vectors, their coefficients,
+the word model's terms with their idf and coefficients, the two models' weights, the
+calibration) and two thresholds (``risk_training.py`` says how they are
 chosen). WordLlama's cheap static embedding (``risk_embedding.py``) finds the nearest training
 risk message: the near-copy rule and the neighbour QA is shown. At or above ``flag``, or when the
 message is a near copy of a training risk message, the model is sure; between ``check_in`` and
@@ -25,7 +30,8 @@ sees) but the assessment is ``borderline``: the participant is not shown crisis 
 contacts are not e-mailed (``TurnSignal.objects.risk()`` leaves borderline signals out).
 Inference is ONNX Runtime and numpy (no scikit-learn, no PyTorch). An artefact whose thresholds no score
 reaches (the test suite's lexicon-only one) never loads the encoder nor embeds a message. The model loads once per process, on first use or
-at start (``warm``), behind a lock. The model reads English alone: a language without a model
+at start (``warm``), behind a lock. Models read English, Spanish and German (each language's
+figures, out of fold and held out, are in docs/benchmarks.md): a language without an artefact
 keeps its lexicon (or, without one, the English phrases alone; a study's moderation model is
 then its only other reader). Callers pass the participant's language (``language_in``).
 
@@ -52,12 +58,42 @@ from annotations.text_checks.normalise import normalise, primary_language
 from annotations.text_checks.risk_embedding import Embedder, load_embedder
 from annotations.text_checks.risk_encoder import Encoder, load_encoder
 
-PACKAGED_ARTEFACT = Path(__file__).resolve().parent / "risk_model.json"
-# The artefact the check reads: the packaged one, unless ATTUNE_RISK_ARTEFACT names another (a
-# lab's model trained on its own corpus; the test suite's lexicon-only one). Read from the
-# environment, not Django's settings: this module is pure, and the web and worker processes a
-# deployment or a test starts inherit it.
-ARTEFACT = Path(os.environ.get("ATTUNE_RISK_ARTEFACT", "").strip() or PACKAGED_ARTEFACT)
+_HERE = Path(__file__).resolve().parent
+PACKAGED_ARTEFACT = _HERE / "risk_model.json"
+ENVIRONMENT = "ATTUNE_RISK_ARTEFACT"
+
+
+def packaged_artefact(language: str) -> Path:
+    """Where the packaged artefact of ``language`` lives (English's ``risk_model.json``, any
+    other's ``risk_model.<language>.json``), whether or not it exists."""
+    primary = primary_language(language)
+    return PACKAGED_ARTEFACT if primary == "en" else _HERE / f"risk_model.{primary}.json"
+
+
+def environment_name(language: str) -> str:
+    """The variable naming another artefact for ``language``: ATTUNE_RISK_ARTEFACT for English,
+    ATTUNE_RISK_ARTEFACT_ES for Spanish, and so on."""
+    primary = primary_language(language)
+    return ENVIRONMENT if primary == "en" else f"{ENVIRONMENT}_{primary.upper()}"
+
+
+def _other_artefacts() -> dict[str, Path]:
+    """The artefacts of languages other than English, by primary language: the packaged ones,
+    each replaced by the file its variable names (a variable may add a language too)."""
+    found = {path.name.split(".")[1]: path for path in _HERE.glob("risk_model.*.json")}
+    for name, value in os.environ.items():
+        language = re.fullmatch(ENVIRONMENT + r"_([A-Z]{2,3})", name)
+        if language and value.strip():
+            found[language.group(1).lower()] = Path(value.strip())
+    return found
+
+
+# The artefacts the check reads: the packaged ones, unless ATTUNE_RISK_ARTEFACT (English) or
+# ATTUNE_RISK_ARTEFACT_<LANGUAGE> names another (a lab's model trained on its own corpus; the
+# test suite's lexicon-only ones). Read from the environment, not Django's settings: this module
+# is pure, and the web and worker processes a deployment or a test starts inherit it.
+ARTEFACT = Path(os.environ.get(ENVIRONMENT, "").strip() or PACKAGED_ARTEFACT)
+ARTEFACTS: dict[str, Path] = _other_artefacts()
 LEXICON, MODEL = "lexicon", "model"
 
 
@@ -106,7 +142,8 @@ class WordModel:
     and ``LogisticRegression.decision_function`` do; terms the training corpus never had count
     for nothing."""
 
-    def __init__(self, spec: dict[str, Any]) -> None:
+    def __init__(self, spec: dict[str, Any], language: str = "en") -> None:
+        self.language = language  # the normalisation the training read (its artefact's)
         self.pattern = re.compile(spec["token_pattern"])
         self.smallest, self.largest = (int(n) for n in spec["ngrams"])
         self.sublinear = bool(spec["sublinear_tf"])
@@ -123,7 +160,7 @@ class WordModel:
 
     def decision(self, text: str) -> float:
         # The training's text_model_input: normalised, then lower-cased as str.lower does.
-        tokens = self.pattern.findall(normalise(text).lower())
+        tokens = self.pattern.findall(normalise(text, self.language).lower())
         counts: dict[str, int] = {}
         for n in range(self.smallest, self.largest + 1):
             for i in range(len(tokens) - n + 1):
@@ -144,7 +181,7 @@ class Classifier:
     its word model (an artefact without one, format 2, has the machine alone), the weighted sum
     calibrated (Platt) to a probability."""
 
-    def __init__(self, spec: dict[str, Any]) -> None:
+    def __init__(self, spec: dict[str, Any], language: str = "en") -> None:
         self.mean = np.asarray(spec["mean"], dtype=np.float32)
         self.scale = np.asarray(spec["scale"], dtype=np.float32)
         shape = tuple(spec["support_shape"])
@@ -155,7 +192,7 @@ class Classifier:
         self.gamma = float(spec["gamma"])
         self.intercept = float(spec["intercept"])
         self.weight = float(spec.get("weight", 1.0))
-        self.words = WordModel(spec["text"]) if spec.get("text") else None
+        self.words = WordModel(spec["text"], language) if spec.get("text") else None
         self.slope = float(spec["calibration"]["slope"])
         self.offset = float(spec["calibration"]["intercept"])
 
@@ -192,7 +229,9 @@ class RiskModel:
         self.language: str = artefact["language"]
         self.thresholds = thresholds_of(artefact)
         self.silent = _silent(self.thresholds)
-        self._classifier = None if self.silent else Classifier(artefact["classifier"])
+        self._classifier = (
+            None if self.silent else Classifier(artefact["classifier"], self.language)
+        )
         self._encoder: Encoder | None = None if self.silent else load_encoder()
         self._embedder = embedder
         neighbours = artefact.get("neighbours", []) if embedder is not None else []
@@ -267,9 +306,27 @@ def _build_model(artefact: dict[str, Any]) -> RiskModel:
     return RiskModel(artefact, embedder)
 
 
+def artefact_path(language: str) -> Path | None:
+    """The artefact that reads ``language`` ("en", "es-MX"), or None where none does."""
+    primary = primary_language(language)
+    return ARTEFACT if primary == "en" else ARTEFACTS.get(primary)
+
+
+def _artefact_paths() -> list[Path]:
+    return list(dict.fromkeys([ARTEFACT, *ARTEFACTS.values()]))
+
+
 def warm() -> None:
-    """Load the model now (process start), so the first message it reads does not wait."""
-    load_model()
+    """Load every language's model now (process start), so the first message each reads does
+    not wait (they share one encoder)."""
+    for path in _artefact_paths():
+        load_model(path)
+
+
+def warm_headers() -> None:
+    """Read every artefact's header now (the web process's start): never a model."""
+    for path in _artefact_paths():
+        artefact_header(path)
 
 
 @dataclass(frozen=True)
@@ -295,20 +352,24 @@ def artefact_header(path: Path | None = None) -> ArtefactHeader:
 
 
 def has_model_for(language: str) -> bool:
-    """Whether the artefact's model is for ``language`` ("en", "en-GB"), loading nothing."""
-    return artefact_header().language == primary_language(language)
+    """Whether an artefact's model is for ``language`` ("en", "en-GB", "es-MX"), loading
+    nothing: the language has an artefact, and the artefact says it reads that language."""
+    path = artefact_path(language)
+    return path is not None and artefact_header(path).language == primary_language(language)
 
 
 def model_for(language: str) -> RiskModel | None:
-    """The model reading ``language`` ("en", "en-GB"), or None (the lexicon alone); a language
-    the artefact is not for loads nothing."""
-    return load_model() if has_model_for(language) else None
+    """The model reading ``language`` ("en", "en-GB", "es-MX"), or None (the lexicon alone); a
+    language no artefact is for loads nothing."""
+    path = artefact_path(language)
+    return load_model(path) if path is not None and has_model_for(language) else None
 
 
 def model_reads(language: str) -> bool:
     """Whether a learned model reads ``language`` and can fire (the test suite's lexicon-only
-    artefact never does): the live chat then owes each message a model read by a worker."""
-    return has_model_for(language) and not artefact_header().silent
+    artefacts never do): the live chat then owes each message a model read by a worker."""
+    path = artefact_path(language)
+    return has_model_for(language) and path is not None and not artefact_header(path).silent
 
 
 def assess_phrases(text: str, language: str = "en") -> RiskAssessment:

@@ -23,7 +23,8 @@ PROBE = (
     "import gc, json, sys; import attune_collect.asgi; import litellm; "
     "from annotations.text_checks import risk; "
     "print(json.dumps({'threshold': gc.get_threshold(), 'frozen': gc.get_freeze_count(), "
-    "'risk_model_loaded': bool(risk._models), 'risk_header_read': bool(risk._headers), "
+    "'risk_model_loaded': bool(risk._models), "
+    "'risk_headers': sorted(h.language for h in risk._headers.values()), "
     "'litellm_loaded': 'litellm' in sys.modules, 'switch': sys.getswitchinterval(), "
     "'streaming_logging_off': litellm.disable_streaming_logging}))"
 )
@@ -36,9 +37,9 @@ def test_start_up_loads_litellm_freezes_and_spaces_collections(tmp_path):
     assert tuple(state["threshold"]) == DEFAULT_GC_THRESHOLD
     assert state["frozen"] > 100_000  # Django + litellm: hundreds of thousands of objects
     assert state["litellm_loaded"] and state["streaming_logging_off"]
-    # Which language a model reads is known before the first message; the model itself (235 MB)
-    # is read by the workers only (services/safety.py).
-    assert state["risk_header_read"] and not state["risk_model_loaded"]
+    # Which languages a model reads is known before the first message (every artefact's
+    # header); the models themselves (235 MB) are read by the workers only (services/safety.py).
+    assert state["risk_headers"] == ["de", "en", "es"] and not state["risk_model_loaded"]
     assert state["switch"] == pytest.approx(DEFAULT_GIL_SWITCH_INTERVAL_MS / 1000)
 
 

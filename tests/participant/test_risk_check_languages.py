@@ -40,7 +40,7 @@ def test_the_study_page_warns_about_a_language_without_risk_phrasings(
     chat_study.save()
     page = f"/admin/annotations/study/{chat_study.pk}/change/"
     html = researcher_client.get(page).content.decode()
-    assert "<li>es: phrasings</li>" in html
+    assert "<li>es: phrasings, learned model</li>" in html
     assert (
         '<li class="errornote">ar: English phrases only (no risk phrasings of its own and no '
         "moderation model: only English phrases are caught; set a moderation model)</li>"

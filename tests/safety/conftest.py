@@ -97,8 +97,10 @@ def tiny_model(tiny_artefact, use_risk_artefact) -> dict:
 
 @pytest.fixture
 def shipped_risk_model(monkeypatch) -> None:
-    """The risk check reads the packaged artefact (the suite's default is the lexicon alone:
-    tests/conftest.py)."""
+    """The risk check reads the packaged artefacts, English's, Spanish's and German's (the
+    suite's default is the lexicon alone: tests/conftest.py)."""
     from annotations.text_checks import risk
 
     monkeypatch.setattr(risk, "ARTEFACT", risk.PACKAGED_ARTEFACT)
+    packaged = {language: risk.packaged_artefact(language) for language in ("es", "de")}
+    monkeypatch.setattr(risk, "ARTEFACTS", packaged)

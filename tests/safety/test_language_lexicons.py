@@ -1,8 +1,11 @@
-"""The Spanish and German risk checks on their labelled corpora (issue 44, item 3), measured as
-the English one is: every risk message caught, at most 2% of the everyday ones flagged, through
-``risk.assess(text, language)`` (the language's lexicon and the English phrases; the learned
-model reads English alone). The corpora are hand-written, phone-typed, in nine risk categories;
-the English model never trains on them (they live in a folder of their own)."""
+"""The Spanish and German risk phrasings on the corpus they were written beside
+(``train_v1.jsonl``, issue 44, item 3), measured as the English lexicon is: every risk message
+caught, at most 2% of the everyday ones flagged, through ``risk.assess(text, language)`` (the
+language's lexicon and the English phrases; the suite's models are the lexicon alone). The
+corpora are hand-written, phone-typed, in nine risk categories; ``train_v2.jsonl`` was written
+for each language's learned model (indirect phrasings no lexicon lists), so the phrasings are
+not measured on it. The English model never trains on them (they live in a folder of their
+own)."""
 
 from __future__ import annotations
 
@@ -73,7 +76,7 @@ def test_no_message_twice_nor_in_both_labels(language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_risk_message_is_caught_and_few_everyday_ones(language, record_property):
-    examples = _corpus(language)
+    examples = read_examples([language_folder(language) / "train_v1.jsonl"])
     risky = [e for e in examples if e.risk]
     everyday = [e for e in examples if not e.risk]
     missed = [f"{e.category}: {e.text}" for e in risky if not risk.assess(e.text, language).risk]
@@ -129,12 +132,13 @@ def test_accents_umlauts_and_phone_spellings_do_not_hide_a_phrase(language, spel
     assert all(risk.is_risk(text, language) for text in spellings)
 
 
-def test_english_phrases_are_read_in_every_language_and_the_model_in_english_alone():
+def test_english_phrases_are_read_in_every_language_and_a_model_in_its_own_language():
     assert risk_phrases("honestly i want to end it all", "es") == ["end it all"]
     assert risk_phrases("me quiero morir", "en") == []  # English reads English phrasings
     assert has_risk_lexicon("es-AR") and has_risk_lexicon("de") and not has_risk_lexicon("ar")
-    for language in ("es", "de", "ar"):
-        assert risk.assess("me quiero morir", language).score is None  # no model reads it
+    for language in ("es", "de-AT"):  # each has a model (the suite's: the lexicon alone)
+        assert risk.assess("me quiero morir", language).score is not None
+    assert risk.assess("me quiero morir", "ar").score is None  # no model reads it
 
 
 def test_the_english_model_trains_on_no_other_language():

@@ -1,9 +1,12 @@
-"""python manage.py train_risk_model [--corpus DIR] [--out FILE]: train the risk model.
+"""python manage.py train_risk_model [--language es] [--corpus DIR] [--out FILE]: train the risk
+model of a language.
 
-Reads every ``train_*.jsonl`` of the corpus folder (never a ``heldout_*`` file), trains with a
-fixed seed and writes the artefact ``annotations/text_checks/risk_model.json`` reads at start
+Reads every ``train_*.jsonl`` of the language's corpus folder (English's ``risk_corpus/``, another
+language's ``risk_corpus/<language>/``; never a ``heldout_*`` file), trains with a fixed seed and
+writes the artefact the check reads at start: ``annotations/text_checks/risk_model.json`` for
+English, ``risk_model.<language>.json`` beside it for another
 (``annotations/text_checks/risk_training.py`` says how the thresholds are chosen). Run it after
-changing the corpus: a test fails while the artefact's corpus hash disagrees with the files.
+changing a corpus: a test fails while an artefact's corpus hash disagrees with its files.
 Nothing is downloaded: the embedding comes from the installed ``wordllama`` package.
 """
 
@@ -13,19 +16,32 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotations.text_checks.risk import ARTEFACT
-from annotations.text_checks.risk_corpus import CORPUS_DIR, CorpusError, training_files
+from annotations.text_checks.normalise import primary_language
+from annotations.text_checks.risk import artefact_path, packaged_artefact
+from annotations.text_checks.risk_corpus import CorpusError, language_folder, training_files
 from annotations.text_checks.risk_training import train, write_artefact
 
 
 class Command(BaseCommand):
-    help = "Train the learned risk check from the corpus and write its artefact."
+    help = "Train the learned risk check of a language from its corpus and write its artefact."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--corpus", type=Path, default=CORPUS_DIR, help="The corpus folder")
-        parser.add_argument("--out", type=Path, default=ARTEFACT, help="The artefact to write")
+        parser.add_argument(
+            "--language", default="en", help="The language to train (en, es, de: en)"
+        )
+        parser.add_argument(
+            "--corpus", type=Path, help="The corpus folder (the language's, by default)"
+        )
+        parser.add_argument(
+            "--out", type=Path, help="The artefact to write (the one the language's check reads)"
+        )
 
-    def handle(self, *args, corpus: Path, out: Path, **options) -> None:
+    def handle(
+        self, *args, language: str, corpus: Path | None, out: Path | None, **options
+    ) -> None:
+        language = primary_language(language)
+        corpus = corpus or language_folder(language)
+        out = out or artefact_path(language) or packaged_artefact(language)
         if not corpus.is_dir():
             raise CommandError(f"{corpus} is not a folder")
         if not out.parent.is_dir():
@@ -34,7 +50,7 @@ class Command(BaseCommand):
         if not files:
             raise CommandError(f"no train_*.jsonl file in {corpus}")
         try:
-            artefact = train(files)
+            artefact = train(files, language=language)
         except CorpusError as error:
             raise CommandError(str(error)) from None
         write_artefact(artefact, out)
