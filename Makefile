@@ -35,9 +35,10 @@ help:
 	@echo "make wheel  - build the attunebench wheel (the pure core and its CLI) into dist/"
 
 # The requirements are installed by uv (pinned in requirements-dev.txt; pip puts it in the venv):
-# the same pins and packages as pip, in seconds where pip takes minutes (docs/benchmarks.md, test
-# suite time). uv reads no pip.conf: every pin comes from PyPI. --compile-bytecode writes the .pyc
-# files at install, as pip does, rather than in the suite's first imports.
+# the same pins and packages as pip, in a quarter of pip's time on a fresh clone
+# (docs/benchmarks.md, test suite time). uv reads no pip.conf: every pin comes from PyPI.
+# --compile-bytecode writes the .pyc files at install, as pip does, rather than in the suite's
+# first imports (most of uv's time).
 UV_PIN := $(shell grep -Eo '^uv==[^ ]+' requirements-dev.txt)
 UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode
 
