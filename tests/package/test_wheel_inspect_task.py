@@ -10,7 +10,7 @@ answers by the request's messages, so equal prompts get equal answers: the promp
 equal too), and with ``attunebench score`` on the run outputs the Inspect log holds (the same
 answers, whatever they are).
 
-Slow: it installs inspect_ai (from pip's cache, or PyPI the first time) into that environment.
+Slow: it installs inspect_ai (uv, from its cache or PyPI the first time) into that environment.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import pytest
 from attune_collect.llm.testing import run_test_server
 from attunebench.release import load_conversations
 from tests.engine.conftest import server_json_reply
-from tests.package.wheel_venv import pip_install, run
+from tests.package.wheel_venv import install, run
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
@@ -121,7 +121,7 @@ def test_the_inspect_task_scores_equal_attunebench_score(
     wheel_venv, demo_release, tmp_path: Path
 ) -> None:
     installed, wheel = wheel_venv
-    pip_install(installed, tmp_path, f"{wheel}[inspect]")
+    install(installed, tmp_path, f"{wheel}[inspect]")
     release = str(demo_release.folder)
     # Inspect's traces and caches go to the test's folder, not the user's home.
     inspect_env = {

@@ -1,7 +1,8 @@
 """The fresh virtual environment of the slow package tests: the wheel built from this checkout,
-installed with only its declared dependencies at requirements.txt's pins (from pip's cache, or
-PyPI the first time). The wheel test and the Inspect task test share one per test run (the
-``wheel_venv`` fixture in conftest.py), since building it is most of their time."""
+installed with only its declared dependencies at requirements.txt's pins (by uv, pinned in
+requirements-dev.txt: from its cache, or PyPI the first time). The wheel test and the Inspect
+task test share one per test run (the ``wheel_venv`` fixture in conftest.py), since building it
+is most of their time."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from uv import find_uv_bin
+
 ROOT = Path(__file__).resolve().parents[2]
+# uv resolves and installs the environment (pip took minutes: docs/benchmarks.md, evaluation
+# engine throughput). It reads no pip.conf: the packages come from PyPI.
+UV = find_uv_bin()
 
 
 def run(*command: str | Path, env: dict[str, str] | None = None) -> str:
@@ -30,7 +36,7 @@ def run(*command: str | Path, env: dict[str, str] | None = None) -> str:
 
 
 def pins(folder: Path) -> Path:
-    """requirements.txt's pins as a constraints file (pip refuses extras there)."""
+    """requirements.txt's pins as a constraints file (extras left out: pip refuses them there)."""
     lines = []
     for line in (ROOT / "requirements.txt").read_text().splitlines():
         match = re.match(r"^([A-Za-z0-9_.-]+)(\[[^\]]*\])?(==\S+)", line)
@@ -59,26 +65,33 @@ def build_wheel(folder: Path) -> Path:
     return wheel
 
 
-def pip_install(bin_folder: Path, folder: Path, *requirements: str | Path) -> None:
+def install(bin_folder: Path, folder: Path, *requirements: str | Path) -> None:
+    """``requirements`` installed into the environment of ``bin_folder``, at requirements.txt's
+    pins."""
     run(
-        bin_folder / "python",
-        "-m",
+        UV,
         "pip",
         "install",
-        "-q",
-        "--disable-pip-version-check",
+        "--quiet",
+        "--python",
+        bin_folder / "python",
         "-c",
         pins(folder),
         *requirements,
     )
 
 
+def listed(bin_folder: Path) -> str:
+    """The environment's packages, one ``name==version`` a line (``pip list --format=freeze``)."""
+    return run(UV, "pip", "list", "--python", bin_folder / "python", "--format=freeze")
+
+
 def fresh_venv(folder: Path) -> tuple[Path, Path]:
     """(the environment's bin folder, the wheel): the wheel and its dependencies installed."""
     wheel = build_wheel(folder)
     venv = folder / "venv"
-    run(sys.executable, "-m", "venv", venv)
-    pip_install(venv / "bin", folder, wheel)
+    run(UV, "venv", "--quiet", "--python", sys.executable, venv)
+    install(venv / "bin", folder, wheel)
     return venv / "bin", wheel
 
 
