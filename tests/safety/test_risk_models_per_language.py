@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 from annotations.text_checks import risk
@@ -23,12 +22,10 @@ from annotations.text_checks.risk_corpus import (
 from annotations.text_checks.risk_encoder import DIMENSIONS as ENCODER_DIMENSIONS
 from annotations.text_checks.risk_encoder import MAX_TOKENS, PACKAGE, encoder_version
 from annotations.text_checks.risk_training import (
-    TEXT_C,
-    TEXT_NGRAMS,
-    TEXT_TOKEN_PATTERN,
     _text_spec,
     text_model_input,
 )
+from tests.safety.word_models import fit_word_model
 
 LANGUAGES = ("es", "de")
 # Training risk messages no phrase of the language (nor English) lists: only the model reads
@@ -147,21 +144,9 @@ def test_a_variable_names_another_languages_artefact(monkeypatch, tmp_path):
 
 def test_the_word_model_reads_the_text_normalised_for_its_language():
     """Spanish chat spellings ("q", "kiero") and accents count as the words the training saw."""
-    from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.linear_model import LogisticRegression
-
     texts = ["ya no quiero seguir así", "quiero una pizza", "que ganas de playa", "me voy ya"]
     inputs = [text_model_input(t, "es") for t in texts]
-    vectorizer = TfidfVectorizer(
-        ngram_range=TEXT_NGRAMS,
-        sublinear_tf=True,
-        token_pattern=TEXT_TOKEN_PATTERN,
-        lowercase=False,
-        dtype=np.float64,
-    )
-    model = LogisticRegression(C=TEXT_C, max_iter=5000).fit(
-        vectorizer.fit_transform(inputs), [1, 0, 0, 1]
-    )
+    vectorizer, model = fit_word_model(inputs, [1, 0, 0, 1])
     words = risk.WordModel(_text_spec(vectorizer, model, weight=1.0), "es")
     typed = "Ya no KIERO seguir asi"
     expected = model.decision_function(vectorizer.transform([text_model_input(typed, "es")]))[0]

@@ -10,13 +10,11 @@ import pytest
 from annotations.text_checks.risk import WordModel
 from annotations.text_checks.risk_corpus import read_examples
 from annotations.text_checks.risk_training import (
-    TEXT_C,
-    TEXT_NGRAMS,
-    TEXT_TOKEN_PATTERN,
     _text_spec,
     text_model_input,
 )
 from tests.safety.conftest import write_corpus
+from tests.safety.word_models import fit_word_model
 
 UNSEEN = (
     "I WROTE letters, letters and more letters to my family!!",  # case, repeats, punctuation
@@ -28,21 +26,9 @@ UNSEEN = (
 
 @pytest.fixture(scope="module")
 def fitted(tmp_path_factory):
-    from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.linear_model import LogisticRegression
-
     examples = read_examples([write_corpus(tmp_path_factory.mktemp("words"))])
     texts = [text_model_input(e.text) for e in examples]
-    vectorizer = TfidfVectorizer(
-        ngram_range=TEXT_NGRAMS,
-        sublinear_tf=True,
-        token_pattern=TEXT_TOKEN_PATTERN,
-        lowercase=False,
-        dtype=np.float64,
-    )
-    features = vectorizer.fit_transform(texts)
-    model = LogisticRegression(C=TEXT_C, class_weight="balanced", max_iter=5000)
-    model.fit(features, [e.risk for e in examples])
+    vectorizer, model = fit_word_model(texts, [e.risk for e in examples], class_weight="balanced")
     return vectorizer, model, [e.text for e in examples]
 
 
