@@ -31,7 +31,8 @@ contacts are not e-mailed (``TurnSignal.objects.risk()`` leaves borderline signa
 Inference is ONNX Runtime and numpy (no scikit-learn, no PyTorch). An artefact whose thresholds no score
 reaches (the test suite's lexicon-only one) never loads the encoder nor embeds a message. The model loads once per process, on first use or
 at start (``warm``), behind a lock. Models read English, Spanish and German (each language's
-figures, out of fold and held out, are in docs/benchmarks.md): a language without an artefact
+figures, out of fold and held out, are in docs/benchmarks.md; in Spanish and German the model
+alone is never sure, its artefact's ``flag`` out of reach: ``risk_training.BORDERLINE_ONLY``): a language without an artefact
 keeps its lexicon (or, without one, the English phrases alone; a study's moderation model is
 then its only other reader). Callers pass the participant's language (``language_in``).
 
