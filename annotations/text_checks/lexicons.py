@@ -60,13 +60,19 @@ def _not_after(*words: str) -> str:
 
 # Someone else is the subject: a worried relative's "my sister self-harms", "she's been self
 # harming", "he's suicidal", "she feels suicidal" (held-out v4's near-misses). Third-person
-# forms only ("is", "has been", "feels"), never "i", "i've been", "i was" or "my".
+# subjects only, each with its verb ("my teenager is", "she feels"): a bare "is" or "feels" would
+# also silence the participant's own "the only thing that helps is self harm", "my mind is
+# suicidal again"; never "i", "i've been", "i was" or "my".
+_OTHERS = (
+    *("she", "he", "they", "sister", "brother", "friend", "son", "daughter", "mum", "mom"),
+    *("dad", "teenager", "kid", "child", "partner", "girlfriend", "boyfriend", "wife"),
+    *("husband", "cousin", "nephew", "niece", "student", "patient", "colleague"),
+)
 _SOMEONE_ELSE = _not_after(
-    *("she", "he", "they", "shes", "hes", "she's", "he's", "they're", "is", "feels", "seems"),
-    *("she's been", "he's been", "shes been", "hes been", "they've been", "has been"),
-    *("sister", "brother", "friend", "son", "daughter", "mum", "mom", "dad", "teenager"),
-    *("kid", "child", "partner", "girlfriend", "boyfriend", "wife", "husband", "cousin"),
-    *("nephew", "niece", "student", "patient", "colleague"),
+    *_OTHERS,
+    *("shes", "hes", "she's", "he's", "they're", "she's been", "he's been", "shes been"),
+    *("hes been", "they've been"),
+    *(f"{who} {verb}" for who in _OTHERS for verb in ("is", "feels", "seems", "has been", "was")),
 )
 # A topic, not an act: "suicide prevention week", "self-harm awareness", "suicide rates".
 _TOPIC = r"(?! (?:prevention|awareness|severity|rates?|statistics|training)\b)"

@@ -51,6 +51,9 @@ THE_PARTICIPANTS_OWN = [
     "i overdosed on my mums sleeping pills",
     "thinking about taking my life",
     "i want to kill myself in my room tonight",
+    "the only thing that helps is self harm",
+    "my mind is suicidal again tonight",
+    "everything has been self harm and sleep this week",
 ]
 
 
