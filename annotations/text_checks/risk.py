@@ -18,7 +18,8 @@ Each language a model reads has its artefact: ``risk_model.json`` for English,
 ``risk_model.<language>.json`` beside it for another (``risk_model.es.json``,
 ``risk_model.de.json``: the same MiniLM encoder and word model, trained on that language's
 corpus, ``manage.py train_risk_model --language es``, the word model over the text normalised
-for it); a message is read by the model of its participant's primary language ("es-MX" is
+for it, plus a third model over the same text's character n-grams within words, ``CharModel``,
+whose weighted decision joins the sum); a message is read by the model of its participant's primary language ("es-MX" is
 "es"). An artefact holds the classifier (scaler, float16 support vectors, their coefficients,
 the word model's terms with their idf and coefficients, the two models' weights, the
 calibration) and two thresholds (``risk_training.py`` says how they are
@@ -145,7 +146,7 @@ class WordModel:
 
     def __init__(self, spec: dict[str, Any], language: str = "en") -> None:
         self.language = language  # the normalisation the training read (its artefact's)
-        self.pattern = re.compile(spec["token_pattern"])
+        self.pattern = re.compile(spec.get("token_pattern", ""))  # a word model's
         self.smallest, self.largest = (int(n) for n in spec["ngrams"])
         self.sublinear = bool(spec["sublinear_tf"])
         terms = spec["terms"].split("\t") if spec["terms"] else []
@@ -159,15 +160,21 @@ class WordModel:
         self.intercept = float(spec["intercept"])
         self.weight = float(spec["weight"])
 
-    def decision(self, text: str) -> float:
+    def grams(self, text: str) -> list[str]:
+        """The message's word n-grams, as the vectorizer reads them."""
         # The training's text_model_input: normalised, then lower-cased as str.lower does.
         tokens = self.pattern.findall(normalise(text, self.language).lower())
+        return [
+            " ".join(tokens[i : i + n])
+            for n in range(self.smallest, self.largest + 1)
+            for i in range(len(tokens) - n + 1)
+        ]
+
+    def decision(self, text: str) -> float:
         counts: dict[str, int] = {}
-        for n in range(self.smallest, self.largest + 1):
-            for i in range(len(tokens) - n + 1):
-                gram = " ".join(tokens[i : i + n])
-                if gram in self.terms:
-                    counts[gram] = counts.get(gram, 0) + 1
+        for gram in self.grams(text):
+            if gram in self.terms:
+                counts[gram] = counts.get(gram, 0) + 1
         weighted, norm = 0.0, 0.0
         for gram, count in counts.items():
             idf, coef = self.terms[gram]
@@ -175,6 +182,27 @@ class WordModel:
             weighted += value * coef
             norm += value * value
         return (weighted / math.sqrt(norm) if norm > 0 else 0.0) + self.intercept
+
+
+class CharModel(WordModel):
+    """The artefact's logistic regression over the TF-IDF of a message's character n-grams
+    within words (scikit-learn's ``analyzer="char_wb"``: each word padded with a space, every
+    n-gram of it from the smallest to the largest length, a word shorter than n counted once),
+    over the same normalised, lower-cased text as the word model (Spanish and German)."""
+
+    def grams(self, text: str) -> list[str]:
+        grams: list[str] = []
+        for word in normalise(text, self.language).lower().split():
+            padded = f" {word} "
+            for n in range(self.smallest, self.largest + 1):
+                offset = 0
+                grams.append(padded[offset : offset + n])
+                while offset + n < len(padded):
+                    offset += 1
+                    grams.append(padded[offset : offset + n])
+                if offset == 0:  # the padded word is shorter than n: counted once
+                    break
+        return grams
 
 
 class Classifier:
@@ -194,6 +222,7 @@ class Classifier:
         self.intercept = float(spec["intercept"])
         self.weight = float(spec.get("weight", 1.0))
         self.words = WordModel(spec["text"], language) if spec.get("text") else None
+        self.chars = CharModel(spec["chars"], language) if spec.get("chars") else None
         self.slope = float(spec["calibration"]["slope"])
         self.offset = float(spec["calibration"]["intercept"])
 
@@ -204,6 +233,8 @@ class Classifier:
         combined = self.weight * (decision + self.intercept)
         if self.words is not None:
             combined += self.words.weight * self.words.decision(text)
+        if self.chars is not None:
+            combined += self.chars.weight * self.chars.decision(text)
         logit = self.slope * combined + self.offset
         return float(1.0 / (1.0 + np.exp(-logit)))
 

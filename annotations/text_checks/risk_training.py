@@ -11,8 +11,9 @@ balance, deterministic:
   sentence embedding blurs.
 Another language gets the same two models: the same (English) MiniLM encoder, whose word pieces
 still carry much of a Spanish or German message, and the word model over the text normalised for
-that language; the lexicon the thresholds count beside the model is the language's own
-(``lexicons.risk_phrases``), as the check applies it.
+that language; Spanish and German add a third, a logistic regression over the TF-IDF of that
+text's character 2- to 5-grams within words (``CHAR_WEIGHTS``); the lexicon the thresholds count
+beside the model is the language's own (``lexicons.risk_phrases``), as the check applies it.
 Their decisions, each divided by its out-of-fold spread (the words' then weighted
 ``TEXT_WEIGHT``), are summed and calibrated (Platt: the score is a probability). It returns the
 artefact ``risk.py`` reads: the scaler, the support vectors (float16) and their coefficients,
@@ -86,10 +87,19 @@ TEXT_TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 # The word model's vote against the machine's, each in units of its out-of-fold spread: 0.7
 # flagged fewer everyday messages at the recall bar than 1.0 on four fold seeds.
 TEXT_WEIGHT = 0.7
-# Spanish and German: 1.5. Out of fold on their training corpora (three fold seeds,
-# benchmarks/risk_language_features.py, docs/benchmarks.md), 1.5 flagged the fewest near-miss
-# messages at the check-in level among 0.7, 1.0, 1.5 and 2.0 in both, at the same recall.
-TEXT_WEIGHTS = {"es": 1.5, "de": 1.5}
+# Spanish and German read a third model: a logistic regression over the TF-IDF of the
+# normalised text's character 2- to 5-grams within words (``char_wb``, sublinear, C =
+# ``TEXT_C``), which meets an inflected or misspelt form of a training word ("matarme",
+# "mataria", "umbringen", "umzubringen") that the word model counts as unseen. Its weight and the
+# words', in units of each one's out-of-fold spread against the MiniLM machine's 1, chosen out of
+# fold on the training corpora alone (three fold seeds, benchmarks/risk_language_features.py,
+# docs/benchmarks.md, "Spanish and German"): Spanish words x4 + characters x4 (MiniLM at a
+# quarter of each), German words x1 + characters x1; both recalled more at 5 % of everyday
+# messages flagged and at ``flag`` than MiniLM + words x1.5 (the previous artefacts) and flagged
+# no more everyday messages at ``check_in``. English reads no character model.
+TEXT_WEIGHTS = {"es": 4.0, "de": 1.0}
+CHAR_WEIGHTS = {"es": 4.0, "de": 1.0}
+CHAR_NGRAMS = (2, 5)
 GROUP_SIMILARITY = 0.9
 
 
@@ -104,11 +114,13 @@ FLAG_BUDGET = Budget(near_miss=0.10, other=0.02)
 NEIGHBOUR_SIMILARITY = 0.93
 # Languages whose model alone is never sure: it fires from the precision threshold (``flag``'s
 # rule) as *borderline* (a QA warning flag and a gentle check-in, no crisis resources, no
-# e-mail), and only a phrase or a near copy of a training risk message is sure. Out of fold,
-# their recall bar (``check_in``'s rule) flagged 42 % (Spanish) and 53 % (German) of everyday
-# messages: a check-in on every other message would teach participants to ignore it, and
-# reviewers too; at the precision threshold 3.8 % and 5.7 % are flagged, for 72 % and 73 % of the
-# risk messages out of fold (docs/benchmarks.md, "Spanish and German").
+# e-mail), and only a phrase or a near copy of a training risk message is sure. The rule, fixed
+# before held-out v2 was run: a language leaves this set only if, out of fold, its recall bar
+# (``check_in``'s rule) flags at most 10 % of everyday messages. On the corpora with held-out v1
+# and train_v3 (words, characters and MiniLM), it flagged 39.9 % (Spanish) and 47.1 % (German): a
+# check-in on nearly every other message would teach participants to ignore it, and reviewers
+# too; at the precision threshold 5.8 % and 4.7 % are flagged, for 80.5 % and 73.9 % of the risk
+# messages out of fold (docs/benchmarks.md, "Spanish and German").
 BORDERLINE_ONLY = frozenset({"es", "de"})
 NEVER = 1.0  # the model's scores lie strictly below 1
 NEAR_MISS = "near_miss"
@@ -152,8 +164,22 @@ def train(
         model = LogisticRegression(C=TEXT_C, class_weight="balanced", max_iter=5000)
         return vectorizer, model.fit(features, y[rows])
 
+    def fit_chars(rows: np.ndarray) -> tuple[Any, Any]:
+        vectorizer = TfidfVectorizer(
+            analyzer="char_wb",
+            ngram_range=CHAR_NGRAMS,
+            sublinear_tf=True,
+            lowercase=False,  # text_model_input has folded the case already
+            dtype=np.float64,
+        )
+        features = vectorizer.fit_transform([texts[i] for i in rows])
+        model = LogisticRegression(C=TEXT_C, class_weight="balanced", max_iter=5000)
+        return vectorizer, model.fit(features, y[rows])
+
+    reads_chars = language in CHAR_WEIGHTS
     # Out of fold: every message scored by models that never saw it nor a near copy of it.
     svm_decision, text_decision = np.zeros(len(examples)), np.zeros(len(examples))
+    char_decision = np.zeros(len(examples))
     folds = StratifiedGroupKFold(FOLDS, shuffle=True, random_state=SEED)
     for train_rows, test_rows in folds.split(X, y, fold_groups):
         scaler, svm = fit(train_rows)
@@ -162,11 +188,19 @@ def train(
         text_decision[test_rows] = words.decision_function(
             vectorizer.transform([texts[i] for i in test_rows])
         )
+        if reads_chars:
+            char_vectorizer, chars = fit_chars(train_rows)
+            char_decision[test_rows] = chars.decision_function(
+                char_vectorizer.transform([texts[i] for i in test_rows])
+            )
     # Each model's decision counts in units of its own out-of-fold spread, the words' TEXT_WEIGHT
-    # (the language's TEXT_WEIGHTS).
+    # (the language's TEXT_WEIGHTS), the characters' the language's CHAR_WEIGHTS.
     svm_weight = _weight(svm_decision)
     text_weight = TEXT_WEIGHTS.get(language, TEXT_WEIGHT) * _weight(text_decision)
     decision = svm_weight * svm_decision + text_weight * text_decision
+    if reads_chars:
+        char_weight = CHAR_WEIGHTS[language] * _weight(char_decision)
+        decision = decision + char_weight * char_decision
     # Platt scaling on the out-of-fold decision values: the score is a probability.
     platt = LogisticRegression(C=1e6, max_iter=5000).fit(decision.reshape(-1, 1), y)
     slope, offset = float(platt.coef_[0][0]), float(platt.intercept_[0])
@@ -193,6 +227,9 @@ def train(
         "text": _text_spec(vectorizer, words, text_weight),
         "calibration": {"slope": float(f"{slope:.7g}"), "intercept": float(f"{offset:.7g}")},
     }
+    if reads_chars:
+        char_vectorizer, chars = fit_chars(everything)
+        classifier["chars"] = _char_spec(char_vectorizer, chars, char_weight)
 
     near_miss = np.array([e.category == NEAR_MISS for e in examples])
     flag = _precise_threshold(out_of_fold, y, lexicon, near_miss)
@@ -243,6 +280,14 @@ def train(
             "text_model": f"word {TEXT_NGRAMS[0]}-{TEXT_NGRAMS[1]}-grams, TF-IDF (sublinear), "
             f"logistic regression C = {TEXT_C}",
             "class_weight": "balanced",
+            **(
+                {
+                    "char_model": f"char_wb {CHAR_NGRAMS[0]}-{CHAR_NGRAMS[1]}-grams, TF-IDF "
+                    f"(sublinear), logistic regression C = {TEXT_C}"
+                }
+                if reads_chars
+                else {}
+            ),
         },
         "counts": _counts(examples),
         "cross_validation": _figures(examples, out_of_fold, lexicon, flag, check_in),
@@ -368,6 +413,15 @@ def _text_spec(vectorizer: Any, model: Any, weight: float) -> dict[str, Any]:
         "intercept": float(f"{model.intercept_[0]:.7g}"),
         "weight": float(f"{weight:.7g}"),
     }
+
+
+def _char_spec(vectorizer: Any, model: Any, weight: float) -> dict[str, Any]:
+    """The character model as ``risk.CharModel`` computes it: as ``_text_spec``, the terms being
+    character n-grams (a space pads each word; no term holds a tab)."""
+    spec = _text_spec(vectorizer, model, weight)
+    del spec["token_pattern"]
+    spec.update(kind="tfidf_char_wb_logistic", ngrams=list(CHAR_NGRAMS))
+    return spec
 
 
 def _precise_threshold(

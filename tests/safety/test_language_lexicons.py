@@ -2,10 +2,11 @@
 (``train_v1.jsonl``, issue 44, item 3), measured as the English lexicon is: every risk message
 caught, at most 2% of the everyday ones flagged, through ``risk.assess(text, language)`` (the
 language's lexicon and the English phrases; the suite's models are the lexicon alone). The
-corpora are hand-written, phone-typed, in nine risk categories; ``train_v2.jsonl`` was written
-for each language's learned model (indirect phrasings no lexicon lists), so the phrasings are
-not measured on it. The English model never trains on them (they live in a folder of their
-own)."""
+corpora are hand-written, phone-typed, in nine risk categories; ``train_v2.jsonl`` and
+``train_v3.jsonl`` were written for each language's learned model (indirect phrasings no lexicon
+lists; near-misses from the words of risk), and ``train_heldout_v1.jsonl`` is the retired
+held-out set, so the phrasings are not measured on them. The English model never trains on them
+(they live in a folder of their own)."""
 
 from __future__ import annotations
 
@@ -64,14 +65,67 @@ def test_the_corpus_is_large_enough_in_every_category(language):
     assert everyday["near_miss"] * 3 >= sum(everyday.values())  # a third are near-misses
 
 
+RETIRED = "train_heldout_"  # a held-out set run once, then renamed into the training corpus
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_message_twice_nor_in_both_labels(language):
+    """No message twice among the files written for training, nor within a retired held-out
+    set. A retired set was written blind, so it may repeat a training line by chance (v1: "solo
+    soy una carga para todos", "ich kann nicht mehr vor lachen"), but never with the other
+    label; it keeps the ``language`` key it was written with."""
     examples = _corpus(language)
-    keys = Counter(_key(e.text) for e in examples)
-    assert [k for k, n in keys.items() if n > 1] == []
+    for retired in (False, True):
+        keys = Counter(_key(e.text) for e in examples if e.source.startswith(RETIRED) == retired)
+        assert [k for k, n in keys.items() if n > 1] == []
+    labels: dict[str, bool] = {}
+    for e in examples:
+        assert labels.setdefault(_key(e.text), e.risk) == e.risk, e.source
     for path in training_files(language_folder(language)):
         for line in path.read_text(encoding="utf-8").splitlines():
-            assert set(json.loads(line)) == {"text", "label", "category"}
+            record = json.loads(line)
+            if path.name.startswith(RETIRED):
+                assert record.pop("language") == language
+            assert set(record) == {"text", "label", "category"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_third_corpus_file_has_its_shape_and_nothing_of_the_others(language):
+    """``train_v3.jsonl``: about 150 risk messages across the nine categories, 120 near-misses
+    from the words of risk (idioms, someone else's crisis, the news, medicine questions,
+    goodbyes for a move) and 100 plain messages; none already in another file of the corpus."""
+    folder = language_folder(language)
+    records = [
+        json.loads(line)
+        for line in (folder / "train_v3.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    for record in records:
+        assert set(record) == {"text", "label", "category"}
+        assert record["text"] == record["text"].strip() and record["text"]
+    risky = Counter(r["category"] for r in records if r["label"] == "risk")
+    everyday = Counter(r["category"] for r in records if r["label"] == "everyday")
+    assert set(risky) == set(RISK_CATEGORIES) and min(risky.values()) >= 16, risky
+    assert sum(risky.values()) >= 150
+    assert set(everyday) == set(EVERYDAY_CATEGORIES)
+    assert everyday["near_miss"] >= 120 and everyday["plain"] >= 100
+    keys = [_key(r["text"]) for r in records]
+    assert len(keys) == len(set(keys))
+    elsewhere = {
+        _key(e.text)
+        for path in training_files(folder)
+        if path.name != "train_v3.jsonl"
+        for e in read_examples([path])
+    }
+    assert not set(keys) & elsewhere
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_retired_heldout_set_is_training_text_now(language):
+    """Held-out v1 was run once (docs/benchmarks.md), then renamed ``train_heldout_v1.jsonl``:
+    the model trains on it, and no held-out file of that version is left to be run again."""
+    folder = language_folder(language)
+    assert folder / "train_heldout_v1.jsonl" in training_files(folder)
+    assert not (folder / "heldout_v1.jsonl").exists()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

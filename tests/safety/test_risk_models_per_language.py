@@ -22,6 +22,10 @@ from annotations.text_checks.risk_corpus import (
 from annotations.text_checks.risk_encoder import DIMENSIONS as ENCODER_DIMENSIONS
 from annotations.text_checks.risk_encoder import MAX_TOKENS, PACKAGE, encoder_version
 from annotations.text_checks.risk_training import (
+    CHAR_NGRAMS,
+    CHAR_WEIGHTS,
+    TEXT_C,
+    _char_spec,
     _text_spec,
     text_model_input,
 )
@@ -155,6 +159,44 @@ def test_the_word_model_reads_the_text_normalised_for_its_language():
     # Read with English normalisation, "kiero" is a word the training never saw.
     english = risk.WordModel(_text_spec(vectorizer, model, weight=1.0))
     assert english.decision(typed) != pytest.approx(words.decision(typed))
+
+
+def test_the_character_model_computes_what_scikit_learn_does():
+    """risk.CharModel reads a message's character n-grams within words as the training's
+    TfidfVectorizer(analyzer="char_wb") does: short words, repeated spaces, accents and chat
+    spellings folded by the normalisation, n-grams the training never saw."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    texts = [
+        "ya no quiero seguir así",
+        "me quiero matar",
+        "quiero una pizza",
+        "que ganas de playa",
+        "me muero de risa",
+        "a ver si y o",
+    ]
+    inputs = [text_model_input(t, "es") for t in texts]
+    vectorizer = TfidfVectorizer(
+        analyzer="char_wb", ngram_range=CHAR_NGRAMS, sublinear_tf=True, lowercase=False
+    )
+    model = LogisticRegression(C=TEXT_C, max_iter=5000)
+    model.fit(vectorizer.fit_transform(inputs), [1, 1, 0, 0, 0, 0])
+    chars = risk.CharModel(_char_spec(vectorizer, model, weight=1.0), "es")
+    for typed in ["Ya no KIERO seguir asi", "mataria  a   y   o", "x", "matarme ya", "zzz qqq"]:
+        expected = model.decision_function(vectorizer.transform([text_model_input(typed, "es")]))
+        assert chars.decision(typed) == pytest.approx(expected[0], abs=1e-5), typed
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_languages_artefact_reads_characters_as_well_as_words(language):
+    classifier = _artefact(language)["classifier"]
+    assert language in CHAR_WEIGHTS
+    assert classifier["chars"]["kind"] == "tfidf_char_wb_logistic"
+    assert classifier["chars"]["ngrams"] == list(CHAR_NGRAMS)
+    assert (
+        "chars" not in json.loads(risk.PACKAGED_ARTEFACT.read_text(encoding="utf-8"))["classifier"]
+    )  # English reads words and MiniLM alone
 
 
 def test_a_message_is_owed_a_workers_read_where_its_languages_model_can_fire(shipped_risk_model):
