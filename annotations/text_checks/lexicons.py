@@ -94,7 +94,10 @@ _TOPIC = (
     r"|lifelines?|crisis (?:line|lines|number|centre|center|team)|lines?|numbers?|charity"
     r"|charities|bereavement|survivors?|loss|risk factors|risk assessments?|screening|research"
     r"|laws?|legislation|debates?|contagion|clusters?|bombers?|bombings?|or (?:murder|homicide"
-    r"|an accident|accident|natural causes)|(?:and|vs|versus|or) euthanasia)\b)"
+    r"|an accident|accident|natural causes)|(?:and|vs|versus|or) euthanasia"
+    # someone else called so: "supporting a suicidal partner", "suicidal patients"
+    r"|(?:" + "|".join(w for w in _OTHERS if w not in ("she", "he", "they")) + r"|person|people"
+    r"|teens|clients|callers)s?)\b)"
 )
 # The topic named before it: coursework and media about it, a law, a plot ("staged to look like
 # suicide", "risk factors for suicide", "assisted suicide", "the main character attempts suicide").

@@ -30,6 +30,7 @@ NOT_THE_PARTICIPANTS_CRISIS = [
     "was it suicide or murder in the last episode, i missed the ending",
     "what are the warning signs and risk factors for suicide in older men, for my nursing module",
     "volunteering with suicide bereavement support from next month",
+    "how do i talk to a suicidal friend on the phone, what do i say first",
     # the participant, but not a crisis
     "been free from self harm for 4 years now, thinking of a tattoo to mark it",
     "i'm a burden on my team until i learn the codebase, any tips",
