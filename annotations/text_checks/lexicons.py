@@ -247,6 +247,19 @@ _SOMEONE_ELSE_SUBJECT = re.compile(
     rf"(?:{_RELATIONS})s?|he|she|they|he's|she's|they're|someone|somebody|people|kids|everyone)\b"
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|myself|mine|we|us|our)\b|\bkms\b")
+# The phrases another person's act or state can fill ("my friend used to self harm", "my cousin
+# overdosed", "she wrote goodbye notes"); never an object or a thought the participant may own
+# ("my parents dont know about the noose", "no reason to live", "better off dead").
+_THEIRS = re.compile(r"self-? ?harm|su(?:i?c|is)i?d|overdos|goodbye (?:letter|note)")
+# The other person finds, knows or hides the participant's: "my kids will find the goodbye
+# notes", "my mum doesn't know about the overdose".
+_FINDS_OUT = re.compile(
+    r"\b(?:find|finds|found|know|knows|knew|see|sees|saw|seen|notice|notices|noticed|get|gets"
+    r"|understand|understands|hid|hide|hides|took|take|takes|think|thinks|thought|check|checks"
+    r"|checked|search|searched|caught|catch|don't|doesn't|didn't|won't"
+    r"|never|worry|worries|worried|will|would|could|might|should)\b"
+)
+_I = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|myself)\b")
 _SPEECH = re.compile(
     r"\b(?:say|says|said|saying|text|texts|texted|texting|post|posts|posted|posting|type|types"
     r"|typed|typing|write|writes|wrote|writing|joke|jokes|joked|joking|yell|yells|yelled|shout"
@@ -254,14 +267,22 @@ _SPEECH = re.compile(
 )
 
 
-def _someone_elses(text: str, start: int, phrase: str) -> bool:
-    """Whether the risk phrase at ``start`` of the normalised ``text`` is someone else's."""
+def _someone_elses(text: str, start: int, end: int, phrase: str) -> bool:
+    """Whether the risk phrase at ``start:end`` of the normalised ``text`` is someone else's."""
     sentence = re.split(r"[.!?;\n]", text[:start])[-1]
     subject = _SOMEONE_ELSE_SUBJECT.match(sentence)
     if subject is None:
         return False
     between = sentence[subject.end() :]
-    if not _FIRST_PERSON.search(phrase) and _FIRST_PERSON.search(between) is None:
+    # "everyone says kms is a joke but i mean it", "my friend overdosed and i found the rest of
+    # the pills": the participant speaks as "i" later in the clause
+    rest_is_mine = _I.search(re.split(r"[,.!?;\n]", text[end:])[0]) is not None
+    if (
+        _THEIRS.search(phrase)
+        and not _FIRST_PERSON.search(between)
+        and not _FINDS_OUT.search(between)
+        and not rest_is_mine
+    ):
         return True
     # The participant's own words unless quoted as another's: the verb of speech, then a quote
     # mark (or nothing, for "kms"), then the phrase; "my husband says i'm a burden" stays.
@@ -271,7 +292,7 @@ def _someone_elses(text: str, start: int, phrase: str) -> bool:
             return False
         # "texted her friend 'i want to die'": up to three words to whom, then the quote
         if re.fullmatch(r"(?: \w+){0,3} ?[:\"']+ ?(?:i |i'm )?", after) or (
-            phrase == "kms" and re.fullmatch(r" ?[:\"']* ?", after)
+            phrase == "kms" and re.fullmatch(r" ?", after) and not rest_is_mine
         ):
             return True
     return False
@@ -309,7 +330,9 @@ def matches(pattern: re.Pattern[str], text: str, language: str = "en") -> list[s
     seen: dict[str, None] = {}
     normalised = normalise(text, language)
     for match in pattern.finditer(normalised):
-        if pattern is RISK_PATTERN and _someone_elses(normalised, match.start(), match.group(0)):
+        if pattern is RISK_PATTERN and _someone_elses(
+            normalised, match.start(), match.end(), match.group(0)
+        ):
             continue
         seen.setdefault(match.group(0), None)
     return list(seen)

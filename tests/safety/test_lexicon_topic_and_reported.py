@@ -56,6 +56,16 @@ THE_PARTICIPANTS_OWN = [
     "i want to die, nothing is getting better",
     "i think about suicide all the time",
     "i keep thinking about killing myself on the way home",
+    # someone else is the subject, but the phrase is the participant's
+    "my kids will find the goodbye notes tomorrow",
+    "my parents dont know about the noose",
+    "my boyfriend found the lethal dose list",
+    "she left and now everything is pointless, no reason to live",
+    "he doesnt get that suicide is the only way out",
+    "my sister hid the noose but i made another",
+    "everyone says kms is a joke but i mean it",
+    "my friends think im joking when i say kms",
+    "my best friend overdosed last year and i think about doing the same",
 ]
 
 
