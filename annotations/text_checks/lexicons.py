@@ -225,13 +225,17 @@ _RISK_PHRASES = (
 )
 RISK_PATTERN = re.compile(r"\b(?:" + "|".join(_RISK_PHRASES) + r")")
 
-# Whose crisis it is, read from the sentence before the phrase (variable width, so not in the
-# pattern's fixed-width lookbehinds): a sentence whose subject is someone else ("my son", "she",
-# "a boy at school") with no "i", "me" or "my" between it and the phrase is about them: "my friend
-# gave away her stuff and wrote goodbye notes", "my friend used to self harm back in school". A
-# phrase in the first person ("kill myself", "better off without me", "kms") stays the
-# participant's unless someone else is quoted saying it: "my son keeps saying kms when he loses",
-# "my daughter texted 'i want to die'" (a quote mark after the verb, except for "kms").
+# Whose crisis it is, read from the sentence around the phrase (variable width, so not in the
+# pattern's fixed-width lookbehinds): in a sentence whose subject is someone else ("my son",
+# "she", "a boy at school"), a phrase another person's act can fill (``_THEIRS``: self-harm,
+# suicide, an overdose, goodbye notes) is theirs when no "i", "me" or "my" stands between the
+# subject and the phrase, the subject does not find, know or hide it (``_FINDS_OUT``), and the
+# participant says no "i" later in the clause: "my friend used to self harm back in school" is
+# theirs; "my kids will find the goodbye notes", "my cousin overdosed and i think about it too"
+# stay the participant's. A phrase in the first person ("kill myself", "better off without me",
+# "kms") stays the participant's unless someone else is quoted saying it: "my son keeps saying
+# kms when he loses", "my daughter texted 'i want to die'" (a quote mark after the verb, except
+# for "kms").
 _RELATIONS = (
     "son|daughter|kid|child|children|teen|teenager|boy|girl|friend|bestie|bff|bf|gf|boyfriend"
     "|girlfriend|partner|husband|wife|ex|mum|mom|mother|dad|father|parent|brother|sister|sibling"
