@@ -38,6 +38,11 @@ _DIE_FIGURE = (  # "die of embarrassment", "dying inside", and "die my hair" (dy
     r"(?! (?:of|from|with|laughing|for (?:a|some)|inside|a little|"
     r"(?:my|your|her|his|the) (?:hair|clothes|shirt|jeans|fabric))\b)"
 )
+# Dying of embarrassment said another way: "ugh i want to die, my crush saw me trip 💀"
+_EMBARRASSED = (
+    r"(?![^.!?\n]{0,80}(?:💀|😂|🤣|😭😭|\bembarrass\w*|\bcringe\w*|\bmortif\w*|\bawkward\b"
+    r"|\bso red\b|\bhow do i act normal\b))"
+)
 _ACCIDENT = (
     r"(?! (?:shaving|cooking|chopping|slicing|skiing|running|lifting|playing|training|while|"
     r"on (?:a|the|some)|at (?:the|work|football)|by accident|accidentally|a (?:slice|piece|bit)|"
@@ -46,7 +51,10 @@ _ACCIDENT = (
 _OVERWORK = (
     r"(?! (?:laughing|with laughter|at (?:the|work)|over |trying to|working|studying|training|"
     r"with (?:all|this|overtime|work)|for (?:this|that|the|a|my|nothing)\b|to (?:finish|get|meet)"
-    r"|(?:in|on) (?:the )?(?:game|fortnite|minecraft|roblox|gta|warzone|mario kart)\b))"
+    r"|(?:in|on) (?:the )?(?:game|fortnite|minecraft|roblox|gta|warzone|mario kart)\b"
+    # a game's level or boss, whatever the game: "killing myself on the same level"
+    r"|(?:on|at|in) (?:the|this|that|every|each) (?:same |last |final |first )?(?:level|boss"
+    r"|stage|map|track|checkpoint|jump|round|match|run|section)s?\b))"
 )
 _SUICIDE = r"su(?:i?c|is)i?d(?:e|al|le|ally|es)?\b"  # and its common typos
 _PILLS = r"(?:pills|meds|medication|tablets|paracetamol|sleeping pills)"
@@ -68,14 +76,48 @@ _OTHERS = (
     *("dad", "teenager", "kid", "child", "partner", "girlfriend", "boyfriend", "wife"),
     *("husband", "cousin", "nephew", "niece", "student", "patient", "colleague"),
 )
+_MEDIA = (
+    *("essay", "essays", "project", "dissertation", "thesis", "paper", "report", "assignment"),
+    *("documentary", "book", "novel", "film", "movie", "show", "series", "song", "poem", "play"),
+    *("podcast", "article", "episode", "presentation", "debate", "talk", "study", "studies"),
+)
 _SOMEONE_ELSE = _not_after(
     *_OTHERS,
     *("shes", "hes", "she's", "he's", "they're", "she's been", "he's been", "shes been"),
     *("hes been", "they've been"),
     *(f"{who} {verb}" for who in _OTHERS for verb in ("is", "feels", "seems", "has been", "was")),
 )
-# A topic, not an act: "suicide prevention week", "self-harm awareness", "suicide rates".
-_TOPIC = r"(?! (?:prevention|awareness|severity|rates?|statistics|training)\b)"
+# A topic, not an act: "suicide prevention week", "self-harm awareness", "suicide rates", the
+# hotline's number, a debate on the law, a crime plot ("suicide or murder").
+_TOPIC = (
+    r"(?! (?:prevention|awareness|severity|rates?|statistics|stats|training|hotlines?|helplines?"
+    r"|lifelines?|crisis (?:line|lines|number|centre|center|team)|lines?|numbers?|charity"
+    r"|charities|bereavement|survivors?|loss|risk factors|risk assessments?|screening|research"
+    r"|laws?|legislation|debates?|contagion|clusters?|bombers?|bombings?|or (?:murder|homicide"
+    r"|an accident|accident|natural causes)|(?:and|vs|versus|or) euthanasia"
+    # someone else called so: "supporting a suicidal partner", "suicidal patients"
+    r"|(?:" + "|".join(w for w in _OTHERS if w not in ("she", "he", "they")) + r"|person|people"
+    r"|teens|clients|callers)s?)\b)"
+)
+# The topic named before it: coursework and media about it, a law, a plot ("staged to look like
+# suicide", "risk factors for suicide", "assisted suicide", "the main character attempts suicide").
+_TOPIC_BEFORE = _not_after(
+    *("assisted", "physician-assisted", "doctor-assisted", "risk factors for", "risk of"),
+    *("look like", "looks like", "looked like", "like a", "investigating a", "whether it was"),
+    *("if it was", "was it", "rates of", "attempts", "learned about", "learnt about"),
+    *("learning about", "lecture on", "lesson on", "lesson about", "class on", "module on"),
+    *(f"{what} {about}" for about in ("about", "on") for what in _MEDIA),
+)
+
+# Years free of it, told in passing ("clean from self harm for 6 years now"), unless the sentence
+# goes on to a relapse or an urge.
+_RECOVERED = (
+    r"(?!(?:(?<=clean from )|(?<=free from )|(?<=recovered from )|(?<=recovery from ))"
+    r"(?=self-? ?harm\w* (?:for|since) (?:\d+|a|two|three|four|five|six|seven|eight|nine|ten"
+    r"|many|a few|several|over) ?(?:\w+ )?(?:years|yrs|year|months)\b"
+    r"(?![^.!?]{0,80}\b(?:relaps\w*|until|till|til|but|again|urges?|slipped|last night|tonight"
+    r"|today|this week)\b)))"
+)
 
 _AWAY = (  # a trip, a move or an event in the rest of the sentence, unless negated
     r"(?![^.!?]{0,60}?(?<!not )(?<!not on )(?<!not a )(?<!not going on )(?<!no )"
@@ -89,7 +131,8 @@ _AWAY = (  # a trip, a move or an event in the rest of the sentence, unless nega
 _RISK_PHRASES = (
     # wanting to die, to be dead, never to have been born
     r"(?:want|wanted|wanting|wish|ready|need|deserve|plan|planning|trying) (?:to|2) d(?:ie|ye)\b"
-    + _DIE_FIGURE,
+    + _DIE_FIGURE
+    + _EMBARRASSED,
     r"wish i could (?:just )?die\b" + _DIE_FIGURE,
     r"(?:want|wanted) to be dead",
     r"wish (?:that )?i (?:was|were|wasn't|weren't) (?:dead|alive|gone|here)",
@@ -108,6 +151,7 @@ _RISK_PHRASES = (
     r"(?<!career )(?<!social )(?<!political )(?<!commercial )(?<!electoral )"
     + _SOMEONE_ELSE
     + _not_after("died by", "death by", "her", "his", "their")
+    + _TOPIC_BEFORE
     + _SUICIDE
     + r"(?! (?:squad|mission|doors?|run|sprints?|drills?|burpees|bomb\w*|attack\w*)\b)"
     + _TOPIC
@@ -136,9 +180,12 @@ _RISK_PHRASES = (
     r"if i died",
     r"(?:miss|care|notice) (?:me )?if i (?:died|was gone|were gone|disappeared)",
     r"(?:i'm|i am|feel like|i feel|being) (?:such |just |a )?(?:a )?burden (?:to|on|for) "
-    r"(?:everyone|everybody|my|them|you|people|others)",
+    r"(?:everyone|everybody|my|them|you|people|others)"
+    # a newcomer slowing a team down, not a life
+    r"(?! (?:team|squad|colleagues|coworkers|co-workers|teammates|group project|manager|boss"
+    r"|department|project|lab|study group|band|club)\b)",
     # self-harm acts
-    _SOMEONE_ELSE + r"self-? ?harm\w*" + _TOPIC,
+    _SOMEONE_ELSE + _TOPIC_BEFORE + _RECOVERED + r"self-? ?harm\w*" + _TOPIC,
     r"(?:hurt|hurting|harm|harming|harmed|cut|cutting|burn|burning|burned|burnt|hit|hitting"
     r"|starve|starving|punch|punching) " + _MYSELF + _ACCIDENT,
     r"(?:cut|cutting|slit|slitting|slash|slashing) my (?:wrists?|arms?|legs?|thighs?)",
@@ -162,7 +209,12 @@ _RISK_PHRASES = (
     r"(?:off|from|in front of|under) (?:a|the|my)\b",
     r"(?:driving|drive|crash|crashing) (?:my car )?(?:into|off) (?:a|the) "
     r"(?:wall|tree|bridge|cliff|truck|lorry)",
-    r"(?:have|made|got) a plan to",
+    r"(?:have|made|got) a plan to"
+    # everyday plans: asking the manager, going freelance, paying off a card
+    r"(?! (?:ask|talk|speak|tell|go freelance|get (?:a|more|fit|out of debt|promoted)|save"
+    r"|pay (?:off|back)|quit (?:smoking|vaping|drinking|my job)|leave my job|study|revise|fix"
+    r"|apply|learn|lose weight|catch up|finish (?:my|the)|move (?:house|abroad|out|to)"
+    r"|start (?:a|my) (?:business|diet|course|new job)|train for|run a)\b)",
     r"(?:have|got) the means",
     # not when the same sentence says where they are going ("i won't be here next week, off to
     # portugal"; "not on holiday" still counts)
@@ -172,6 +224,83 @@ _RISK_PHRASES = (
     r"|workmate|manager|boss|team|class|teacher|students|pupils|staff|coach)s?\b)",
 )
 RISK_PATTERN = re.compile(r"\b(?:" + "|".join(_RISK_PHRASES) + r")")
+
+# Whose crisis it is, read from the sentence around the phrase (variable width, so not in the
+# pattern's fixed-width lookbehinds): in a sentence whose subject is someone else ("my son",
+# "she", "a boy at school"), a phrase another person's act can fill (``_THEIRS``: self-harm,
+# suicide, an overdose, goodbye notes) is theirs when no "i", "me" or "my" stands between the
+# subject and the phrase, the subject does not find, know or hide it (``_FINDS_OUT``), and the
+# participant says no "i" later in the clause: "my friend used to self harm back in school" is
+# theirs; "my kids will find the goodbye notes", "my cousin overdosed and i think about it too"
+# stay the participant's. A phrase in the first person ("kill myself", "better off without me",
+# "kms") stays the participant's unless someone else is quoted saying it: "my son keeps saying
+# kms when he loses", "my daughter texted 'i want to die'" (a quote mark after the verb, except
+# for "kms").
+_RELATIONS = (
+    "son|daughter|kid|child|children|teen|teenager|boy|girl|friend|bestie|bff|bf|gf|boyfriend"
+    "|girlfriend|partner|husband|wife|ex|mum|mom|mother|dad|father|parent|brother|sister|sibling"
+    "|cousin|nephew|niece|aunt|auntie|uncle|gran|granny|grandma|grandad|grandpa|grandmother"
+    "|grandfather|stepson|stepdaughter|stepdad|stepmum|stepmom|student|pupil|patient|client"
+    "|colleague|coworker|co-worker|flatmate|roommate|housemate|neighbour|neighbor|mate|classmate"
+    "|character|victim|grader|graders|year|teammate|player|guy|lad|woman|man|person|boss|manager"
+    "|teacher|coach|relative|family member"
+)
+_SOMEONE_ELSE_SUBJECT = re.compile(
+    r"\W*(?:(?:and|so|but|also|ok|okay|omg|ugh|um|hi|hey|help|honestly|lol|idk|anyway|update)\b\W*)*"
+    r"(?:(?:my|our|his|her|their|a|the|this|one of my|one of our|some) (?:[\w'-]+ ){0,2}?"
+    rf"(?:{_RELATIONS})s?|he|she|they|he's|she's|they're|someone|somebody|people|kids|everyone)\b"
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|myself|mine|we|us|our)\b|\bkms\b")
+# The phrases another person's act or state can fill ("my friend used to self harm", "my cousin
+# overdosed", "she wrote goodbye notes"); never an object or a thought the participant may own
+# ("my parents dont know about the noose", "no reason to live", "better off dead").
+_THEIRS = re.compile(r"self-? ?harm|su(?:i?c|is)i?d|overdos|goodbye (?:letter|note)")
+# The other person finds, knows or hides the participant's: "my kids will find the goodbye
+# notes", "my mum doesn't know about the overdose".
+_FINDS_OUT = re.compile(
+    r"\b(?:find|finds|found|know|knows|knew|see|sees|saw|seen|notice|notices|noticed|get|gets"
+    r"|understand|understands|hid|hide|hides|took|take|takes|think|thinks|thought|check|checks"
+    r"|checked|search|searched|caught|catch|don't|doesn't|didn't|won't"
+    r"|never|worry|worries|worried|will|would|could|might|should)\b"
+)
+_I = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|myself)\b")
+_SPEECH = re.compile(
+    r"\b(?:say|says|said|saying|text|texts|texted|texting|post|posts|posted|posting|type|types"
+    r"|typed|typing|write|writes|wrote|writing|joke|jokes|joked|joking|yell|yells|yelled|shout"
+    r"|shouts|shouted|scream|screams|screamed|go|goes|went)\b"
+)
+
+
+def _someone_elses(text: str, start: int, end: int, phrase: str) -> bool:
+    """Whether the risk phrase at ``start:end`` of the normalised ``text`` is someone else's."""
+    sentence = re.split(r"[.!?;\n]", text[:start])[-1]
+    subject = _SOMEONE_ELSE_SUBJECT.match(sentence)
+    if subject is None:
+        return False
+    between = sentence[subject.end() :]
+    # "everyone says kms is a joke but i mean it", "my friend overdosed and i found the rest of
+    # the pills": the participant speaks as "i" later in the clause
+    rest_is_mine = _I.search(re.split(r"[,.!?;\n]", text[end:])[0]) is not None
+    if (
+        _THEIRS.search(phrase)
+        and not _FIRST_PERSON.search(between)
+        and not _FINDS_OUT.search(between)
+        and not rest_is_mine
+    ):
+        return True
+    # The participant's own words unless quoted as another's: the verb of speech, then a quote
+    # mark (or nothing, for "kms"), then the phrase; "my husband says i'm a burden" stays.
+    for speech in _SPEECH.finditer(between):
+        before, after = between[: speech.start()], between[speech.end() :]
+        if _FIRST_PERSON.search(before):
+            return False
+        # "texted her friend 'i want to die'": up to three words to whom, then the quote
+        if re.fullmatch(r"(?: \w+){0,3} ?[:\"']+ ?(?:i |i'm )?", after) or (
+            phrase == "kms" and re.fullmatch(r" ?", after) and not rest_is_mine
+        ):
+            return True
+    return False
+
 
 # Each language's own risk phrasings, by primary language subtag (``lexicons_es.py``,
 # ``lexicons_de.py``), each written for that language's normalisation (``normalise.py``).
@@ -203,6 +332,11 @@ def matches(pattern: re.Pattern[str], text: str, language: str = "en") -> list[s
     """The distinct matched phrases of the text normalised for ``language``, in order of
     first appearance."""
     seen: dict[str, None] = {}
-    for match in pattern.finditer(normalise(text, language)):
+    normalised = normalise(text, language)
+    for match in pattern.finditer(normalised):
+        if pattern is RISK_PATTERN and _someone_elses(
+            normalised, match.start(), match.end(), match.group(0)
+        ):
+            continue
         seen.setdefault(match.group(0), None)
     return list(seen)

@@ -5,7 +5,13 @@
   v4: near-misses built from the words of risk (ending a relationship, a last cigarette, a
   trip, a decision, someone else's pills or crisis, the news, games, cooking burns, haircuts,
   dosage questions, leaving cards, giving things away when moving), risk messages in every
-  category phrased with the same words, plain messages.
+  category phrased with the same words, plain messages;
+* ``train_v4.jsonl`` after held-out v5's false alarms (v5 itself is now
+  ``train_heldout_v5.jsonl``): plain how-to and advice questions of many kinds (cooking,
+  cleaning, tech, DIY, money, travel, health, language, study, pets, gardening), near-misses
+  (someone else's crisis told by a worried relative or friend, topics, news, coursework, hotline
+  volunteering, idioms, ending things that are not a life) and risk messages in the same words,
+  most in the categories that set the check-in level (preparatory, self-harm, method, plan).
 
 Each holds valid records in the categories of ``train_v1.jsonl``, enough of each kind, and no
 message already in another corpus file (a copy would sit in two folds' training and tell
@@ -42,6 +48,7 @@ SHAPES = (
         "train_v2.jsonl", 150, 60, 100, written_later_blind=frozenset({"train_heldout_v4.jsonl"})
     ),
     Shape("train_v3.jsonl", 180, 30, 100, per_risk_category=10),
+    Shape("train_v4.jsonl", 150, 200, 100, per_risk_category=5),
 )
 by_name = pytest.mark.parametrize("shape", SHAPES, ids=lambda shape: shape.name)
 
