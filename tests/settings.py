@@ -55,4 +55,3 @@ from attune_collect.settings import *  # noqa: E402, F403
 # factory user hashes one. MD5 is never used outside a test run; the processes a test starts
 # (servers, workers) load these settings too, so they check the hashes the test wrote.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
