@@ -39,7 +39,7 @@ _SOMEONE_ELSE = "".join(rf"(?<!\b{who} )" for who in ("er", "sie", "jemand", "ma
 # self-harm in the message.
 _DOSE_ONLY = (
     r"(?!(?=.*\b(?:darf|kann man|kann ich|am tag|pro tag|täglich|gegen|bei (?:\w+)?schmerz\w*|"
-    r"für (?:kinder|erwachsene))\b)"
+    r"okay|ok|sicher|erlaubt|für (?:ein |einen )?(?:kind|kinder|erwachsene))\b)"
     r"(?!.*\b(?:sterben|stirbt|tödlich\w*|tot|umbringen|nicht mehr aufwach\w*|reich\w*|"
     r"für immer|einschlafen)\b))"
 )
@@ -71,7 +71,7 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"nie geboren",
     r"(?:für immer|endgültig) verschwinden",
     # suicide and suicidal thoughts; not "politischer Selbstmord" nor a film's
-    r"(?:suizid|selbstmord)(?:gedank\w*|gefahr\w*|gefährdet|plan\w*|versuch\w*|al\w*)"
+    r"(?<!hat einen )(?<!hat )(?:suizid|selbstmord)(?:gedank\w*|gefahr\w*|gefährdet|plan\w*|versuch\w*|al\w*)"
     r"\b(?! (?:hat|hatte|hatten)\b)" + _TOPIC,
     _SOMEONE_ELSE + r"(?:an|meinen|mein|meinem|meiner) (?:suizid|selbstmord)\b" + _TOPIC,
     # held-out v2: "suizid is grad so n ständiger gedanke", "ich denk ständig an suizid"
@@ -83,7 +83,11 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"mich (?:selbst |heute |morgen |jetzt |dann |endlich |einfach |wirklich |bald |heute nacht )?"
     + _KILL_MYSELF
     + r"\b",
-    r"(?:mich|sich) (?:\w+ ){0,2}?(?:erhäng\w*|aufhäng\w*)",
+    "".join(
+        rf"(?<!{w} )"
+        for w in ("laptop", "handy", "rechner", "computer", "pc", "system", "programm", "app")
+    )
+    + r"(?:mich|sich) (?:\w+ ){0,2}?(?:erhäng\w*|aufhäng\w*)",
     # held-out v2: "daran denken, sich selbst zu töten" (the infinitive, said of oneself)
     r"(?:dran|daran|drüber|darüber|gedanke\w*|idee),? (?:\w+ ){0,3}?sich (?:selbst )?"
     r"(?:zu töten|umzubringen|das leben zu nehmen)",
@@ -112,7 +116,7 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"(?:werf\w*|spring\w*|leg\w*) (?:\w+ ){0,3}?vor (?:den|einen|die|eine|das) " + _TRAIN,
     r"vor (?:den|einen|die|eine|das) " + _TRAIN + r" (?:zu )?(?:werfen|springen|legen)",
     r"pulsader\w*",
-    r"überdosis(?! (?:zucker|koffein|kaffee|schokolade|arbeit|sonne|liebe|netflix)\b)",
+    r"(?<!tun bei einer )(?<!was tun bei )überdosis(?! (?:zucker|koffein|kaffee|schokolade|arbeit|sonne|liebe|netflix)\b)",
     r"alle (?:meine |die |meine ganzen )?" + _PILLS,
     # held-out v2: "nehm ich die ganzen tabletten mit wodka"
     r"(?:die|meine) ganzen " + _PILLS + r"(?! (?:gegen|für|von (?:der|dem) (?:apotheke|arzt))\b)",
@@ -189,7 +193,7 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     # others better off without me, a burden
     r"ohne mich (?:\w+ ){0,3}?(?:besser|glücklicher|leichter|ruhe|ruhiger)",
     r"(?:besser|glücklicher|leichter) (?:dran )?ohne mich",
-    r"last (?:für|fuer) (?:alle|jeden|meine familie|meine eltern|alle anderen)",
+    r"(?<!sie ist eine )(?<!er ist eine )(?<!sie sei eine )last (?:für|fuer) (?:alle|jeden|meine familie|meine eltern|alle anderen)",
     r"(?:allen|jedem) (?:nur )?(?:eine )?last|zur last (?:fallen|falle)|falle (?:\w+ )?zur last",
     r"belastung (?:für|fuer) (?:alle|jeden|meine)",
     r"(?:niemand|keiner) (?:würde|wird|würd) mich vermissen",

@@ -31,6 +31,8 @@ _TOPIC = (
     r"periodico|diario|tesis|monografia|ensayo|trabajo practico|estadisticas?|tasas?|"
     r"prevencion|curso|clase|investigacion|estudio)\b)"
 )
+# A topic noun right before "de suicidio": "datos de suicidio", "estadisticas de suicidio".
+_TOPIC_NOUNS = ("datos", "tasa", "tasas", "estadisticas", "prevencion", "casos", "cifras", "riesgo")
 # Someone else is the subject right before the phrase ("mi hermano dice que soy una carga",
 # "una chica se tiro del puente", "mi amiga se autolesiona"): fixed-width lookbehinds.
 _SOMEONE_SAYS = "".join(
@@ -85,7 +87,8 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?<!tiene )(?<!tenia )(?<!tuvo )(?:pensamientos|ideas|ideacion|tendencias|impulsos) (?:de )?"
     r"suicid(?:as?|io)\b" + _TOPIC,
     r"(?:me siento|siento|estoy|soy|sentirme|ando) (?:muy |bastante |un poco )?suicida\b",
-    r"(?:en|de|mi) (?:el )?suicidio\b(?! (?:politico|profesional|social|economico|comercial)\b)"
+    "".join(rf"(?<!{w} )" for w in _TOPIC_NOUNS)
+    + r"(?:en|de|mi) (?:el )?suicidio\b(?! (?:politico|profesional|social|economico|comercial)\b)"
     + _TOPIC,
     r"(?:decision|decidido|decidi) (?:de |que )?(?:morir(?:me)?|matarme|suicidarme)\b",
     # killing oneself, taking one's life, ending it all
@@ -109,7 +112,7 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?! (?:la|el|los|las|un|una|unos|mi|mis|del|al|de|a|con|el telefono)\b)",
     _SOMEONE_SAYS + r"\btir(?:arme|aria|are|o|e|ar)\b(?: \w+){0,5}? " + _PLACES + r"\b" + _TOPIC,
     # "saltar" from a height, and a floor number ("el 8vo piso ... de ahi me tiro")
-    r"(?:saltar|salto|saltare|saltaria)\b(?: \w+){0,4}? (?:desde|de|del) (?:\w+ ){0,2}?"
+    r"(?:saltar|salto|saltare|saltaria)\b(?! (?:de |en )?(?:bungee|puenting|paracaidas|clavados)\b)(?: \w+){0,4}? (?:desde|de|del) (?:\w+ ){0,2}?"
     + _PLACES
     + r"\b(?![^.!?]*\b(?:bungee|puenting|paracaidas|elastico|trampolin|piscina|clavados)\b)",
     _PLACES + r"\b(?: \w+){0,9}? (?:y |en )?(?:salto|saltar|saltare)\b"
@@ -169,7 +172,8 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?:me sigo|sigo|me vuelvo a|volvi a) (?:lastimando|lastimar(?:me)?|cortando|cortar(?:me)?)\b"
     r"(?! (?:el|la|los|las|con|en la cocina|jugando)\b)",
     r"(?:me apague|me apago|apagarme) (?:un |el |los |unos )?cigarr\w* en (?:el|mi|los|la|las|mis)",
-    r"(?<!se )autolesi\w*(?! (?:en|entre) (?:jovenes|adolescentes|ninos)\b)" + _TOPIC,
+    r"(?<!se )(?<!sobre )(?<!sobre la )autolesi\w*(?! (?:en|entre) (?:jovenes|adolescentes|ninos)\b)"
+    + _TOPIC,
     r"(?:me hago|hacerme|me hice|me he hecho|me quiero hacer|me voy a hacer|haciendome) dano"
     r"(?! (?:en|al|con|jugando|sin querer|entrenando|corriendo)\b)",
     r"(?:me quemo|me queme|quemarme) con (?:el |un |los |la )?(?:mechero|encendedor|cigarr\w*)",

@@ -207,3 +207,36 @@ def test_the_english_model_trains_on_no_other_language():
     for language in LANGUAGES:
         own = set(training_files(language_folder(language)))
         assert own and not own & english
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_fourth_corpus_file_has_its_shape_and_nothing_of_the_others(language):
+    """``train_v4.jsonl`` (after held-out v2): 120 risk messages weighted to the weakest
+    categories (plan, preparatory acts, self-harm, method, wish to be dead: at least 18 each;
+    every category at least 6), 100 near-misses (jest idioms, someone else's crisis, fiction and
+    the news, pest poison, medicine doses) and 60 plain messages; none already in another file."""
+    folder = language_folder(language)
+    records = [
+        json.loads(line)
+        for line in (folder / "train_v4.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    for record in records:
+        assert set(record) == {"text", "label", "category"}
+        assert record["text"] == record["text"].strip() and record["text"]
+    risky = Counter(r["category"] for r in records if r["label"] == "risk")
+    everyday = Counter(r["category"] for r in records if r["label"] == "everyday")
+    assert set(risky) == set(RISK_CATEGORIES) and min(risky.values()) >= 6, risky
+    weakest = ("plan", "preparatory", "self_harm", "method", "wish_to_be_dead")
+    assert min(risky[c] for c in weakest) >= 18, risky
+    assert sum(risky.values()) >= 120
+    assert set(everyday) == set(EVERYDAY_CATEGORIES)
+    assert everyday["near_miss"] >= 100 and everyday["plain"] >= 60
+    keys = [_key(r["text"]) for r in records]
+    assert len(keys) == len(set(keys))
+    elsewhere = {
+        _key(e.text)
+        for path in training_files(folder)
+        if path.name != "train_v4.jsonl"
+        for e in read_examples([path])
+    }
+    assert not set(keys) & elsewhere
