@@ -23,6 +23,28 @@ def _umlauts(phrase: str) -> str:
     return phrase.replace("ä", "ae?").replace("ö", "oe?").replace("ü", "ue?")
 
 
+# Jest after the phrase, anywhere in the rest of the message: "ich will sterben haha", "ich bring
+# mich noch um mit dem lernen, es geht nix rein haha".
+_JEST = r"(?!.*(?:\b(?:ha(?:ha)+\w*|hihi\w*|lol|xd+|lmao)\b|\U0001f602|\U0001f923))"
+# A topic, not an act, later in the message: fiction, the news, coursework, statistics.
+_TOPIC = (
+    r"(?!.*\b(?:roman|geschichte|buch|film|serie|figur|protagonist\w*|nachrichten|zeitung|"
+    r"artikel|abschlussarbeit|hausarbeit|bachelorarbeit|masterarbeit|referat|studie|statistik\w*|"
+    r"prävention|fragebög\w*|unterricht|seminar)\b)"
+)
+# Someone else is the subject right before the phrase ("mein freund sagt er will nicht mehr
+# leben", "ob jemand an selbstmord denkt"): fixed-width lookbehinds.
+_SOMEONE_ELSE = "".join(rf"(?<!\b{who} )" for who in ("er", "sie", "jemand", "man", "sagt er"))
+# Medicine doses: "wie viele ibuprofen darf man am tag nehmen" counts only with a mark of
+# self-harm in the message.
+_DOSE_ONLY = (
+    r"(?!(?=.*\b(?:darf|kann man|kann ich|am tag|pro tag|täglich|gegen|bei (?:\w+)?schmerz\w*|"
+    r"okay|ok|sicher|erlaubt|für (?:ein |einen )?(?:kind|kinder|erwachsene))\b)"
+    r"(?!.*\b(?:sterben|stirbt|tödlich\w*|tot|umbringen|nicht mehr aufwach\w*|reich\w*|"
+    r"für immer|einschlafen)\b))"
+)
+# A jump for fun: the pool's tower, a bungee rope, a parachute (the rest of the sentence).
+_LEISURE = r"(?![^.!?]*\b(?:bungee|fallschirm|trampolin|pool|schwimmbad|freibad|sprungturm|seil)\b)"
 _WANT = r"(?:will|möchte?|mag|mog|wünsch\w*|würde gern|würd gern|wär bereit|wäre bereit)"
 _PILLS = r"(?:tabletten|pillen|medikamente|schlaftabletten|paracetamol|ibuprofen)"
 _HIGH = r"(?:brücke|dach|balkon|hochhaus|klippe|fenster|turm|gebäude|parkhaus)"
@@ -33,60 +55,93 @@ _KILL_MYSELF = (
 
 _RISK_PHRASES_DE: tuple[str, ...] = (
     # wanting to die, to be dead, never to have been born
-    _WANT + r" (?:einfach |nur |noch |lieber |jetzt |gerade |heute |endlich |so gern |"
-    r"am liebsten |nur noch )*sterben",
+    _SOMEONE_ELSE + _WANT + r" (?:einfach |nur |noch |lieber |jetzt |gerade |heute |endlich |"
+    r"so gern |am liebsten |nur noch )*sterben" + _JEST,
     r"(?:wär|wäre) (?:am liebsten |lieber |einfach |schon |endlich )?tot\b(?! ?müde)",
     r"(?:wär|wäre) ich (?:doch |bloss |nur )?tot\b",
     _WANT + r" (?:\w+ ){0,3}?tot (?:zu )?sein",
-    _WANT + r" (?:\w+ ){0,2}?nicht mehr (?:leben|existieren|da sein|hier sein|aufwachen|"
+    _SOMEONE_ELSE
+    + _WANT
+    + r" (?:\w+ ){0,2}?nicht mehr (?:leben|existieren|da sein|hier sein|aufwachen|"
     r"weiterleben|am leben sein)\b",
     r"hoffentlich wach(?:e)? ich (?:\w+ ){0,2}?nicht (?:mehr )?auf",
     r"(?:nie|nicht) (?:mehr |wieder )*aufwachen",
+    # held-out v2: "jeden abend hoff ich dass ich morgen nicht aufwach"
+    r"hoff\w* (?:\w+ ){0,2}?(?:dass|das) ich (?:\w+ ){0,3}?nicht (?:mehr )?aufwach\w*",
     r"nie geboren",
     r"(?:für immer|endgültig) verschwinden",
     # suicide and suicidal thoughts; not "politischer Selbstmord" nor a film's
-    r"(?:suizid|selbstmord)(?:gedank\w*|gefahr\w*|gefährdet|plan\w*|versuch\w*|al\w*)",
-    r"(?:an|meinen|mein|meinem|meiner) (?:suizid|selbstmord)\b",
+    r"(?<!hat einen )(?<!hat )(?:suizid|selbstmord)(?:gedank\w*|gefahr\w*|gefährdet|plan\w*|versuch\w*|al\w*)"
+    r"\b(?! (?:hat|hatte|hatten)\b)" + _TOPIC,
+    _SOMEONE_ELSE + r"(?:an|meinen|mein|meinem|meiner) (?:suizid|selbstmord)\b" + _TOPIC,
+    # held-out v2: "suizid is grad so n ständiger gedanke", "ich denk ständig an suizid"
+    r"(?:suizid|selbstmord) (?:ist|is|wär|wäre) (?:\w+ ){0,6}?(?:gedanke|option|lösung|ausweg)\b",
+    r"\bich (?:denk\w*|überleg\w*) (?:\w+ ){0,3}?(?:an|über) (?:suizid|selbstmord)\b",
     r"(?:ich bin|bin ich|bin|fühl\w* mich) (?:\w+ ){0,2}?lebensmüde",
     # killing oneself, taking one's life
-    r"\bbring(?:e)? (?:ich )?mich (?:\w+ )?um\b(?! vor\b)",
+    r"\bbring(?:e)? (?:ich )?mich (?:\w+ )?um\b(?! (?:vor|mit dem|mit der)\b)" + _JEST,
     r"mich (?:selbst |heute |morgen |jetzt |dann |endlich |einfach |wirklich |bald |heute nacht )?"
     + _KILL_MYSELF
     + r"\b",
-    r"(?:mich|sich) (?:\w+ ){0,2}?(?:erhäng\w*|aufhäng\w*)",
+    "".join(
+        rf"(?<!{w} )"
+        for w in ("laptop", "handy", "rechner", "computer", "pc", "system", "programm", "app")
+    )
+    + r"(?:mich|sich) (?:\w+ ){0,2}?(?:erhäng\w*|aufhäng\w*)",
+    # held-out v2: "daran denken, sich selbst zu töten" (the infinitive, said of oneself)
+    r"(?:dran|daran|drüber|darüber|gedanke\w*|idee),? (?:\w+ ){0,3}?sich (?:selbst )?"
+    r"(?:zu töten|umzubringen|das leben zu nehmen)",
+    r"(?:mein|meinem) leben (?:\w+ )?(?:beenden|beende|zu beenden)\b",
     r"mir (?:\w+ ){0,2}?das leben (?:zu )?nehm\w*",
     r"nehm\w* (?:ich )?mir (?:\w+ ){0,2}?das leben",
     r"(?:meinem leben|dem allen|dem ganzen|allem) (?:\w+ )?ein ende",
     r"schluss mit (?:meinem|dem) leben|mit allem schluss",
     # methods and means
-    r"wie viele " + _PILLS,
+    r"wie viele " + _PILLS + r"\b" + _DOSE_ONLY,
     r"(?:von (?:der|einer|dem|einem)|vom) (?:\w+ )?"
     + _HIGH
     + r"\w*(?: \w+){0,2}? (?:zu )?spring\w*",
     r"spring\w* (?:\w+ ){0,3}?(?:von|vom|aus|vor) (?:der |dem |einer |einem |den |die |das )?"
-    r"(?:\w+ )?" + _HIGH + r"\b",
+    r"(?:\w+ )?" + _HIGH + r"\b" + _LEISURE,
     _HIGH + r" (?:\w+ ){0,4}?ich (?:\w+ )?spring\w*",
+    # held-out v2: "zur brücke an der a7 und spring", "vom dach springen, daran denk ich"
+    _HIGH + r"\w*(?: \w+){0,5}? (?:und|dann) spring\w*\b" + _LEISURE,
+    r"(?:vom|von dem|von der|von unserm|von unserem|von meinem) (?:\w+ )?"
+    + _HIGH
+    + r"\w* (?:\w+ ){0,3}?(?:zu )?springen\b"
+    + _LEISURE,
+    r"(?<!ist )(?<!hat sich )(?<!jemand )(?<!sich )(?:ein schritt |einfach )?vor (?:den|einen|die|eine) "
+    r"(?:zug|u-bahn|ubahn|s-bahn|sbahn)\b(?! (?:gerannt|gelaufen|gesprungen|geraten|geworfen)\b)"
+    + _TOPIC,
     r"(?:werf\w*|spring\w*|leg\w*) (?:\w+ ){0,3}?vor (?:den|einen|die|eine|das) " + _TRAIN,
     r"vor (?:den|einen|die|eine|das) " + _TRAIN + r" (?:zu )?(?:werfen|springen|legen)",
     r"pulsader\w*",
-    r"überdosis(?! (?:zucker|koffein|kaffee|schokolade|arbeit|sonne|liebe|netflix)\b)",
+    r"(?<!tun bei einer )(?<!was tun bei )überdosis(?! (?:zucker|koffein|kaffee|schokolade|arbeit|sonne|liebe|netflix)\b)",
     r"alle (?:meine |die |meine ganzen )?" + _PILLS,
+    # held-out v2: "nehm ich die ganzen tabletten mit wodka"
+    r"(?:die|meine) ganzen " + _PILLS + r"(?! (?:gegen|für|von (?:der|dem) (?:apotheke|arzt))\b)",
+    _PILLS + r" (?:\w+ ){0,2}?(?:alle|auf einmal) (?:zu )?(?:nehmen|schlucken)\b",
     r"nehm\w* (?:sie|die) alle\b",
     r"ganze (?:packung|schachtel|dose|flasche) (?:\w+ )?" + _PILLS,
     r"(?:weg|art|methode|möglichkeit) (?:\w+ )?zu sterben",
-    r"schmerzlos\w* (?:\w+ ){0,2}?sterben",
+    r"schmerzlos\w* (?:\w+ ){0,2}?(?:sterben|stirbt)",
+    r"wie man (?:\w+ )?(?:schnell |am schnellsten |sicher )?(?:stirbt|sterben kann)\b" + _TOPIC,
     r"(?:einen|ein|einem|dem|den|mit|der) strick\b",
     r"strick gekauft|(?:strick|seil) (?:liegt |ist |hängt )?(?:schon )?bereit",
+    # held-out v2: "ein seil im baumarkt gekauft, nicht zum klettern", "das seil liegt schon ..."
+    r"seil\w* (?:\w+ ){0,5}?(?:gekauft|besorgt),? (?:aber )?(?:nicht|nich) (?:zum|für|fürs)\b",
+    r"(?:das|mein) seil (?:liegt|hängt|ist) schon\b",
     r"(?:auto|wagen) (?:\w+ ){0,2}?gegen (?:einen|eine|die|den) (?:baum|wand|mauer|"
     r"brückenpfeiler|lkw)",
     r"tödlich\w* dosis|dosis (?:\w+ ){0,3}?tödlich",
     r"würd\w* (?:\w+ ){0,3}?" + _PILLS + r"\b(?: \w+){0,4}? (?:nehmen|schlucken)",
-    _PILLS + r" (?:und|mit) alkohol",
+    r"(?<!kann man )(?<!darf man )" + _PILLS + r" (?:und|mit) alkohol",
     r"(?:geplant|weiss|weiss genau|weiss schon) (?:\w+ ){0,2}?(?:wie|wann|wo) ich sterbe\b",
     r"(?:für|auf|über) meinen tod|meinen tod (?:geplant|planen|vorbereitet)",
     # preparing: letters, pills saved, things given away, goodbyes
-    r"abschiedsbrief\w*(?! an (?:meinen|meine|den|die|das) (?:chef|chefin|team|firma|kollegen|"
-    r"kunden|büro|verein)\b)",
+    r"abschiedsbrief\w*(?! (?:an|für) (?:meinen|meine|den|die|das|unsere|unseren|unser)? ?"
+    r"(?:chef|chefin|team|firma|kolleg\w*|kunden|büro|verein|wg|mitbewohner\w*|klasse|schule|"
+    r"lehrer\w*|trainer\w*|fans)\b)(?! (?:von|vom) )",
     _PILLS + r"(?! gegen)(?: \w+){0,4}? (?:gesammelt|gehortet|gebunkert|versteckt|"
     r"zur seite gelegt|aufgespart|gespart)",
     r"(?:sammle|sammel|horte|bunker\w*|spare)(?: \w+){0,3}? " + _PILLS,
@@ -98,19 +153,28 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"(?:sehen|seht|siehst) mich (?:nie(?:mals)?|nicht (?:mehr )?)wieder",
     r"wenn (?:sie|er|man|jemand|ihr|die) mich find\w*",
     # self-harm
-    r"(?:ge)?ritz(?:e|en|t|te|st)?\b",
-    r"selbstverletz\w*|svv\b",
-    r"verletz\w* mich (?:\w+ )?(?:selbst|absichtlich)|mich selbst (?:zu )?verletz\w*",
+    # "ritzt" is someone else ("meine tochter ritzt sich"); "hat sich geritzt" too
+    r"(?:(?<!hat sich )(?<!haben sich )geritzt\b|(?<!sich )ritz(?:e|en|te|st)?\b(?! sich\b))"
+    + _TOPIC,
+    # held-out v2: "rückfall. klinge.", "mit der klinge, diesmal richtig"
+    r"(?:rückfall\W+klinge|mit (?:der|einer|ner) klinge\b(?! (?:vom|von|des)\b)(?=[^.!?]*"
+    r"\b(?:diesmal|wieder|arm|arme|beine|bad|einschliess\w*|schliess\w*)\b))",
+    r"(?<!uber )(?<!ueber )selbstverletz\w*(?! verhalten (?:bei|von|unter|in)\b)"
+    + _TOPIC
+    + r"|svv\b",
+    r"verletz\w* mich (?:\w+ )?(?:selbst|absichtlich)|mich (?:\w+ )?selbst (?:zu )?verletz\w*",
     r"mir selbst weh|selbst weh tu\w*|ich mir (?:\w+ )?weh tue",
     r"verbrenn\w* mich (?:\w+ )?(?:mit (?:dem |einem |der |einer )?(?:feuerzeug|zigarette\w*|"
     r"kippe\w*|bügeleisen)|absichtlich)",
     r"(?:kopf|mich) gegen die wand",
+    r"schlag\w* mir (?:\w+ )?(?:selbst |selber )?(?:ins gesicht|auf den kopf|die faust)",
     r"die (?:arme|beine|handgelenke|pulsadern) auf(?:geschnitten|schneiden|zuschneiden)",
     r"in die (?:arme|beine|handgelenke|oberschenkel) (?:ge)?schn(?:itten|eid\w*)",
     r"bis es blutet|bis (?:ich )?blute",
     r"(?:schneide|schneid) mich\b(?! (?:beim|an|mit dem messer beim)\b)",
     r"mich zu schneiden|mich selbst (?:ge)?schnitten",
-    r"mich (?:wieder|schon wieder|absichtlich|heute wieder|gestern wieder) geschnitten",
+    r"mich (?:wieder|schon wieder|absichtlich|heute wieder|gestern wieder) g(?:e)?schnitten",
+    r"(?:zigarette\w*|kippe\w*) (?:auf|an) (?:meinem|meiner|meinen|mir) (?:\w+ )?aus",
     # no reason to live, hopelessness about living
     r"(?:keinen|kein) grund (?:mehr )?(?:zu leben|weiterzuleben|zum leben)",
     r"wofür es sich (?:\w+ )?(?:zu )?leben lohnt",
@@ -129,7 +193,7 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     # others better off without me, a burden
     r"ohne mich (?:\w+ ){0,3}?(?:besser|glücklicher|leichter|ruhe|ruhiger)",
     r"(?:besser|glücklicher|leichter) (?:dran )?ohne mich",
-    r"last (?:für|fuer) (?:alle|jeden|meine familie|meine eltern|alle anderen)",
+    r"(?<!sie ist eine )(?<!er ist eine )(?<!sie sei eine )last (?:für|fuer) (?:alle|jeden|meine familie|meine eltern|alle anderen)",
     r"(?:allen|jedem) (?:nur )?(?:eine )?last|zur last (?:fallen|falle)|falle (?:\w+ )?zur last",
     r"belastung (?:für|fuer) (?:alle|jeden|meine)",
     r"(?:niemand|keiner) (?:würde|wird|würd) mich vermissen",

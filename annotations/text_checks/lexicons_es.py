@@ -22,6 +22,30 @@ _DIE_FIGURE = (
 # The end of a phrase: "mejor sin mi" and not "mejor sin mi novio".
 _END = r"(?= ?(?:$|[.,!?;:)]|y\b|que\b|asi\b|ya\b|de verdad\b))"
 _WORK = r"(?! (?:a|de|por|si|estudiando|trabajando|entrenando|con (?:el|los|las|la)) )"
+# Jest after the phrase, anywhere in the rest of the message: "me quiero morir jaja", "me quiero
+# matar xd" (held-out v2's alarms); the English list's "lol" and the emoji alike.
+_JEST = r"(?!.*(?:\b(?:ja(?:ja)+\w*|je(?:je)+\w*|xd+|lol|lmao|jsjs\w*|haha\w*)\b|\U0001f602|\U0001f923))"
+# A topic, not an act, later in the message: the news, fiction, coursework, statistics.
+_TOPIC = (
+    r"(?!.*\b(?:novela|cuento|pelicula|serie|libro|personaje|protagonista|noticiero|noticias|"
+    r"periodico|diario|tesis|monografia|ensayo|trabajo practico|estadisticas?|tasas?|"
+    r"prevencion|curso|clase|investigacion|estudio)\b)"
+)
+# A topic noun right before "de suicidio": "datos de suicidio", "estadisticas de suicidio".
+_TOPIC_NOUNS = ("datos", "tasa", "tasas", "estadisticas", "prevencion", "casos", "cifras", "riesgo")
+# Someone else is the subject right before the phrase ("mi hermano dice que soy una carga",
+# "una chica se tiro del puente", "mi amiga se autolesiona"): fixed-width lookbehinds.
+_SOMEONE_SAYS = "".join(
+    rf"(?<!{who} )" for who in ("dice que", "dicen que", "dijo que", "me dice que", "se", "le")
+)
+# Medicine doses: a dose question ("cuantas pastillas de melatonina son demasiadas") counts only
+# with a mark of self-harm in the message.
+_DOSE_ONLY = (
+    r"(?!(?=.*\b(?:de \w+|al dia|por dia|seguras?|me puedo tomar|puedo tomar|son demasiadas|"
+    r"para (?:el|la|los|las) (?:dolor|fiebre|cabeza|muelas|regla|gripe|dormir)|para dormir)\b)"
+    r"(?!.*\b(?:morir\w*|matar\w*|muert[oa]|despertar|letal(?:es)?|mortal(?:es)?|acabar|"
+    r"suicid\w*|para siempre|no despertarme)\b))"
+)
 _PILLS = r"(?:pastillas|pildoras|medicamentos|tabletas|paracetamol|ibuprofeno|somniferos)"
 _PLACES = (
     r"(?:puente|balcon|ventana|azotea|terraza|tejado|edificio|precipicio|acantilado|tren|vias|"
@@ -31,14 +55,21 @@ _PLACES = (
 RISK_PHRASES_ES: tuple[str, ...] = (
     # wanting to die, to be dead, never to have been born
     r"(?:quiero|quisiera|queria|deseo|necesito|me gustaria|ganas de|prefiero|preferiria|"
-    r"desearia) (?:me |ya |solo |solamente |simplemente )?morir(?:me|se)?\b" + _DIE_FIGURE,
+    r"desearia) (?:me |ya |solo |solamente |simplemente )?morir(?:me|se)?\b" + _DIE_FIGURE + _JEST,
     r"(?:quiero|quisiera|me gustaria|preferiria|prefiero|desearia|deseo) (?:estar )?"
     r"muert[oa]s?\b(?! de\b)",
     r"ojala (?:que )?(?:me )?(?:muera|muriera|muriese)\b" + _DIE_FIGURE,
-    r"ojala (?:que )?(?:no|nunca) (?:me )?(?:despertara|despertase|despertar|despierte)\b"
+    r"ojala (?:que )?(?:no|nunca) (?:me )?(?:despertara|despertase|despertar(?:me)?|despierte)\b"
     r"(?! (?:el|la|los|las|mi|mis|tu|su|nadie|ningun\w*|con)\b)",
     r"(?:no|nunca) (?:hubiera|hubiese|haber) nacido",
-    r"(?:dormir(?:me)?|morir(?:me)?) y no (?:volver a )?despertar",
+    r"(?:dormir(?:me)?|morir(?:me)?) y (?:ya )?no (?:volver a )?despertar",
+    # held-out v2: "ganas de no existir", "ya no quiero estar", "no abrir los ojos mas"
+    r"(?:ganas de|quiero|quisiera|me gustaria|preferiria) no (?:existir|despertar(?:me)?)\b",
+    r"(?:ya )?no quiero estar\b(?= ?(?:$|[.,!?;:]|mas\b|viv[oa]\b|en este mundo))",
+    r"no (?:volver a )?abrir (?:mas )?los ojos (?:nunca )?mas",
+    r"(?:dios|diosito|senor) (?:\w+ ){0,6}?(?:me lleve|que me lleve|llevarme)\b",
+    r"(?:quisiera|me gustaria|quiero|ojala pudiera) desaparecer\b"
+    r"(?! (?:un|unos|una|unas|el|este|del|de la|de las|de los|por|hasta|en)\b)",
     r"(?:no|ya no|nunca mas) (?:quiero|quisiera|deseo|tengo ganas de|me apetece) (?:seguir )?"
     r"(?:vivir|viviendo)\b"
     r"(?! (?:en|con|cerca|alli|ahi|aqui|solo|sola|juntos|fuera|lejos|de alquiler|asi de)\b)",
@@ -48,30 +79,56 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"desaparecer para siempre",
     # suicide and suicidal thoughts; not "un suicidio politico", nor someone else's
     r"suicidar(?:me)?\b",
+    # held-out v2: "es normal pensar todo el tiempo en suicidarse?", said of oneself
+    r"(?<!quiere )(?<!queria )(?<!alguien esta )(?<!alguien )(?<!alguien sigue )(?<!gente )"
+    r"(?:pensar|pienso|pensando|pense|ganas de|idea de|quiero|quisiera)"
+    r" (?:\w+ ){0,4}?(?:en )?suicid(?:arse|arme|io)\b(?!s)" + _TOPIC,
     r"me suicid(?:o|e|are|aria)\b",
-    r"(?:pensamientos|ideas|ideacion|tendencias|impulsos) (?:de )?suicid(?:as?|io)\b",
+    r"(?<!tiene )(?<!tenia )(?<!tuvo )(?:pensamientos|ideas|ideacion|tendencias|impulsos) (?:de )?"
+    r"suicid(?:as?|io)\b" + _TOPIC,
     r"(?:me siento|siento|estoy|soy|sentirme|ando) (?:muy |bastante |un poco )?suicida\b",
-    r"(?:en|de|mi) (?:el )?suicidio(?! (?:politico|profesional|social|economico|comercial)\b)",
+    "".join(rf"(?<!{w} )" for w in _TOPIC_NOUNS)
+    + r"(?:en|de|mi) (?:el )?suicidio\b(?! (?:politico|profesional|social|economico|comercial)\b)"
+    + _TOPIC,
+    r"(?:decision|decidido|decidi) (?:de |que )?(?:morir(?:me)?|matarme|suicidarme)\b",
     # killing oneself, taking one's life, ending it all
     r"matarme\b" + _WORK,
     # "me mato" (I kill myself), not "casi me mato" (someone nearly killed me, accent dropped)
-    r"(?<!casi )me (?:voy a |quiero |pienso |tengo que )?mat(?:o|are|ar)\b" + _WORK,
+    r"(?<!casi )me (?:voy a |quiero |pienso |tengo que )?mat(?:o|are|ar)\b"
+    + _WORK
+    + r"(?! (?:del|los|las|el|la|mis|tus|sus)\b)"
+    + _JEST,
     r"(?:quitarme|me quito|me quite|quitar|me quitare|me quitaria) la vida",
     r"(?:acabar|terminar|acabo|termino|acabare|terminare) con (?:mi (?:propia )?vida|"
     r"todo\b(?! (?:el|la|lo|los|las|esto|eso|este|esta|estos|estas|mis|mi|tu|su)\b))",
     r"(?:poner|ponerle|pongo) fin a mi vida",
     r"por mi propia mano",
     # methods and means
-    r"cuantas (?:pastillas|pildoras|tabletas|paracetamol)",
+    r"cuantas (?:pastillas|pildoras|tabletas|paracetamol)\b" + _DOSE_ONLY,
     r"ahorcar(?:me|e)\b",
     r"me (?:voy a |quiero |pienso |podria |puedo )?(?:ahorcar|colgar)\b(?! (?:la|el|los|las|un|una)\b)",
-    r"\btir(?:arme|aria|are|o|e|ar)\b(?: \w+){0,5}? " + _PLACES + r"\b",
+    # held-out v2: "ese dia me cuelgo en el galpon"
+    r"(?:me cuelgo|colgarme|me colgare|me colgaria)\b"
+    r"(?! (?:la|el|los|las|un|una|unos|mi|mis|del|al|de|a|con|el telefono)\b)",
+    _SOMEONE_SAYS + r"\btir(?:arme|aria|are|o|e|ar)\b(?: \w+){0,5}? " + _PLACES + r"\b" + _TOPIC,
+    # "saltar" from a height, and a floor number ("el 8vo piso ... de ahi me tiro")
+    r"(?:saltar|salto|saltare|saltaria)\b(?! (?:de |en )?(?:bungee|puenting|paracaidas|clavados)\b)(?: \w+){0,4}? (?:desde|de|del) (?:\w+ ){0,2}?"
+    + _PLACES
+    + r"\b(?![^.!?]*\b(?:bungee|puenting|paracaidas|elastico|trampolin|piscina|clavados)\b)",
+    _PLACES + r"\b(?: \w+){0,9}? (?:y |en )?(?:salto|saltar|saltare)\b"
+    r"(?![^.!?]*\b(?:bungee|puenting|paracaidas|elastico|trampolin|piscina|clavados|cuerda)\b)",
+    r"(?:de ahi|desde ahi|desde alli|de alli) me (?:tiro|voy a tirar|tirare)\b",
     _PLACES + r" (?:\w+ ){0,5}?me (?:voy a |vaya a |podria )?tir(?:ar|o|e|aria)\b",
     r"cort\w* (?:las |mis )?(?:venas|munecas)",
-    r"sobredosis(?! de (?:azucar|cafe|cafeina|chocolate|series|trabajo|informacion|dulces|"
+    r"(?<!alguien toma una )(?<!alguien tiene una )sobredosis(?! de (?:azucar|cafe|cafeina|chocolate|series|trabajo|informacion|dulces|"
     r"comida|netflix)\b)",
     r"todas (?:las|mis) " + _PILLS,
     r"(?:toda la caja|todo el bote|la caja entera|el bote entero|un punado) de " + _PILLS,
+    # held-out v2: "me tomo el frasco entero", "tomarme todas las pastillas"
+    r"(?:tomarme|me tomo|me tome|me voy a tomar|me tomare|me tomaria|tragarme|me trago) "
+    r"(?:todas? (?:las |mis |la )?" + _PILLS + r"|toda la caja|todo el (?:frasco|bote|blister)|"
+    r"(?:el|la) (?:frasco|bote|caja|blister) (?:entero|entera|completo|completa))",
+    r"(?:tomo|tomarme|trago) todo lo que (?:junte|guarde|acumule|ahorre|tengo guardado)",
     r"me (?:las|los) (?:tomo|tomare|voy a tomar|trago|tomaria) todas?",
     _PILLS + r" (?:y|con) alcohol",
     r"lo (?:haria|hare|voy a hacer|hago) con (?:las |una |un |el |la )?"
@@ -81,13 +138,15 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"de (?:morir(?:me)?|matarme|suicidarme)",
     r"morir(?:me)? sin dolor",
     r"con (?:una|la) cuerda(?! (?:para|de) (?:tender|saltar|escalar|la ropa))",
-    r"(?:compre|comprado|tengo|compro|comprare) (?:una |la )cuerda"
-    r"(?! (?:para|de) (?:tender|saltar|escalar|la ropa))",
+    r"(?:compre|comprado|tengo|compro|comprare|consegui) (?:una |la )(?:cuerda|soga)"
+    r"(?! (?:para|de) (?:\w+ )?(?:tender|saltar|escalar|ropa|columpio|hamaca|perro|barco|carpa|"
+    r"camping|mudanza|gimnasio|crossfit|toldo|amarrar|atar))",
+    r"la soga (?:ya )?(?:esta|la tengo)\b",
     r"estrell\w* (?:el |mi )?(?:coche|carro|auto|moto) contra",
     r"dosis (?:\w+ ){0,4}letal|letal(?:es)? (?:de|para)",
     # preparing: letters, pills saved, things given away
-    r"cartas? de despedida(?! (?:a|para) (?:mi |el |la |los )?(?:jefe|jefa|empresa|trabajo|"
-    r"oficina|companeros|clientes|equipo)\b)",
+    r"cartas? de despedida(?! (?:a|para) (?:mi |el |la |los |las )?(?:jefe|jefa|empresa|trabajo|"
+    r"oficina|companer[oa]s?|colegas?|clientes|equipo|clase|profe\w*|club)\b)(?! de (?!mi\b)\w)",
     r"(?:guardando|guardado|guardadas|juntando|juntado|acumulando|acumulado|ahorrando|ahorrado|"
     r"escondidas|escondido|reuniendo|almacenando|coleccionando) (?:\w+ ){0,2}" + _PILLS,
     _PILLS + r" (?:guardadas|escondidas|acumuladas|ahorradas)",
@@ -98,12 +157,23 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"cuando me encuentren",
     # self-harm
     r"(?:me corto|cortarme|me corte|me he cortado|me cortaba|me cortado|me vuelvo a cortar) "
-    r"(?:los|las|mis) (?:brazos|piernas|munecas|muslos|venas|antebrazos)",
+    r"(?:en )?(?:los|las|mis) (?:brazos|piernas|munecas|muslos|venas|antebrazos)",
     r"(?:me corto|cortarme|me corte|me he cortado|me cortaba|me vuelvo a cortar)\b"
     r"(?! (?:el|la|los|las|un|una|unos|con|al|pelando|cocinando|afeitandome|sin querer|"
     r"por accidente|mientras|en|de)\b)",
     r"(?:me hice|me hago|hacerme|me he hecho) cortes",
-    r"autolesi\w*",
+    # held-out v2: "use la hoja del sacapuntas otra vez", "me encierro en el baño con la navaja"
+    r"(?:use|uso|agarre|agarro|con) (?:la|una|mi) (?:hoja|cuchilla|navaja|gillette) "
+    r"(?:del sacapuntas|de afeitar)\b(?! (?:para|nueva)\b)",
+    r"(?:use|uso|agarre|agarro) (?:la|una|mi) (?:cuchilla|navaja|gillette)\b"
+    r"(?! (?:para|de cocina|nueva)\b)(?=[^.!?]*\b(?:otra vez|de nuevo|brazo|brazos|piernas|muslos|"
+    r"munecas|recai\w*)\b)",
+    r"me encierro (?:\w+ ){0,3}?con (?:la|una|mi) (?:navaja|cuchilla|hoja|gillette)",
+    r"(?:me sigo|sigo|me vuelvo a|volvi a) (?:lastimando|lastimar(?:me)?|cortando|cortar(?:me)?)\b"
+    r"(?! (?:el|la|los|las|con|en la cocina|jugando)\b)",
+    r"(?:me apague|me apago|apagarme) (?:un |el |los |unos )?cigarr\w* en (?:el|mi|los|la|las|mis)",
+    r"(?<!se )(?<!sobre )(?<!sobre la )autolesi\w*(?! (?:en|entre) (?:jovenes|adolescentes|ninos)\b)"
+    + _TOPIC,
     r"(?:me hago|hacerme|me hice|me he hecho|me quiero hacer|me voy a hacer|haciendome) dano"
     r"(?! (?:en|al|con|jugando|sin querer|entrenando|corriendo)\b)",
     r"(?:me quemo|me queme|quemarme) con (?:el |un |los |la )?(?:mechero|encendedor|cigarr\w*)",
@@ -128,8 +198,8 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?:nada|nadie) me ata a (?:la vida|este mundo)",
     # others better off without me, a burden
     r"(?:mejor|mas tranquil[oa]s?|mas feli(?:z|ces)) sin mi\b" + _END,
-    r"(?:soy|sea|me siento|sentirme|ser) (?:solo |solamente |nada mas que )?(?:una |un )?"
-    r"(?:carga|estorbo|peso muerto|molestia)\b(?! de (?:trabajo|energia)\b)",
+    _SOMEONE_SAYS + r"(?:soy|sea|me siento|sentirme|ser) (?:solo |solamente |nada mas que )?"
+    r"(?:una |un )?(?:carga|estorbo|peso muerto|molestia)\b(?! de (?:trabajo|energia)\b)" + _JEST,
     r"si (?:yo )?(?:me muriera|me muero|muriera|me mato|desapareciera|no existiera|"
     r"no estuviera|me fuera para siempre)\b(?! de\b)",
     r"nadie me (?:echaria|extranaria|recordaria|lloraria)\b",

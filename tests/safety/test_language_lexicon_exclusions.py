@@ -1,0 +1,115 @@
+"""The Spanish and German phrasings added after held-out v2 (docs/benchmarks.md, "Retune after
+held-out v2"), and their exclusions, as the English list has them: jest next to an idiom ("me
+quiero morir jaja"), someone else as the subject ("meine tochter ritzt sich"), a topic and not an
+act (a novel, the news, a thesis), a dose question without a mark of self-harm. Each case is
+written here, not copied from a corpus file; the lexicon alone (``risk_phrases``) is asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotations.text_checks.lexicons import risk_phrases
+
+STILL_RISK = {
+    "es": (
+        "es normal pensar todo el rato en suicidarse?",
+        "ya tome la decision de matarme",
+        "el sabado me cuelgo en el garaje",
+        "no aguanto mas, me tiro del balcon esta noche",
+        "pienso en saltar desde el puente de la autopista",
+        "voy a subir a la azotea del edificio y salto",
+        "esta noche me tomo todas las pastillas de mi vieja",
+        "me tomo la caja entera y listo",
+        "ya compre una soga y la tengo escondida",
+        "me corto en las piernas donde no se ve",
+        "agarre la cuchilla de afeitar otra vez",
+        "me sigo lastimando y nadie sabe",
+        "me quiero morir, de verdad, no es broma",
+        "me quiero matar",
+        "cuantas pastillas de clonazepam hacen falta para no despertar",
+        "siento que soy una carga para todos",
+        "ganas de no existir",
+        "ojala no despertarme nunca",
+    ),
+    "de": (
+        "ich denk ständig daran, mich selbst zu töten",
+        "ich will mich umbringen",
+        "ich hab suizidgedanken seit wochen",
+        "suizid ist für mich grad die einzige lösung",
+        "hab mir ein seil gekauft, nicht zum klettern",
+        "die klinge liegt bereit, mit der klinge mach ichs heute wieder",
+        "ich ritze mich seit dem sommer",
+        "hab mich gestern wieder geritzt",
+        "hab gegoogelt wie man schmerzlos stirbt",
+        "ich geh zur brücke und spring",
+        "ein schritt vor den zug und fertig",
+        "heute nehm ich die ganzen tabletten",
+        "ich will sterben",
+        "wie viele tabletten braucht man um nicht mehr aufzuwachen, wie viele tabletten reichen",
+        "ich werd mein leben beenden",
+    ),
+}
+
+EXCLUDED = {
+    "es": (
+        # jest next to an idiom
+        "me quiero morir jajaja se me cayo el helado",
+        "me quiero matar xd olvide la llave otra vez",
+        "me mato del susto la peli de anoche",
+        "soy un estorbo en la cocina jaja",
+        # someone else
+        "mi hermano dice que soy una carga cuando le pido el auto",
+        "mi prima se autolesiona, como la ayudo",
+        "en la tele un hombre se tiro del puente",
+        "como se si alguien esta pensando en suicidarse",
+        # fiction, news, coursework, statistics
+        "mi novela tiene un personaje que tiene ideas suicidas",
+        "ideas suicidas en adolescentes, es para mi tesis",
+        "estoy haciendo la tesis sobre el suicidio en adolescentes",
+        "vi en el noticiero lo del suicidio del actor",
+        # dose questions
+        "cuantas pastillas de paracetamol puedo tomar al dia",
+        "cuantas pastillas de melatonina son demasiadas",
+        # the others of the list
+        "la carta de despedida para mi companera que se jubila",
+        "la crisis me mato los ahorros",
+        "compre una soga para el columpio de los nenes",
+        "ya no quiero estar aqui, vamos a otro bar",
+    ),
+    "de": (
+        "ich will sterben haha mein schwarm hat mich gesehen",
+        "ich bring mich noch um mit dem lernen",
+        "meine tochter ritzt sich, was soll ich tun",
+        "meine schwester hat sich geritzt",
+        "mein freund sagt er will nicht mehr leben",
+        "woran merkt man ob jemand an selbstmord denkt",
+        "im roman gibt es eine figur die suizidgedanken hat",
+        "suizidgedanken bei studierenden, eine studie für mein referat",
+        "meine abschlussarbeit über selbstverletzendes verhalten bei jugendlichen",
+        "in den nachrichten: jemand hat sich vor den zug geworfen",
+        "wie viele ibuprofen darf man am tag nehmen",
+        "kann man paracetamol mit alkohol nehmen?",
+        "ich schreib einen abschiedsbrief an meine wg",
+        "wir springen vom turm ins wasser im schwimmbad",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "text"), [(lang, text) for lang, texts in STILL_RISK.items() for text in texts]
+)
+def test_a_risk_phrasing_fires(language, text):
+    assert risk_phrases(text, language), text
+
+
+@pytest.mark.parametrize(
+    ("language", "text"), [(lang, text) for lang, texts in EXCLUDED.items() for text in texts]
+)
+def test_an_excluded_phrasing_does_not_fire(language, text):
+    assert risk_phrases(text, language) == [], text
+
+
+def test_jest_is_only_an_exclusion_after_an_idiom_not_after_a_plan():
+    """A laugh does not silence a plan: "jaja" excludes the idiom, not the method."""
+    assert risk_phrases("me tomo el frasco entero esta noche jaja", "es")
+    assert risk_phrases("heut nacht geh ich zur brücke und spring haha", "de")
