@@ -28,7 +28,7 @@ def test_a_spanish_risk_message_in_the_live_chat_shows_support(
     assert result.data("turn")["support"]["turn"] == 1
     assert result.names[-1] == "done"  # the chat goes on
     signal = TurnSignal.objects.get(kind=SignalKind.RISK)
-    assert signal.evidence["phrases"] == ["ya no quiero vivir", "suicidarme"]
+    assert signal.evidence["phrases"] == ["ya no quiero vivir", "pienso en suicidarme"]
     assert sent_tasks["qa.risk_alert"] == [signal.turn_id]
 
 
