@@ -37,7 +37,7 @@ _GADGET_JEST = (
 # bloggen": a recovery told in the past, for thoughts only (never a method or a plan).
 _RECOVERED = (
     r"(?!.*\b(?:heute|inzwischen|mittlerweile|jetzt|seitdem|längst)\b(?: \w+){0,2}? "
-    r"(?:geht(?:s| es)? mir (?:\w+ )?(?:gut|besser)|bin ich (?:\w+ )?(?:stabil|drüber weg|"
+    r"(?:geht(?:s| es)? mir (?:\w+ )?(?:gut|besser)|bin ich (?:\w+ ){0,4}?(?:stabil|drüber weg|clean|"
     r"gesund)))"
 )
 # A topic, not an act, later in the message: fiction, the news, coursework, statistics.
@@ -100,7 +100,8 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"\bbring(?:e)? (?:ich )?mich (?:\w+ )?um\b(?! (?:vor|mit dem|mit der)\b)" + _JEST,
     r"mich (?:selbst |heute |morgen |jetzt |dann |endlich |einfach |wirklich |bald |heute nacht )?"
     + _KILL_MYSELF
-    + r"\b",
+    + r"\b"
+    + _RECOVERED,
     "".join(
         rf"(?<!{w} )"
         for w in ("laptop", "handy", "rechner", "computer", "pc", "system", "programm", "app")
@@ -199,7 +200,7 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"wenn (?:sie|er|man|jemand|ihr|die) mich find\w*",
     # self-harm
     # "ritzt" is someone else ("meine tochter ritzt sich"); "hat sich geritzt" too
-    r"(?:(?<!hat sich )(?<!haben sich )geritzt\b|(?<!sich )ritz(?:e|en|te|st)?\b(?! sich\b))"
+    r"(?:(?<!hat sich )(?<!haben sich )geritzt\b(?! (?:hat|haben|hatte|hatten)\b)|(?<!sich )ritz(?:e|en|te|st)?\b(?! sich\b))"
     + _TOPIC,
     # held-out v2: "rückfall. klinge.", "mit der klinge, diesmal richtig"
     r"(?:rückfall\W+klinge|mit (?:der|einer|ner) klinge\b(?! (?:vom|von|des)\b)(?=[^.!?]*"
@@ -207,7 +208,8 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"(?<!uber )(?<!ueber )selbstverletz\w*(?! verhalten (?:bei|von|unter|in)\b)"
     + _TOPIC
     + r"|svv\b",
-    r"verletz\w* mich (?:\w+ )?(?:selbst|absichtlich)|mich (?:\w+ )?selbst (?:zu )?verletz\w*",
+    r"(?:verletz\w* mich (?:\w+ )?(?:selbst|absichtlich)|mich (?:\w+ )?selbst (?:zu )?verletz\w*)"
+    + _RECOVERED,
     # held-out v3: "verletz ich mich an den oberschenkeln", "nen schnitt den ich mir selbst
     # gemacht hab", "die klinge vom spitzer in der hand", "badewanne, rasierklinge"
     r"verletz\w* (?:ich )?mich (?:\w+ ){0,2}?(?:an|in) (?:den|die|meinen|meine) (?:armen|beinen|"

@@ -47,8 +47,28 @@ _TOPIC = (
     r"periodico|diario|tesis|monografia|ensayo|trabajo practico|estadisticas?|tasas?|"
     r"prevencion|curso|clase|investigacion|estudio)\b)"
 )
+# A recovery told in the past, later in the message ("hace 5 anos tuve ideas suicidas, hoy estoy
+# bien"): for thoughts and past self-harm only, never a method or a plan.
+_RECOVERED = (
+    r"(?!.*\b(?:hoy|ahora|ya|actualmente|desde entonces)\b(?: \w+){0,3}? (?:estoy (?:\w+ )?(?:bien|"
+    r"estable|mejor|recuperad[oa])|me siento (?:\w+ )?(?:bien|mejor)|llevo (?:\w+ ){0,2}?(?:anos|"
+    r"meses) (?:limpi[oa]|sin)))"
+)
 # A topic noun right before "de suicidio": "datos de suicidio", "estadisticas de suicidio".
-_TOPIC_NOUNS = ("datos", "tasa", "tasas", "estadisticas", "prevencion", "casos", "cifras", "riesgo")
+_TOPIC_NOUNS = (
+    "datos",
+    "tasa",
+    "tasas",
+    "estadisticas",
+    "prevencion",
+    "casos",
+    "cifras",
+    "riesgo",
+    # someone else's attempt: "mi tio sale del psiquiatrico tras un intento de suicidio"
+    "tras un intento",
+    "despues de un intento",
+    "por un intento",
+)
 # Someone else is the subject right before the phrase ("mi hermano dice que soy una carga",
 # "una chica se tiro del puente", "mi amiga se autolesiona"): fixed-width lookbehinds.
 _SOMEONE_SAYS = "".join(
@@ -117,20 +137,20 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r" (?:\w+ ){0,4}?(?:en )?suicid(?:arse|arme|io)\b(?!s)" + _TOPIC,
     r"me suicid(?:o|e|are|aria)\b",
     r"(?<!tiene )(?<!tenia )(?<!tuvo )(?:pensamientos|ideas|ideacion|tendencias|impulsos) (?:de )?"
-    r"suicid(?:as?|io)\b" + _TOPIC,
+    r"suicid(?:as?|io)\b" + _TOPIC + _RECOVERED,
     r"(?:me siento|siento|estoy|soy|sentirme|ando) (?:muy |bastante |un poco )?suicida\b",
     "".join(rf"(?<!{w} )" for w in _TOPIC_NOUNS)
     + r"(?:en|de|mi) (?:el )?suicidio\b(?! (?:politico|profesional|social|economico|comercial)\b)"
     + _TOPIC,
     r"(?:decision|decidido|decidi) (?:de |que )?(?:morir(?:me)?|matarme|suicidarme)\b",
     # killing oneself, taking one's life, ending it all
-    r"matarme\b" + _WORK,
+    r"matarme\b" + _WORK + _RECOVERED,
     # "me mato" (I kill myself), not "casi me mato" (someone nearly killed me, accent dropped)
     r"(?<!casi )me (?:voy a |quiero |pienso |tengo que )?mat(?:o|are|ar)\b"
     + _WORK
     + r"(?! (?:del|los|las|el|la|mis|tus|sus)\b)"
     + _JEST,
-    r"(?:quitarme|me quito|me quite|quitar|me quitare|me quitaria) la vida",
+    r"(?<!se intento )(?<!se quiso )(?:quitarme|me quito|me quite|quitar|me quitare|me quitaria) la vida",
     r"(?:acabar|terminar|acabo|termino|acabare|terminare) con (?:mi (?:propia )?vida|"
     r"todo\b(?! (?:el|la|lo|los|las|esto|eso|este|esta|estos|estas|mis|mi|tu|su)\b))",
     r"(?:poner|ponerle|pongo) fin a mi vida",
@@ -254,7 +274,8 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?! (?:el|la|los|las|con|en la cocina|jugando)\b)",
     r"(?:me apague|me apago|apagarme) (?:un |el |los |unos )?cigarr\w* en (?:el|mi|los|la|las|mis)",
     r"(?<!se )(?<!sobre )(?<!sobre la )autolesi\w*(?! (?:en|entre) (?:jovenes|adolescentes|ninos)\b)"
-    + _TOPIC,
+    + _TOPIC
+    + _RECOVERED,
     r"(?:me hago|hacerme|me hice|me he hecho|me quiero hacer|me voy a hacer|haciendome) dano"
     r"(?! (?:en|al|con|jugando|sin querer|entrenando|corriendo)\b)",
     r"(?:me quemo|me queme|quemarme) con (?:el |un |los |la )?(?:mechero|encendedor|cigarr\w*)",

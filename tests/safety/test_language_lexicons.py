@@ -242,3 +242,37 @@ def test_the_fourth_corpus_file_has_its_shape_and_nothing_of_the_others(language
         for e in read_examples([path])
     }
     assert not set(keys) & elsewhere
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_fifth_corpus_file_has_its_shape_and_nothing_of_the_others(language):
+    """``train_v5.jsonl`` (after held-out v3): 120 risk messages weighted to what v3 missed
+    (plan, method, preparatory acts, self-harm, hopelessness: at least 18 each; every category
+    at least 6), near-misses of v3's alarm kinds (a machine and a laugh, someone else's jest or
+    attempt, coursework, recovery stories, courses; at least 75) and 50 plain messages; none
+    already in another file."""
+    folder = language_folder(language)
+    records = [
+        json.loads(line)
+        for line in (folder / "train_v5.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    for record in records:
+        assert set(record) == {"text", "label", "category"}
+        assert record["text"] == record["text"].strip() and record["text"]
+    risky = Counter(r["category"] for r in records if r["label"] == "risk")
+    everyday = Counter(r["category"] for r in records if r["label"] == "everyday")
+    assert set(risky) == set(RISK_CATEGORIES) and min(risky.values()) >= 6, risky
+    weakest = ("plan", "method", "preparatory", "self_harm", "hopelessness")
+    assert min(risky[c] for c in weakest) >= 18, risky
+    assert sum(risky.values()) >= 120
+    assert set(everyday) == set(EVERYDAY_CATEGORIES)
+    assert everyday["near_miss"] >= 75 and everyday["plain"] >= 50
+    keys = [_key(r["text"]) for r in records]
+    assert len(keys) == len(set(keys))
+    elsewhere = {
+        _key(e.text)
+        for path in training_files(folder)
+        if path.name != "train_v5.jsonl"
+        for e in read_examples([path])
+    }
+    assert not set(keys) & elsewhere
