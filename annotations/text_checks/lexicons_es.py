@@ -24,19 +24,70 @@ _END = r"(?= ?(?:$|[.,!?;:)]|y\b|que\b|asi\b|ya\b|de verdad\b))"
 _WORK = r"(?! (?:a|de|por|si|estudiando|trabajando|entrenando|con (?:el|los|las|la)) )"
 # Jest after the phrase, anywhere in the rest of the message: "me quiero morir jaja", "me quiero
 # matar xd" (held-out v2's alarms); the English list's "lol" and the emoji alike.
-_JEST = r"(?!.*(?:\b(?:ja(?:ja)+\w*|je(?:je)+\w*|xd+|lol|lmao|jsjs\w*|haha\w*)\b|\U0001f602|\U0001f923))"
+_JEST = (
+    r"(?!.*(?:\b(?:ja(?:ja)+\w*|je(?:je)+\w*|xd+|lol|lmao|jsjs\w*|haha\w*|que oso)\b|\U0001f602|"
+    r"\U0001f923|\U0001f648))"
+)
+# held-out v3: "q oso, me quiero morir, me cai ... enfrente de mi crush": embarrassment before
+# the idiom (fixed-width lookbehinds, the idiom's first word is "quiero").
+_EMBARRASSED = "".join(rf"(?<!{w} me )" for w in ("que oso,", "que oso", "que verguenza,"))
+# held-out v3: "me tiro por la ventana, llevo 2 horas peleando con la impresora ... jaja": a
+# machine and a laugh later in the message; a laugh alone does not silence a method phrase.
+_GADGET = (
+    r"(?:impresora|compu|computadora|ordenador|laptop|portatil|pc|wifi|internet|router|excel|"
+    r"teclado|celular|movil|telefono|tele|television|consola|play)"
+)
+_GADGET_JEST = (
+    r"(?!.*\b" + _GADGET + r"\b.*(?:\b(?:ja(?:ja)+\w*|je(?:je)+\w*|xd+|lol|jsjs\w*)\b|"
+    r"\U0001f602|\U0001f923|\U0001f644))"
+)
 # A topic, not an act, later in the message: the news, fiction, coursework, statistics.
 _TOPIC = (
     r"(?!.*\b(?:novela|cuento|pelicula|serie|libro|personaje|protagonista|noticiero|noticias|"
     r"periodico|diario|tesis|monografia|ensayo|trabajo practico|estadisticas?|tasas?|"
     r"prevencion|curso|clase|investigacion|estudio)\b)"
 )
+# A recovery told in the past, later in the message ("hace 5 anos tuve ideas suicidas, hoy estoy
+# bien"): for thoughts and past self-harm only, never a method or a plan.
+_RECOVERED = (
+    r"(?!.*\b(?:hoy|ahora|ya|actualmente|desde entonces)\b(?: \w+){0,3}? (?:estoy (?:\w+ )?(?:bien|"
+    r"estable|mejor|recuperad[oa])|me siento (?:\w+ )?(?:bien|mejor)|llevo (?:\w+ ){0,2}?(?:anos|"
+    r"meses) (?:limpi[oa]|sin)))"
+)
 # A topic noun right before "de suicidio": "datos de suicidio", "estadisticas de suicidio".
-_TOPIC_NOUNS = ("datos", "tasa", "tasas", "estadisticas", "prevencion", "casos", "cifras", "riesgo")
+_TOPIC_NOUNS = (
+    "datos",
+    "tasa",
+    "tasas",
+    "estadisticas",
+    "prevencion",
+    "casos",
+    "cifras",
+    "riesgo",
+    # someone else's attempt: "mi tio sale del psiquiatrico tras un intento de suicidio"
+    "tras un intento",
+    "despues de un intento",
+    "por un intento",
+)
 # Someone else is the subject right before the phrase ("mi hermano dice que soy una carga",
 # "una chica se tiro del puente", "mi amiga se autolesiona"): fixed-width lookbehinds.
 _SOMEONE_SAYS = "".join(
-    rf"(?<!{who} )" for who in ("dice que", "dicen que", "dijo que", "me dice que", "se", "le")
+    rf"(?<!{who} )"
+    for who in (
+        "dice que",
+        "dicen que",
+        "dijo que",
+        "me dice que",
+        "se",
+        "le",
+        # held-out v3: "un companero ... dijo en broma que se iba a tirar del edificio"
+        "se iba a",
+        "se va a",
+        "se van a",
+        "se iban a",
+        "se queria",
+        "se quiere",
+    )
 )
 # Medicine doses: a dose question ("cuantas pastillas de melatonina son demasiadas") counts only
 # with a mark of self-harm in the message.
@@ -49,12 +100,13 @@ _DOSE_ONLY = (
 _PILLS = r"(?:pastillas|pildoras|medicamentos|tabletas|paracetamol|ibuprofeno|somniferos)"
 _PLACES = (
     r"(?:puente|balcon|ventana|azotea|terraza|tejado|edificio|precipicio|acantilado|tren|vias|"
-    r"metro|autobus|camion)"
+    r"metro|autobus|camion|piso \d+\w*|\d+\w* piso|ultimo piso)"
 )
 
 RISK_PHRASES_ES: tuple[str, ...] = (
     # wanting to die, to be dead, never to have been born
-    r"(?:quiero|quisiera|queria|deseo|necesito|me gustaria|ganas de|prefiero|preferiria|"
+    _EMBARRASSED
+    + r"(?:quiero|quisiera|queria|deseo|necesito|me gustaria|ganas de|prefiero|preferiria|"
     r"desearia) (?:me |ya |solo |solamente |simplemente )?morir(?:me|se)?\b" + _DIE_FIGURE + _JEST,
     r"(?:quiero|quisiera|me gustaria|preferiria|prefiero|desearia|deseo) (?:estar )?"
     r"muert[oa]s?\b(?! de\b)",
@@ -85,20 +137,20 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r" (?:\w+ ){0,4}?(?:en )?suicid(?:arse|arme|io)\b(?!s)" + _TOPIC,
     r"me suicid(?:o|e|are|aria)\b",
     r"(?<!tiene )(?<!tenia )(?<!tuvo )(?:pensamientos|ideas|ideacion|tendencias|impulsos) (?:de )?"
-    r"suicid(?:as?|io)\b" + _TOPIC,
+    r"suicid(?:as?|io)\b" + _TOPIC + _RECOVERED,
     r"(?:me siento|siento|estoy|soy|sentirme|ando) (?:muy |bastante |un poco )?suicida\b",
     "".join(rf"(?<!{w} )" for w in _TOPIC_NOUNS)
     + r"(?:en|de|mi) (?:el )?suicidio\b(?! (?:politico|profesional|social|economico|comercial)\b)"
     + _TOPIC,
     r"(?:decision|decidido|decidi) (?:de |que )?(?:morir(?:me)?|matarme|suicidarme)\b",
     # killing oneself, taking one's life, ending it all
-    r"matarme\b" + _WORK,
+    r"matarme\b" + _WORK + _RECOVERED,
     # "me mato" (I kill myself), not "casi me mato" (someone nearly killed me, accent dropped)
     r"(?<!casi )me (?:voy a |quiero |pienso |tengo que )?mat(?:o|are|ar)\b"
     + _WORK
     + r"(?! (?:del|los|las|el|la|mis|tus|sus)\b)"
     + _JEST,
-    r"(?:quitarme|me quito|me quite|quitar|me quitare|me quitaria) la vida",
+    r"(?<!se intento )(?<!se quiso )(?:quitarme|me quito|me quite|quitar|me quitare|me quitaria) la vida",
     r"(?:acabar|terminar|acabo|termino|acabare|terminare) con (?:mi (?:propia )?vida|"
     r"todo\b(?! (?:el|la|lo|los|las|esto|eso|este|esta|estos|estas|mis|mi|tu|su)\b))",
     r"(?:poner|ponerle|pongo) fin a mi vida",
@@ -110,7 +162,12 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     # held-out v2: "ese dia me cuelgo en el galpon"
     r"(?:me cuelgo|colgarme|me colgare|me colgaria)\b"
     r"(?! (?:la|el|los|las|un|una|unos|mi|mis|del|al|de|a|con|el telefono)\b)",
-    _SOMEONE_SAYS + r"\btir(?:arme|aria|are|o|e|ar)\b(?: \w+){0,5}? " + _PLACES + r"\b" + _TOPIC,
+    _SOMEONE_SAYS
+    + r"\btir(?:arme|aria|are|o|e|ar)\b(?: \w+){0,5}? "
+    + _PLACES
+    + r"\b"
+    + _TOPIC
+    + _GADGET_JEST,
     # "saltar" from a height, and a floor number ("el 8vo piso ... de ahi me tiro")
     r"(?:saltar|salto|saltare|saltaria)\b(?! (?:de |en )?(?:bungee|puenting|paracaidas|clavados)\b)(?: \w+){0,4}? (?:desde|de|del) (?:\w+ ){0,2}?"
     + _PLACES
@@ -118,7 +175,7 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     _PLACES + r"\b(?: \w+){0,9}? (?:y |en )?(?:salto|saltar|saltare)\b"
     r"(?![^.!?]*\b(?:bungee|puenting|paracaidas|elastico|trampolin|piscina|clavados|cuerda)\b)",
     r"(?:de ahi|desde ahi|desde alli|de alli) me (?:tiro|voy a tirar|tirare)\b",
-    _PLACES + r" (?:\w+ ){0,5}?me (?:voy a |vaya a |podria )?tir(?:ar|o|e|aria)\b",
+    _PLACES + r" (?:\w+ ){0,5}?me (?:voy a |vaya a |podria )?tir(?:ar|o|e|aria)\b" + _GADGET_JEST,
     r"cort\w* (?:las |mis )?(?:venas|munecas)",
     r"(?<!alguien toma una )(?<!alguien tiene una )sobredosis(?! de (?:azucar|cafe|cafeina|chocolate|series|trabajo|informacion|dulces|"
     r"comida|netflix)\b)",
@@ -143,7 +200,40 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"camping|mudanza|gimnasio|crossfit|toldo|amarrar|atar))",
     r"la soga (?:ya )?(?:esta|la tengo)\b",
     r"estrell\w* (?:el |mi )?(?:coche|carro|auto|moto) contra",
-    r"dosis (?:\w+ ){0,4}letal|letal(?:es)? (?:de|para)",
+    # not coursework: "como se calcula la dosis letal 50 en farmacologia? es para el parcial"
+    r"(?:dosis (?:\w+ ){0,4}letal|letal(?:es)? (?:de|para))\b(?! ?50\b)"
+    r"(?!.*\b(?:farmacologia|toxicologia|parcial|examen|final|facultad|carrera|materia|apuntes|"
+    r"tarea|clase|curso|veterinari\w*)\b)",
+    # held-out v3's kinds, in plain words: a vehicle into a truck, a wall, a train
+    r"(?:me meto|meterme|me voy a meter|me estrello|estrellarme|me voy a estrellar|me aviento|"
+    r"aventarme|me lanzo|lanzarme|me tiro|tirarme|me cruzo|cruzarme|me echo|echarme) "
+    r"(?:\w+ ){0,2}?(?:contra|debajo de|abajo de|bajo|delante de|enfrente de) "
+    r"(?:un|una|el|la|los|las) (?:camion\w*|trailer|trailers|tren|muro|pared|arbol|poste|"
+    r"autobus|bus|coche|carro|metro|pilar|columna)\b(?! (?:de (?:la )?(?:escalada|juguete|lego)|"
+    r"en (?:la )?bici))",
+    r"(?:me voy|voy|ir(?:me)?) (?:derecho |directo |directamente )?a las vias\b"
+    r"(?! (?:a|para) (?:sacar|tomar|hacer) fotos)",
+    # kitchen gas, charcoal and tape, poison, drowning
+    r"(?:lo hago|hacerlo|morir(?:me|se)?|matarme|me mato|suicidarme|dormirme|dormir para siempre)\b"
+    r"(?: \w+){0,6}? con el gas\b",
+    r"con el gas (?:de la cocina|del horno|de la estufa|abierto)\b(?! (?:para|y) (?:cocinar|calentar))",
+    r"(?:abro|abrir|dejo abierto|dejar abierto) el gas\b(?! (?:para|y) (?:cocinar|calentar|prender))",
+    r"carbon\w*(?: \w+){0,4}? (?:y|con) (?:la |el |una |un )?(?:cinta|plastico|silicon|tirro)",
+    r"(?:cinta|plastico|silicon|tirro)(?: \w+){0,4}? (?:y|con) (?:el )?carbon\b",
+    r"(?:veneno|raticida|matarratas|insecticida|lejia|cloro|anticongelante)\b(?: \w+){0,6}? "
+    r"(?:para una persona|para un humano|para matar a una persona|tomarme|me lo tomo|tomarmelo|"
+    r"bebermelo|me lo bebo|para mi)\b",
+    r"(?:tomarme|me tomo|me voy a tomar|beberme|me bebo|tragarme|me trago) "
+    r"(?:el |un |una |la |todo el |toda la )?(?:bote de |botella de )?(?:veneno|raticida|"
+    r"matarratas|lejia|cloro|anticongelante)\b",
+    r"(?:piedras|pesas|ladrillos) (?:en|dentro de) (?:la mochila|los bolsillos|el abrigo|"
+    r"la chamarra|la chaqueta)",
+    r"(?:ahogarme|me ahogo|me voy a ahogar|me ahogare|me meto) (?:en|al) (?:el |un |la )?"
+    r"(?:mar|rio|lago|pantano|presa|embalse)\b(?: \w+){0,4}? (?:y )?no (?:salgo|vuelvo a salir|"
+    r"saldre|vuelvo)\b",
+    r"(?:duele|doloroso|dolorosa|tarda|cuanto tarda|sufre) (?:\w+ ){0,2}?(?:ahorcarse|ahorcarme|"
+    r"ahogarse|ahogarme|desangrarse|desangrarme|asfixiarse|asfixiarme)\b",
+    r"dormid[oa]s? para siempre|de baja de la vida",
     # preparing: letters, pills saved, things given away
     r"cartas? de despedida(?! (?:a|para) (?:mi |el |la |los |las )?(?:jefe|jefa|empresa|trabajo|"
     r"oficina|companer[oa]s?|colegas?|clientes|equipo|clase|profe\w*|club)\b)(?! de (?!mi\b)\w)",
@@ -163,17 +253,29 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"por accidente|mientras|en|de)\b)",
     r"(?:me hice|me hago|hacerme|me he hecho) cortes",
     # held-out v2: "use la hoja del sacapuntas otra vez", "me encierro en el baño con la navaja"
-    r"(?:use|uso|agarre|agarro|con) (?:la|una|mi) (?:hoja|cuchilla|navaja|gillette) "
+    r"(?:use|uso|agarre|agarro|con) (?:la|una|mi) (?:hoja|hojita|cuchilla|cuchillita|navaja|"
+    r"navajita|gillette) "
     r"(?:del sacapuntas|de afeitar)\b(?! (?:para|nueva)\b)",
     r"(?:use|uso|agarre|agarro) (?:la|una|mi) (?:cuchilla|navaja|gillette)\b"
     r"(?! (?:para|de cocina|nueva)\b)(?=[^.!?]*\b(?:otra vez|de nuevo|brazo|brazos|piernas|muslos|"
     r"munecas|recai\w*)\b)",
     r"me encierro (?:\w+ ){0,3}?con (?:la|una|mi) (?:navaja|cuchilla|hoja|gillette)",
+    # held-out v3: "me lastime otra vez con la hojita del sacapuntas", "estoy con la gillette en
+    # la mano", blades in the bath, "un corte que me hice yo misma"
+    r"(?:lastim\w*|cort\w*|hice|hago)\b(?: \w+){0,4}? (?:con )?(?:la|una|mi) (?:hoja|hojita|"
+    r"cuchilla|cuchillita|navaja|navajita) del sacapuntas",
+    r"(?:con|tengo|agarro|agarre) (?:la|una|mi) (?:gillette|cuchilla|cuchillita|navaja|navajita|"
+    r"hojita|hoja de afeitar) en la mano",
+    r"(?:tina|banera|bano|ducha)\b(?: \w+){0,5}? (?:cuchillas?|navajas?|gillettes?|hojas? de afeitar)",
+    r"(?:cuchillas?|navajas?|gillettes?|hojas? de afeitar)(?: \w+){0,5}? (?:en )?(?:la )?(?:tina|banera)\b",
+    r"(?:corte|cortes|herida|heridas|quemadura|quemaduras) (?:que )?me (?:hice|hago|he hecho) "
+    r"(?:yo )?(?:mism[oa]|sol[oa])\b",
     r"(?:me sigo|sigo|me vuelvo a|volvi a) (?:lastimando|lastimar(?:me)?|cortando|cortar(?:me)?)\b"
     r"(?! (?:el|la|los|las|con|en la cocina|jugando)\b)",
     r"(?:me apague|me apago|apagarme) (?:un |el |los |unos )?cigarr\w* en (?:el|mi|los|la|las|mis)",
     r"(?<!se )(?<!sobre )(?<!sobre la )autolesi\w*(?! (?:en|entre) (?:jovenes|adolescentes|ninos)\b)"
-    + _TOPIC,
+    + _TOPIC
+    + _RECOVERED,
     r"(?:me hago|hacerme|me hice|me he hecho|me quiero hacer|me voy a hacer|haciendome) dano"
     r"(?! (?:en|al|con|jugando|sin querer|entrenando|corriendo)\b)",
     r"(?:me quemo|me queme|quemarme) con (?:el |un |los |la )?(?:mechero|encendedor|cigarr\w*)",
@@ -193,7 +295,7 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"solo (?:me queda )?la muerte",
     r"(?:unica )?salida es (?:la muerte|morir\w*|matarme)",
     r"para que (?:vivir|seguir viviendo)\b",
-    r"(?:harto|harta|cansado|cansada|agotado|agotada) de (?:vivir|la vida|estar viv[oa])\b"
+    r"(?:harto|harta|cansado|cansada|agotado|agotada) de (?:vivir|la vida|estar viv[oa]|existir)\b"
     r"(?! (?:en|con|aqui|asi de|de alquiler|lejos|cerca|solo|sola|de)\b)",
     r"(?:nada|nadie) me ata a (?:la vida|este mundo)",
     # others better off without me, a burden

@@ -30,6 +30,20 @@ STILL_RISK = {
         "siento que soy una carga para todos",
         "ganas de no existir",
         "ojala no despertarme nunca",
+        # after held-out v3: plans and methods in plain words
+        "el viernes salgo a la autopista y me estrello contra un trailer",
+        "pienso meterme debajo de un tren cuando pase el de las 6",
+        "esta noche lo hago con el gas, ya tape las rendijas",
+        "ya consegui el carbon y la cinta para el baño",
+        "cuanto raticida hace falta para una persona adulta",
+        "me voy a tomar el bote de lejia",
+        "me meto al rio con piedras en la mochila y no salgo",
+        "otra vez me corte con la cuchillita del sacapuntas",
+        "estoy en la tina con una gillette",
+        "tengo la navaja en la mano y nadie en casa",
+        "me tiro del piso 9 del estacionamiento",
+        "ya me canse de existir, estoy cansado de existir",
+        "me tiro por la ventana jaja",  # a laugh alone does not silence a method
     ),
     "de": (
         "ich denk ständig daran, mich selbst zu töten",
@@ -47,6 +61,20 @@ STILL_RISK = {
         "ich will sterben",
         "wie viele tabletten braucht man um nicht mehr aufzuwachen, wie viele tabletten reichen",
         "ich werd mein leben beenden",
+        # after held-out v3: plans and methods in plain words
+        "morgen lenk ich auf der landstraße gegen einen baum",
+        "grill und panzertape liegen im kofferraum",
+        "ich mach das im auto mit nem einweggrill",
+        "wie lang dauert es mit kohlenmonoxid bis man einschläft",
+        "tut verbluten weh?",
+        "ich geh mit steinen in den jackentaschen in den fluss",
+        "ich kill mich heute nacht",
+        "hab mir wieder die klinge vom spitzer rausgeholt",
+        "ich leg mich mit der rasierklinge in die badewanne",
+        "lieber tot als so weiterleben",
+        "ich frag mich ob ich mich nicht einfach umbringen soll",
+        "ne packung ibuprofen mit wodka, reicht das",
+        "ich spring aus dem fenster, ganz ehrlich, ich kann nicht mehr",
     ),
 }
 
@@ -75,6 +103,13 @@ EXCLUDED = {
         "la crisis me mato los ahorros",
         "compre una soga para el columpio de los nenes",
         "ya no quiero estar aqui, vamos a otro bar",
+        # after held-out v3: a machine and a laugh, someone else's jest, coursework
+        "me tiro por la ventana con esta compu que no prende jajaja",
+        "mi jefe dijo que se va a tirar del puente si no cerramos la venta",
+        "la dosis letal 50 del paracetamol entra en el parcial de toxicologia",
+        "me quiero morir que oso, le mande el audio a mi suegra",
+        "que oso, me quiero morir, se me rompio el pantalon en clase",
+        "me estrelle contra un poste en bici pero estoy bien",
     ),
     "de": (
         "ich will sterben haha mein schwarm hat mich gesehen",
@@ -91,6 +126,14 @@ EXCLUDED = {
         "kann man paracetamol mit alkohol nehmen?",
         "ich schreib einen abschiedsbrief an meine wg",
         "wir springen vom turm ins wasser im schwimmbad",
+        # after held-out v3: a machine and a laugh, someone else's attempt, a course, recovery
+        "ich spring gleich aus dem fenster, der laptop hängt schon wieder haha",
+        "mein chef meinte im spaß er springt vom balkon wenn der kunde absagt",
+        "mein bruder ist nach einem suizidversuch auf station, was bring ich ihm mit",
+        "im workshop ging es darum, wie man nach suizidgedanken fragt",
+        "früher hatte ich suizidgedanken, inzwischen gehts mir richtig gut",
+        "ich will sterben 🙈 hab meinem chef ein herz geschickt",
+        "heute fahr ich gegen die wand, im simulator der fahrschule",
     ),
 }
 

@@ -5,7 +5,8 @@ language's lexicon and the English phrases; the suite's models are the lexicon a
 corpora are hand-written, phone-typed, in nine risk categories; ``train_v2.jsonl`` and
 ``train_v3.jsonl`` were written for each language's learned model (indirect phrasings no lexicon
 lists; near-misses from the words of risk), ``train_v4.jsonl`` likewise after held-out v2, and
-``train_heldout_v1.jsonl`` and ``train_heldout_v2.jsonl`` are the retired held-out sets, so the phrasings are not measured on them. The English model never trains on them
+``train_heldout_v1.jsonl`` to ``train_heldout_v3.jsonl`` are the retired held-out sets,
+``train_v5.jsonl`` was written after held-out v3, so the phrasings are not measured on them. The English model never trains on them
 (they live in a folder of their own)."""
 
 from __future__ import annotations
@@ -116,9 +117,9 @@ def test_the_third_corpus_file_has_its_shape_and_nothing_of_the_others(language)
     elsewhere = {
         _key(e.text)
         for path in training_files(folder)
-        # held-out v2 was written blind after this file and may repeat a line by chance (one
-        # German risk line); train_v4.jsonl has a test of its own
-        if path.name not in ("train_v3.jsonl", "train_heldout_v2.jsonl")
+        # held-out v2 and v3 were written blind after this file and may repeat a line by chance
+        # (a German risk line, a Spanish plain one); train_v4.jsonl has a test of its own
+        if path.name not in ("train_v3.jsonl", "train_heldout_v2.jsonl", "train_heldout_v3.jsonl")
         for e in read_examples([path])
     }
     assert not set(keys) & elsewhere
@@ -126,11 +127,11 @@ def test_the_third_corpus_file_has_its_shape_and_nothing_of_the_others(language)
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_retired_heldout_set_is_training_text_now(language):
-    """Held-out v1 and v2 were each run once (docs/benchmarks.md), then renamed
-    ``train_heldout_v1.jsonl`` and ``train_heldout_v2.jsonl``: the model trains on them, and no
+    """Held-out v1, v2 and v3 were each run once (docs/benchmarks.md), then renamed
+    ``train_heldout_v1.jsonl`` to ``train_heldout_v3.jsonl``: the model trains on them, and no
     held-out file of those versions is left to be run again."""
     folder = language_folder(language)
-    for version in ("v1", "v2"):
+    for version in ("v1", "v2", "v3"):
         assert folder / f"train_heldout_{version}.jsonl" in training_files(folder)
         assert not (folder / f"heldout_{version}.jsonl").exists()
 
@@ -236,7 +237,42 @@ def test_the_fourth_corpus_file_has_its_shape_and_nothing_of_the_others(language
     elsewhere = {
         _key(e.text)
         for path in training_files(folder)
-        if path.name != "train_v4.jsonl"
+        # held-out v3 was written blind after this file and repeats a line of it by chance
+        if path.name not in ("train_v4.jsonl", "train_heldout_v3.jsonl")
+        for e in read_examples([path])
+    }
+    assert not set(keys) & elsewhere
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_fifth_corpus_file_has_its_shape_and_nothing_of_the_others(language):
+    """``train_v5.jsonl`` (after held-out v3): 120 risk messages weighted to what v3 missed
+    (plan, method, preparatory acts, self-harm, hopelessness: at least 18 each; every category
+    at least 6), near-misses of v3's alarm kinds (a machine and a laugh, someone else's jest or
+    attempt, coursework, recovery stories, courses; at least 75) and 50 plain messages; none
+    already in another file."""
+    folder = language_folder(language)
+    records = [
+        json.loads(line)
+        for line in (folder / "train_v5.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    for record in records:
+        assert set(record) == {"text", "label", "category"}
+        assert record["text"] == record["text"].strip() and record["text"]
+    risky = Counter(r["category"] for r in records if r["label"] == "risk")
+    everyday = Counter(r["category"] for r in records if r["label"] == "everyday")
+    assert set(risky) == set(RISK_CATEGORIES) and min(risky.values()) >= 6, risky
+    weakest = ("plan", "method", "preparatory", "self_harm", "hopelessness")
+    assert min(risky[c] for c in weakest) >= 18, risky
+    assert sum(risky.values()) >= 120
+    assert set(everyday) == set(EVERYDAY_CATEGORIES)
+    assert everyday["near_miss"] >= 75 and everyday["plain"] >= 50
+    keys = [_key(r["text"]) for r in records]
+    assert len(keys) == len(set(keys))
+    elsewhere = {
+        _key(e.text)
+        for path in training_files(folder)
+        if path.name != "train_v5.jsonl"
         for e in read_examples([path])
     }
     assert not set(keys) & elsewhere

@@ -91,7 +91,7 @@ def test_the_model_catches_an_indirect_message_no_phrase_lists(language, shipped
 # firing, the check is borderline (risk_training.BORDERLINE_ONLY), never sure.
 MODEL_ALONE = {
     "es": "no le veo sentido a seguir, de verdad",
-    "de": "hab meine katze der nachbarin geschenkt, ich brauch sie ja bald nicht mehr",
+    "de": "hab meine sachen verschenkt, ich brauch sie bald nicht mehr",
 }
 
 
