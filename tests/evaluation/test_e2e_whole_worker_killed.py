@@ -53,7 +53,9 @@ WORKER_START_BOUND_S = 240
 # Once the build is held, the other pool process starts the run and calls the model.
 RUN_START_BOUND_S = 60
 KEY_ENV = "E2E_TEST_API_KEY"
-CONVERSATIONS = 160
+# Enough for the build to be held with most of it still to write (4 of 12): the barrier, not
+# the size, puts the kill mid-build, and the rescuer rebuilds all of them in chunks of one.
+CONVERSATIONS = 12
 HELD_AT = 4  # conversations the build has written when it is held (chunks of one)
 
 

@@ -20,27 +20,41 @@ PROBE = (
 )
 
 
-def probe(tmp_path: Path, **env_overrides: str) -> dict:
+def start_probe(tmp_path: Path, **env_overrides: str) -> subprocess.Popen:
     env = {
         k: v
         for k, v in os.environ.items()
         if k not in ("ATTUNE_DATA_DIR", "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")
     }
     env.update(DJANGO_SETTINGS_MODULE="tests.settings", TMPDIR=str(tmp_path), **env_overrides)
-    result = subprocess.run(
+    return subprocess.Popen(
         [sys.executable, "-c", PROBE],
         cwd=ROOT,
         env=env,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=120,
     )
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def finish_probe(process: subprocess.Popen) -> dict:
+    try:
+        stdout, stderr = process.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
+    assert process.returncode == 0, stderr
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
+def probe(tmp_path: Path, **env_overrides: str) -> dict:
+    return finish_probe(start_probe(tmp_path, **env_overrides))
 
 
 def test_without_a_data_dir_each_run_gets_a_fresh_one_and_removes_it(tmp_path):
-    first, second = probe(tmp_path), probe(tmp_path)
+    # Two runs at once (each mostly Django's start-up): they still get a folder each.
+    first, second = [finish_probe(p) for p in (start_probe(tmp_path), start_probe(tmp_path))]
     for found in (first, second):
         data = Path(found["data"])
         assert data.parent == tmp_path.resolve() and data.name.startswith("attune-pytest-")

@@ -12,9 +12,13 @@ from annotations.demo import seed_demo
 from annotations.releases.manifest import verify_folder
 from annotations.releases.models import Release, ReleaseState
 from annotations.releases.services import create_release, enqueue_build
+from tests.releases import build_barrier
 from tests.worker_process import celery_worker
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+CONVERSATIONS = 40
+CHUNK = 4
+HELD_AT = 8  # conversations the first build has written when it is held, and killed
 
 
 def wait_for(condition, timeout: float, what: str):
@@ -29,27 +33,39 @@ def wait_for(condition, timeout: float, what: str):
 
 def test_kill_mid_build_then_retry(tmp_path, settings):
     settings.ATTUNE = replace(settings.ATTUNE, releases_dir=tmp_path / "releases")
-    # Small chunks make the build long enough to be caught in the middle.
+    # The worker is killed while the build is held between two chunks (a barrier the test
+    # controls, tests/releases/build_barrier.py): mid-build by construction, not by timing.
+    barrier = tmp_path / "barrier"
+    barrier.mkdir()
     worker_env = {
+        "DJANGO_SETTINGS_MODULE": "tests.releases.worker_settings",
         "ATTUNE_RELEASES_DIR": str(settings.ATTUNE.releases_dir),
-        "ATTUNE_RELEASE_CHUNK_SIZE": "4",
+        "ATTUNE_RELEASE_CHUNK_SIZE": str(CHUNK),
+        build_barrier.BARRIER_ENV: str(barrier),
+        build_barrier.BARRIER_AT_ENV: str(HELD_AT),
     }
-    study = seed_demo(400, seed=9).study
+    study = seed_demo(CONVERSATIONS, seed=9).study
     release = create_release(name="attunebench", version="1.0.0", studies=[study])
     root = settings.ATTUNE.releases_dir / "attunebench"
+    held = build_barrier.held_file(barrier)
 
     with celery_worker(worker_env, name="doomed") as worker:
         enqueue_build(release)
         wait_for(
-            lambda: Release.objects.filter(pk=release.pk, progress_done__gte=40).exists(),
+            lambda: (
+                held.exists()
+                and Release.objects.filter(
+                    pk=release.pk, state=ReleaseState.BUILDING, progress_done=HELD_AT
+                ).exists()
+            ),
             60,
-            "the build to be under way",
+            "the build to be held mid-way",
         )
         worker.send_signal(signal.SIGKILL)
         worker.wait(timeout=10)
 
     release.refresh_from_db()
-    assert release.state == ReleaseState.BUILDING and release.progress_done < 400
+    assert release.state == ReleaseState.BUILDING and release.progress_done < CONVERSATIONS
     assert not (root / "1.0.0").exists()  # no half release under the final name
     assert list(root.glob(".tmp-1.0.0-*"))  # only the temporary folder was left behind
 
@@ -64,6 +80,6 @@ def test_kill_mid_build_then_retry(tmp_path, settings):
         )
 
     release.refresh_from_db()
-    assert release.counts["conversations"] == 400 and release.attempts == 2
+    assert release.counts["conversations"] == CONVERSATIONS and release.attempts == 2
     assert verify_folder(Path(release.folder), release.content_hash).ok
     assert not list(root.glob(".tmp-*"))

@@ -23,17 +23,32 @@ def writable_copy(folder: Path, tmp_path: Path) -> Path:
     return copy
 
 
-def verify_in_a_process(folder: Path, data_dir: Path) -> subprocess.CompletedProcess:
+def start_verify(folder: Path, data_dir: Path) -> subprocess.Popen:
     """``manage.py verify_release`` as an operator runs it: no database of the tests."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "attune_collect.settings"}
     env.pop("DATABASE_URL", None)
-    return subprocess.run(
+    return subprocess.Popen(
         [sys.executable, "manage.py", "verify_release", str(folder)],
         cwd=ROOT,
         env={**env, "ATTUNE_DATA_DIR": str(data_dir)},
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def finish(process: subprocess.Popen) -> subprocess.CompletedProcess:
+    try:
+        stdout, stderr = process.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+
+
+def verify_in_a_process(folder: Path, data_dir: Path) -> subprocess.CompletedProcess:
+    return finish(start_verify(folder, data_dir))
 
 
 def test_an_intact_release_holds(build):
@@ -70,8 +85,11 @@ def test_the_command_exit_status(build, tmp_path):
     data = bytearray(parquet.read_bytes())
     data[len(data) // 2] ^= 0xFF
     parquet.write_bytes(bytes(data))
-    ok = verify_in_a_process(folder, tmp_path / "d1")
-    bad = verify_in_a_process(copy, tmp_path / "d2")
+    # Two operators' processes, side by side: each starts Django (most of their time).
+    ok, bad = [
+        finish(p)
+        for p in (start_verify(folder, tmp_path / "d1"), start_verify(copy, tmp_path / "d2"))
+    ]
     assert ok.returncode == 0, ok.stderr
     assert "release holds" in ok.stdout
     assert bad.returncode == 1
