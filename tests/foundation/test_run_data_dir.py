@@ -12,6 +12,8 @@ from pathlib import Path
 
 from django.conf import settings
 
+from tests.processes import finish_process
+
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = (
     "import django, json, os; django.setup(); from django.conf import settings as s; "
@@ -38,12 +40,7 @@ def start_probe(tmp_path: Path, **env_overrides: str) -> subprocess.Popen:
 
 
 def finish_probe(process: subprocess.Popen) -> dict:
-    try:
-        stdout, stderr = process.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        raise
+    stdout, stderr = finish_process(process, timeout_s=120)
     assert process.returncode == 0, stderr
     return json.loads(stdout.strip().splitlines()[-1])
 

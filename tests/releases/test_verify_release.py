@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from annotations.releases.manifest import verify_folder
+from tests.processes import finish_process
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db
@@ -38,12 +39,7 @@ def start_verify(folder: Path, data_dir: Path) -> subprocess.Popen:
 
 
 def finish(process: subprocess.Popen) -> subprocess.CompletedProcess:
-    try:
-        stdout, stderr = process.communicate(timeout=300)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        raise
+    stdout, stderr = finish_process(process, timeout_s=300)
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
 

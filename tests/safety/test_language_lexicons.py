@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from dataclasses import dataclass
 
 import pytest
 
@@ -91,38 +92,6 @@ def test_no_message_twice_nor_in_both_labels(language):
             if path.name.startswith(RETIRED):
                 assert record.pop("language", language) == language  # v1 has it, v2 not
             assert set(record) == {"text", "label", "category"}
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_the_third_corpus_file_has_its_shape_and_nothing_of_the_others(language):
-    """``train_v3.jsonl``: about 150 risk messages across the nine categories, 120 near-misses
-    from the words of risk (idioms, someone else's crisis, the news, medicine questions,
-    goodbyes for a move) and 100 plain messages; none already in another file of the corpus."""
-    folder = language_folder(language)
-    records = [
-        json.loads(line)
-        for line in (folder / "train_v3.jsonl").read_text(encoding="utf-8").splitlines()
-    ]
-    for record in records:
-        assert set(record) == {"text", "label", "category"}
-        assert record["text"] == record["text"].strip() and record["text"]
-    risky = Counter(r["category"] for r in records if r["label"] == "risk")
-    everyday = Counter(r["category"] for r in records if r["label"] == "everyday")
-    assert set(risky) == set(RISK_CATEGORIES) and min(risky.values()) >= 16, risky
-    assert sum(risky.values()) >= 150
-    assert set(everyday) == set(EVERYDAY_CATEGORIES)
-    assert everyday["near_miss"] >= 120 and everyday["plain"] >= 100
-    keys = [_key(r["text"]) for r in records]
-    assert len(keys) == len(set(keys))
-    elsewhere = {
-        _key(e.text)
-        for path in training_files(folder)
-        # held-out v2 and v3 were written blind after this file and may repeat a line by chance
-        # (a German risk line, a Spanish plain one); train_v4.jsonl has a test of its own
-        if path.name not in ("train_v3.jsonl", "train_heldout_v2.jsonl", "train_heldout_v3.jsonl")
-        for e in read_examples([path])
-    }
-    assert not set(keys) & elsewhere
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -210,69 +179,89 @@ def test_the_english_model_trains_on_no_other_language():
         assert own and not own & english
 
 
+@dataclass(frozen=True)
+class WrittenFile:
+    """What a hand-written corpus file promised: its name, the least per risk category, the
+    categories it was weighted to (with their least), its totals, and the files written blind
+    after it that may repeat one of its lines by chance."""
+
+    name: str
+    per_category: int
+    weighted: tuple[str, ...]
+    per_weighted: int
+    risk: int
+    near_miss: int
+    plain: int
+    repeated_by: tuple[str, ...] = ()
+
+
+WRITTEN_FILES = (
+    # about 150 risk messages across the nine categories, 120 near-misses from the words of
+    # risk (idioms, someone else's crisis, the news, medicine questions, goodbyes for a move)
+    WrittenFile(
+        "train_v3.jsonl",
+        16,
+        (),
+        0,
+        150,
+        120,
+        100,
+        ("train_heldout_v2.jsonl", "train_heldout_v3.jsonl"),
+    ),
+    # after held-out v2: weighted to the weakest categories; near-misses of jest idioms,
+    # someone else's crisis, fiction and the news, pest poison, medicine doses
+    WrittenFile(
+        "train_v4.jsonl",
+        6,
+        ("plan", "preparatory", "self_harm", "method", "wish_to_be_dead"),
+        18,
+        120,
+        100,
+        60,
+        ("train_heldout_v3.jsonl",),
+    ),
+    # after held-out v3: weighted to what v3 missed; near-misses of v3's alarm kinds (a machine
+    # and a laugh, someone else's jest or attempt, coursework, recovery stories, courses)
+    WrittenFile(
+        "train_v5.jsonl",
+        6,
+        ("plan", "method", "preparatory", "self_harm", "hopelessness"),
+        18,
+        120,
+        75,
+        50,
+    ),
+)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_fourth_corpus_file_has_its_shape_and_nothing_of_the_others(language):
-    """``train_v4.jsonl`` (after held-out v2): 120 risk messages weighted to the weakest
-    categories (plan, preparatory acts, self-harm, method, wish to be dead: at least 18 each;
-    every category at least 6), 100 near-misses (jest idioms, someone else's crisis, fiction and
-    the news, pest poison, medicine doses) and 60 plain messages; none already in another file."""
+@pytest.mark.parametrize("written", WRITTEN_FILES, ids=lambda w: w.name)
+def test_a_written_corpus_file_has_its_shape_and_nothing_of_the_others(language, written):
     folder = language_folder(language)
     records = [
         json.loads(line)
-        for line in (folder / "train_v4.jsonl").read_text(encoding="utf-8").splitlines()
+        for line in (folder / written.name).read_text(encoding="utf-8").splitlines()
     ]
     for record in records:
         assert set(record) == {"text", "label", "category"}
         assert record["text"] == record["text"].strip() and record["text"]
     risky = Counter(r["category"] for r in records if r["label"] == "risk")
     everyday = Counter(r["category"] for r in records if r["label"] == "everyday")
-    assert set(risky) == set(RISK_CATEGORIES) and min(risky.values()) >= 6, risky
-    weakest = ("plan", "preparatory", "self_harm", "method", "wish_to_be_dead")
-    assert min(risky[c] for c in weakest) >= 18, risky
-    assert sum(risky.values()) >= 120
+    assert set(risky) == set(RISK_CATEGORIES), risky
+    assert min(risky.values()) >= written.per_category, risky
+    assert all(risky[c] >= written.per_weighted for c in written.weighted), risky
+    assert sum(risky.values()) >= written.risk
     assert set(everyday) == set(EVERYDAY_CATEGORIES)
-    assert everyday["near_miss"] >= 100 and everyday["plain"] >= 60
+    assert everyday["near_miss"] >= written.near_miss and everyday["plain"] >= written.plain
     keys = [_key(r["text"]) for r in records]
     assert len(keys) == len(set(keys))
+    # Against every other training file but the written files after this one: each of those
+    # checks itself against this one, so every pair is checked once.
+    later = {w.name for w in WRITTEN_FILES[WRITTEN_FILES.index(written) :]}
     elsewhere = {
         _key(e.text)
         for path in training_files(folder)
-        # held-out v3 was written blind after this file and repeats a line of it by chance
-        if path.name not in ("train_v4.jsonl", "train_heldout_v3.jsonl")
-        for e in read_examples([path])
-    }
-    assert not set(keys) & elsewhere
-
-
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_the_fifth_corpus_file_has_its_shape_and_nothing_of_the_others(language):
-    """``train_v5.jsonl`` (after held-out v3): 120 risk messages weighted to what v3 missed
-    (plan, method, preparatory acts, self-harm, hopelessness: at least 18 each; every category
-    at least 6), near-misses of v3's alarm kinds (a machine and a laugh, someone else's jest or
-    attempt, coursework, recovery stories, courses; at least 75) and 50 plain messages; none
-    already in another file."""
-    folder = language_folder(language)
-    records = [
-        json.loads(line)
-        for line in (folder / "train_v5.jsonl").read_text(encoding="utf-8").splitlines()
-    ]
-    for record in records:
-        assert set(record) == {"text", "label", "category"}
-        assert record["text"] == record["text"].strip() and record["text"]
-    risky = Counter(r["category"] for r in records if r["label"] == "risk")
-    everyday = Counter(r["category"] for r in records if r["label"] == "everyday")
-    assert set(risky) == set(RISK_CATEGORIES) and min(risky.values()) >= 6, risky
-    weakest = ("plan", "method", "preparatory", "self_harm", "hopelessness")
-    assert min(risky[c] for c in weakest) >= 18, risky
-    assert sum(risky.values()) >= 120
-    assert set(everyday) == set(EVERYDAY_CATEGORIES)
-    assert everyday["near_miss"] >= 75 and everyday["plain"] >= 50
-    keys = [_key(r["text"]) for r in records]
-    assert len(keys) == len(set(keys))
-    elsewhere = {
-        _key(e.text)
-        for path in training_files(folder)
-        if path.name != "train_v5.jsonl"
+        if path.name not in later and path.name not in written.repeated_by
         for e in read_examples([path])
     }
     assert not set(keys) & elsewhere
