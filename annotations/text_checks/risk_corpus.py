@@ -46,6 +46,13 @@ def language_folder(language: str) -> Path:
     return CORPUS_DIR if language == "en" else CORPUS_DIR / language
 
 
+def corpus_languages() -> list[str]:
+    """The languages with a training corpus: English (the top folder) and each subfolder
+    holding a training file."""
+    others = [d.name for d in CORPUS_DIR.iterdir() if d.is_dir() and training_files(d)]
+    return sorted(["en", *others])
+
+
 def training_files(folder: Path = CORPUS_DIR) -> list[Path]:
     """The training files of ``folder``, sorted by name (the hash depends on the order)."""
     return sorted(folder.glob(TRAINING_GLOB))

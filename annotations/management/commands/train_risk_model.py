@@ -18,7 +18,12 @@ from django.core.management.base import BaseCommand, CommandError
 
 from annotations.text_checks.normalise import primary_language
 from annotations.text_checks.risk import artefact_path, packaged_artefact
-from annotations.text_checks.risk_corpus import CorpusError, language_folder, training_files
+from annotations.text_checks.risk_corpus import (
+    CorpusError,
+    corpus_languages,
+    language_folder,
+    training_files,
+)
 from annotations.text_checks.risk_training import train, write_artefact
 
 
@@ -40,6 +45,11 @@ class Command(BaseCommand):
         self, *args, language: str, corpus: Path | None, out: Path | None, **options
     ) -> None:
         language = primary_language(language)
+        if corpus is None and language not in corpus_languages():
+            raise CommandError(
+                f"no risk corpus for {language!r}: the languages with one are "
+                f"{', '.join(corpus_languages())} (or name a folder with --corpus)"
+            )
         corpus = corpus or language_folder(language)
         out = out or artefact_path(language) or packaged_artefact(language)
         if not corpus.is_dir():
