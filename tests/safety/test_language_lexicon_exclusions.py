@@ -44,6 +44,10 @@ STILL_RISK = {
         "me tiro del piso 9 del estacionamiento",
         "ya me canse de existir, estoy cansado de existir",
         "me tiro por la ventana jaja",  # a laugh alone does not silence a method
+        # after held-out v4: marks blamed on the cat, the sea, "not a cry for help"
+        "vio las marcas del brazo y le dije que fue la gata",
+        "esta noche voy al puerto y me tiro al mar",
+        "no es un grito de ayuda, ya lo decidi",
     ),
     "de": (
         "ich denk ständig daran, mich selbst zu töten",
@@ -75,6 +79,18 @@ STILL_RISK = {
         "ich frag mich ob ich mich nicht einfach umbringen soll",
         "ne packung ibuprofen mit wodka, reicht das",
         "ich spring aus dem fenster, ganz ehrlich, ich kann nicht mehr",
+        # after held-out v4: rope with a denial, a will "bevor ich geh", pills from many
+        # pharmacies, cutting lengthwise, a cut too deep, things given away or cancelled
+        "hab mir heut ein seil besorgt. nicht zum klettern",
+        "ich mach dem heute ein ende",
+        "kein drama, is kein hilferuf, nur die wahrheit",
+        "ich hab beschlossen zu gehen",
+        "wie schreib ich ein testament ohne notar, will das fertig haben bevor ich geh",
+        "drei apotheken heute, jede schachtel einzeln gekauft",
+        "muss man längs schneiden damit man verblutet",
+        "gestern zu tief erwischt, hört nicht auf zu bluten",
+        "hab meine kamera verschenkt, brauch ich eh nicht mehr",
+        "fitnessstudio und zeitung gekündigt. danach brauch ich nix mehr",
     ),
 }
 
@@ -110,6 +126,10 @@ EXCLUDED = {
         "me quiero morir que oso, le mande el audio a mi suegra",
         "que oso, me quiero morir, se me rompio el pantalon en clase",
         "me estrelle contra un poste en bici pero estoy bien",
+        # after held-out v4: an exam, a game's bridge, a past attempt told for a blog
+        "ese parcial me mató, no entendi nada",
+        "me tire del puente sin querer y perdi la partida",  # the game named after the act
+        "a los 17 trate de quitarme la vida y hoy estoy estable, quiero escribirlo en un blog",
     ),
     "de": (
         "ich will sterben haha mein schwarm hat mich gesehen",
@@ -134,6 +154,8 @@ EXCLUDED = {
         "früher hatte ich suizidgedanken, inzwischen gehts mir richtig gut",
         "ich will sterben 🙈 hab meinem chef ein herz geschickt",
         "heute fahr ich gegen die wand, im simulator der fahrschule",
+        # after held-out v4: a past attempt told with a recovery
+        "vor zehn jahren hab ich versucht mir das leben zu nehmen, heute gehts mir richtig gut",
     ),
 }
 
