@@ -206,7 +206,7 @@ WRITTEN_FILES = (
         150,
         120,
         100,
-        ("train_heldout_v2.jsonl", "train_heldout_v3.jsonl"),
+        ("train_heldout_v2.jsonl", "train_heldout_v3.jsonl", "train_heldout_v4.jsonl"),
     ),
     # after held-out v2: weighted to the weakest categories; near-misses of jest idioms,
     # someone else's crisis, fiction and the news, pest poison, medicine doses
@@ -218,7 +218,7 @@ WRITTEN_FILES = (
         120,
         100,
         60,
-        ("train_heldout_v3.jsonl",),
+        ("train_heldout_v3.jsonl", "train_heldout_v4.jsonl"),
     ),
     # after held-out v3: weighted to what v3 missed; near-misses of v3's alarm kinds (a machine
     # and a laugh, someone else's jest or attempt, coursework, recovery stories, courses)
@@ -230,6 +230,7 @@ WRITTEN_FILES = (
         120,
         75,
         50,
+        ("train_heldout_v4.jsonl",),
     ),
 )
 
