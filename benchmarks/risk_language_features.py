@@ -33,13 +33,13 @@ from annotations.text_checks.risk_training import (
     FOLDS,
     NEAR_MISS,
     SEED,
-    TEXT_C,
     TEXT_TOKEN_PATTERN,
     TEXT_WEIGHT,
     _precise_threshold,
     _recall_threshold,
     _weight,
     deduplicated,
+    fit_tfidf,
     fold_decisions,
     groups,
     text_model_input,
@@ -109,17 +109,12 @@ def text_decisions(
     texts: list[str], y: np.ndarray, fold_groups: np.ndarray, seed: int, **vectorizer: object
 ) -> np.ndarray:
     """A TF-IDF logistic regression's decision of every message, out of fold."""
-    from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedGroupKFold
 
     decision = np.zeros(len(texts))
     folds = StratifiedGroupKFold(FOLDS, shuffle=True, random_state=seed)
     for train_rows, test_rows in folds.split(np.zeros(len(texts)), y, fold_groups):
-        features = TfidfVectorizer(sublinear_tf=True, lowercase=False, **vectorizer)
-        fitted = features.fit_transform([texts[i] for i in train_rows])
-        model = LogisticRegression(C=TEXT_C, class_weight="balanced", max_iter=5000)
-        model.fit(fitted, y[train_rows])
+        features, model = fit_tfidf(texts, y, train_rows, **vectorizer)
         decision[test_rows] = model.decision_function(
             features.transform([texts[i] for i in test_rows])
         )

@@ -61,7 +61,6 @@ def lexicon_of(commit: str) -> ModuleType:
 
 
 def out_of_fold(options: argparse.Namespace, phrases: Callable[[str], list[str]]) -> None:
-    from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedGroupKFold
     from sklearn.preprocessing import StandardScaler
@@ -82,16 +81,15 @@ def out_of_fold(options: argparse.Namespace, phrases: Callable[[str], list[str]]
         svm = SVC(C=options.c, kernel="rbf", gamma="scale", class_weight="balanced")
         svm.fit(scaler.transform(X[train]), y[train], sample_weight=weights[train])
         svm_d[test] = svm.decision_function(scaler.transform(X[test]))
-        vectorizer = TfidfVectorizer(
+        vectorizer, words = rt.fit_tfidf(
+            texts,
+            y,
+            train,
+            c=options.text_c,
+            sample_weight=weights,
             ngram_range=rt.TEXT_NGRAMS,
-            sublinear_tf=True,
             token_pattern=rt.TEXT_TOKEN_PATTERN,
-            lowercase=False,
-            dtype=np.float64,
         )
-        features = vectorizer.fit_transform([texts[i] for i in train])
-        words = LogisticRegression(C=options.text_c, class_weight="balanced", max_iter=5000)
-        words.fit(features, y[train], sample_weight=weights[train])
         text_d[test] = words.decision_function(vectorizer.transform([texts[i] for i in test]))
     decision = rt._weight(svm_d) * svm_d + options.text_weight * rt._weight(text_d) * text_d
     platt = LogisticRegression(C=1e6, max_iter=5000).fit(decision.reshape(-1, 1), y)

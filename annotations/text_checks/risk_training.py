@@ -127,10 +127,36 @@ NEAR_MISS = "near_miss"
 FORMAT = 3
 
 
+def fit_tfidf(
+    texts: list[str],
+    y: np.ndarray,
+    rows: np.ndarray,
+    *,
+    c: float = TEXT_C,
+    sample_weight: np.ndarray | None = None,
+    **terms: Any,
+) -> tuple[Any, Any]:
+    """A logistic regression over the TF-IDF of ``texts[rows]`` (``text_model_input``'s): the
+    word model, the character model (``terms`` says which), and the benchmarks that vary them
+    (``benchmarks/risk_retune.py``, ``benchmarks/risk_language_features.py``)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    vectorizer = TfidfVectorizer(
+        sublinear_tf=True,
+        lowercase=False,  # text_model_input has folded the case already
+        dtype=np.float64,
+        **terms,
+    )
+    features = vectorizer.fit_transform([texts[i] for i in rows])
+    model = LogisticRegression(C=c, class_weight="balanced", max_iter=5000)
+    weights = None if sample_weight is None else sample_weight[rows]
+    return vectorizer, model.fit(features, y[rows], sample_weight=weights)
+
+
 def train(
     files: list[Path], encoder: Encoder | None = None, language: str = "en"
 ) -> dict[str, Any]:
-    from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import StratifiedGroupKFold
 
@@ -152,23 +178,11 @@ def train(
     def fit(rows: np.ndarray) -> tuple[Any, Any]:
         return _fit(X[rows], y[rows])
 
-    def fit_tfidf(rows: np.ndarray, **terms: Any) -> tuple[Any, Any]:
-        """A logistic regression over TF-IDF terms of the model input (words or characters)."""
-        vectorizer = TfidfVectorizer(
-            sublinear_tf=True,
-            lowercase=False,  # text_model_input has folded the case already
-            dtype=np.float64,
-            **terms,
-        )
-        features = vectorizer.fit_transform([texts[i] for i in rows])
-        model = LogisticRegression(C=TEXT_C, class_weight="balanced", max_iter=5000)
-        return vectorizer, model.fit(features, y[rows])
-
     def fit_text(rows: np.ndarray) -> tuple[Any, Any]:
-        return fit_tfidf(rows, ngram_range=TEXT_NGRAMS, token_pattern=TEXT_TOKEN_PATTERN)
+        return fit_tfidf(texts, y, rows, ngram_range=TEXT_NGRAMS, token_pattern=TEXT_TOKEN_PATTERN)
 
     def fit_chars(rows: np.ndarray) -> tuple[Any, Any]:
-        return fit_tfidf(rows, analyzer="char_wb", ngram_range=CHAR_NGRAMS)
+        return fit_tfidf(texts, y, rows, analyzer="char_wb", ngram_range=CHAR_NGRAMS)
 
     reads_chars = language in CHAR_WEIGHTS
     # Out of fold: every message scored by models that never saw it nor a near copy of it.
