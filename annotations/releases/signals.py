@@ -4,8 +4,8 @@
 folder and its progress (and lease) is recorded: the build is then under way, under its claim,
 and a worker killed from here on leaves a build the sweep sends again. No receiver is connected
 in production; the tests of a killed worker hold a build here, so the worker is killed
-mid-build by construction rather than by timing (``tests/evaluation/build_hold.py`` through
-Redis, ``tests/releases/build_barrier.py`` through a file, which runs on SQLite too).
+mid-build by construction rather than by timing (``tests/build_hold.py``, through files, so it
+runs on SQLite too).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ manual action within the documented bound (lease + unclaimed bound + a sweep int
 here to seconds through the same settings a deployment uses).
 
 The kill lands while both are under way by construction, not by timing: the build is held
-between two chunks by a barrier the test controls (``tests/evaluation/build_hold.py``, on the
+between two chunks by a barrier the test controls (``tests/build_hold.py``, on the
 build's ``build_chunk_written`` signal), and the run's model is the local OpenAI-compatible test
 server, whose answers are held, so a unit is provably waiting for a call. Only then is the
 worker killed; the holds are released and a new worker takes both over.
@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 
 import pytest
-import redis
 
 from annotations import dispatch
 from annotations.demo import seed_demo
@@ -31,9 +30,8 @@ from attune_collect.worker_process import worker_command
 from evaluation.models import EvaluationRun, RunStatus, UnitStatus
 from evaluation.services.creation import create_run
 from evaluation.services.planning import RunRequest
-from tests import worker_process
-from tests.evaluation import build_hold
-from tests.evaluation.conftest import TEST_REDIS_URL, make_release
+from tests import build_hold, worker_process
+from tests.evaluation.conftest import make_release
 from tests.factories import make_test_server_endpoint
 from tests.processes import stop_process
 from tests.releases.test_killed_worker import wait_for
@@ -78,10 +76,10 @@ def demo_reply(body) -> str:
     return build_demo_reply(f"attune-demo/{body['model']}", body["messages"]).text
 
 
-def build_held(client: redis.Redis, prefix: str, release: Release) -> bool:
+def build_held(hold: Path, release: Release) -> bool:
     """The build said it is held, and its row says so too: building, under its first claim,
     with the chunks written before the barrier recorded and the rest still to write."""
-    if client.get(build_hold.held_key(prefix)) is None:
+    if not build_hold.held_file(hold).exists():
         return False
     return Release.objects.filter(
         pk=release.pk,
@@ -101,25 +99,25 @@ def unit_waiting_for_its_model(server, run: EvaluationRun) -> bool:
 
 
 def test_a_whole_worker_killed_mid_run_and_mid_build(
-    celery_on_redis, settings, monkeypatch, redis_prefix
+    celery_on_redis, settings, monkeypatch, tmp_path
 ):
     from attune_collect.celery import app
 
-    hold = f"{redis_prefix}build-hold:"  # removed with the test's prefix
+    hold = tmp_path / "build-hold"
+    hold.mkdir()
     env = {
         **celery_on_redis,
         **BOUNDS,
         KEY_ENV: "sk-e2e",
         "ATTUNE_RELEASE_CHUNK_SIZE": "1",
         "ATTUNE_RELEASES_DIR": str(settings.ATTUNE.releases_dir),
-        build_hold.HOLD_ENV: hold,
+        build_hold.HOLD_ENV: str(hold),
         build_hold.HOLD_AT_ENV: str(HELD_AT),
     }
     app.conf.task_default_queue = celery_on_redis["ATTUNE_TEST_QUEUE"]  # release builds too
     # The seeded conversations are scanned for personal details here, at once: the scan tasks
     # their completion queues would only hold the worker up.
     monkeypatch.setattr(dispatch, "scan_personal_details", lambda conversation_id: None)
-    client = redis.Redis.from_url(TEST_REDIS_URL)
     try:
         with run_test_server(demo_reply) as server:
             release = make_release(conversations=6, seed=4)
@@ -147,7 +145,7 @@ def test_a_whole_worker_killed_mid_run_and_mid_build(
                 # free for the run (two units waiting for the model would leave none for it).
                 enqueue_build(to_build)
                 wait_for(
-                    lambda: build_held(client, hold, to_build),
+                    lambda: build_held(hold, to_build),
                     WORKER_START_BOUND_S,
                     "the build to be held mid-way",
                 )
@@ -160,7 +158,7 @@ def test_a_whole_worker_killed_mid_run_and_mid_build(
                     "a unit of the run to wait for its model",
                 )
                 # Both under way, both held: nothing can move on until the kill.
-                assert build_held(client, hold, to_build)
+                assert build_held(hold, to_build)
                 assert unit_waiting_for_its_model(server, run)
             finally:
                 os.killpg(doomed.pid, signal.SIGKILL)  # the parent and every pool process
@@ -172,7 +170,7 @@ def test_a_whole_worker_killed_mid_run_and_mid_build(
 
             # The holds go: the killed build's barrier (nobody waits there any more) and the
             # model's answers, for the units the new worker runs again.
-            client.rpush(build_hold.go_key(hold), "go")
+            build_hold.release_hold(hold)
             server.behaviour.release()
             rescuer = start_worker(env, "rescuer")
             try:
@@ -199,5 +197,4 @@ def test_a_whole_worker_killed_mid_run_and_mid_build(
         assert built.attempts >= 2 and built.counts["conversations"] == built.progress_total > 0
         assert verify_folder(Path(built.folder), built.content_hash).ok
     finally:
-        client.close()
         app.conf.task_default_queue = "celery"

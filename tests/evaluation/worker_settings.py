@@ -17,7 +17,7 @@ ATTUNE = replace(
 if ATTUNE.evaluation_queue:
     CELERY_TASK_DEFAULT_QUEUE = ATTUNE.evaluation_queue  # what the worker consumes
 if os.environ.get("ATTUNE_TEST_BUILD_HOLD"):
-    # A barrier the test controls in the middle of a release build (tests/evaluation/build_hold.py)
+    # A barrier the test controls in the middle of a release build (tests/build_hold.py)
     from attune_collect.settings import INSTALLED_APPS
 
-    INSTALLED_APPS = [*INSTALLED_APPS, "tests.evaluation.build_hold.BuildHoldConfig"]
+    INSTALLED_APPS = [*INSTALLED_APPS, "tests.build_hold.BuildHoldConfig"]

@@ -1,6 +1,6 @@
 """A build sends ``build_chunk_written`` after each chunk, once the chunk's progress and the
 build's lease are recorded: a receiver sees a build under way under its claim, the point where
-the killed-worker end-to-end test holds a build (tests/evaluation/build_hold.py)."""
+the killed-worker end-to-end test holds a build (tests/build_hold.py)."""
 
 from dataclasses import replace
 

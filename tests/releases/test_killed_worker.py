@@ -12,7 +12,7 @@ from annotations.demo import seed_demo
 from annotations.releases.manifest import verify_folder
 from annotations.releases.models import Release, ReleaseState
 from annotations.releases.services import create_release, enqueue_build
-from tests.releases import build_barrier
+from tests import build_hold
 from tests.worker_process import celery_worker
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -34,20 +34,20 @@ def wait_for(condition, timeout: float, what: str):
 def test_kill_mid_build_then_retry(tmp_path, settings):
     settings.ATTUNE = replace(settings.ATTUNE, releases_dir=tmp_path / "releases")
     # The worker is killed while the build is held between two chunks (a barrier the test
-    # controls, tests/releases/build_barrier.py): mid-build by construction, not by timing.
+    # controls, tests/build_hold.py): mid-build by construction, not by timing.
     barrier = tmp_path / "barrier"
     barrier.mkdir()
     worker_env = {
         "DJANGO_SETTINGS_MODULE": "tests.releases.worker_settings",
         "ATTUNE_RELEASES_DIR": str(settings.ATTUNE.releases_dir),
         "ATTUNE_RELEASE_CHUNK_SIZE": str(CHUNK),
-        build_barrier.BARRIER_ENV: str(barrier),
-        build_barrier.BARRIER_AT_ENV: str(HELD_AT),
+        build_hold.HOLD_ENV: str(barrier),
+        build_hold.HOLD_AT_ENV: str(HELD_AT),
     }
     study = seed_demo(CONVERSATIONS, seed=9).study
     release = create_release(name="attunebench", version="1.0.0", studies=[study])
     root = settings.ATTUNE.releases_dir / "attunebench"
-    held = build_barrier.held_file(barrier)
+    held = build_hold.held_file(barrier)
 
     with celery_worker(worker_env, name="doomed") as worker:
         enqueue_build(release)
