@@ -237,6 +237,19 @@ WRITTEN_FILES = (
         50,
         ("train_heldout_v4.jsonl", "train_heldout_v5.jsonl"),
     ),
+    # after held-out v5: weighted to methods asked as plain questions, plans named by a place
+    # and preparatory acts with a deadline (dialect across the categories); near-misses from
+    # the same words (heights, cold medicine, timetables, pest poison, series, healed scars,
+    # the news, dialect chat) and plain lines, many sad or lonely but coping
+    WrittenFile(
+        "train_v6.jsonl",
+        7,
+        ("method", "plan", "preparatory"),
+        12,
+        110,
+        75,
+        40,
+    ),
 )
 
 
