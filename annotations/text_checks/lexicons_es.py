@@ -100,6 +100,52 @@ _DOSE_ONLY = (
 # held-out v4: "en fortnite me tire del puente y me mori de una, que bug": a game's bridge
 # (a game word after the act; one before it is not seen).
 _GAME = r"(?!.*\b(?:fortnite|minecraft|gta|roblox|videojuego|juego|partida|bug|nivel|respawn)\b)"
+# held-out v5: a series' ending, an episode, a song "me mato" (fixed-width lookbehinds)
+_SHOW_BEFORE = "".join(
+    rf"(?<!{w} )"
+    for w in (
+        "serie",
+        "capitulo",
+        "episodio",
+        "temporada",
+        "pelicula",
+        "peli",
+        "cancion",
+        "partido",
+        "libro",
+        "el final",
+    )
+)
+# held-out v5: "lo del chico que salto del puente": someone else jumped (the news)
+_SOMEONE_JUMPED = "".join(
+    rf"(?<!{who}{that} )"
+    for who in (
+        "chico",
+        "chica",
+        "hombre",
+        "mujer",
+        "senor",
+        "senora",
+        "nino",
+        "nina",
+        "joven",
+        "alguien",
+        "persona",
+        "muchacho",
+        "muchacha",
+        "chavo",
+        "chava",
+        "tipo",
+    )
+    for that in ("", " que")
+)
+# held-out v5: "llevo 2 años sin autolesionarme": stopped months or years ago, unless a relapse
+# follows ("llevo un mes sin autolesionarme pero hoy recai")
+_YEARS_WITHOUT = (
+    "(?:"
+    + "".join(rf"(?<!{w} sin )" for w in ("anos", "ano", "meses", "mes", "tiempo"))
+    + r"|(?=.*\b(?:reca\w*|otra vez|de nuevo|volvi\w*)\b))"
+)
 _PILLS = r"(?:pastillas|pildoras|medicamentos|tabletas|paracetamol|ibuprofeno|somniferos)"
 _PLACES = (
     r"(?:puente|balcon|ventana|azotea|terraza|tejado|edificio|precipicio|acantilado|tren|vias|"
@@ -150,15 +196,18 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"matarme\b" + _WORK + _RECOVERED,
     # "me mato" (I kill myself), not "casi me mato" (someone nearly killed me, accent dropped)
     # held-out v4: "ese examen me mató" (an exam, a class, a boss wore me out)
+    # held-out v5: "el final de la serie me mato" (a series, an episode, a song, a match)
     r"(?<!casi )(?<!examen )(?<!parcial )(?<!prueba )(?<!clase )(?<!entreno )(?<!jefe )"
-    r"me (?:voy a |quiero |pienso |tengo que )?mat(?:o|are|ar)\b"
+    + _SHOW_BEFORE
+    + r"me (?:voy a |quiero |pienso |tengo que )?mat(?:o|are|ar)\b"
     + _WORK
     + r"(?! (?:del|los|las|el|la|mis|tus|sus)\b)"
     + _JEST,
     # held-out v4: "hace 3 años intente quitarme la vida y hoy estoy bien, quiero contar mi
     # historia en un blog": a past attempt told with a recovery.
     r"(?:(?<!intente )(?<!trate de )|" + _RECOVERED + r")"
-    r"(?<!se intento )(?<!se quiso )(?:quitarme|me quito|me quite|quitar|me quitare|me quitaria) la vida",
+    r"(?<!se intento )(?<!se quiso )(?<!se quiere )(?<!se queria )(?<!se va a )(?<!se iba a )"
+    r"(?:quitarme|me quito|me quite|quitar|me quitare|me quitaria) la vida",
     r"(?:acabar|terminar|acabo|termino|acabare|terminare) con (?:mi (?:propia )?vida|"
     r"todo\b(?! (?:el|la|lo|los|las|esto|eso|este|esta|estos|estas|mis|mi|tu|su)\b))",
     r"(?:poner|ponerle|pongo) fin a mi vida",
@@ -178,7 +227,8 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     + _GAME
     + _GADGET_JEST,
     # "saltar" from a height, and a floor number ("el 8vo piso ... de ahi me tiro")
-    r"(?:saltar|salto|saltare|saltaria)\b(?! (?:de |en )?(?:bungee|puenting|paracaidas|clavados)\b)(?: \w+){0,4}? (?:desde|de|del) (?:\w+ ){0,2}?"
+    _SOMEONE_JUMPED
+    + r"(?:saltar|salto|saltare|saltaria)\b(?! (?:de |en )?(?:bungee|puenting|paracaidas|clavados)\b)(?: \w+){0,4}? (?:desde|de|del) (?:\w+ ){0,2}?"
     + _PLACES
     + r"\b(?![^.!?]*\b(?:bungee|puenting|paracaidas|elastico|trampolin|piscina|clavados)\b)",
     _PLACES + r"\b(?: \w+){0,9}? (?:y |en )?(?:salto|saltar|saltare)\b"
@@ -231,7 +281,10 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?:cinta|plastico|silicon|tirro)(?: \w+){0,4}? (?:y|con) (?:el )?carbon\b",
     r"(?:veneno|raticida|matarratas|insecticida|lejia|cloro|anticongelante)\b(?: \w+){0,6}? "
     r"(?:para una persona|para un humano|para matar a una persona|tomarme|me lo tomo|tomarmelo|"
-    r"bebermelo|me lo bebo|para mi)\b",
+    r"bebermelo|me lo bebo|para mi)\b"
+    # held-out v5: "veneno para cucarachas que sea seguro para mi perro"
+    r"(?! (?:perro|perra|perrito|perrita|gato|gata|gatito|mascota|mascotas|jardin|huerto|casa|"
+    r"hijo|hija|bebe|planta|plantas|cocina|negocio)\b)",
     r"(?:tomarme|me tomo|me voy a tomar|beberme|me bebo|tragarme|me trago) "
     r"(?:el |un |una |la |todo el |toda la )?(?:bote de |botella de )?(?:veneno|raticida|"
     r"matarratas|lejia|cloro|anticongelante)\b",
@@ -282,9 +335,12 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?:me sigo|sigo|me vuelvo a|volvi a) (?:lastimando|lastimar(?:me)?|cortando|cortar(?:me)?)\b"
     r"(?! (?:el|la|los|las|con|en la cocina|jugando)\b)",
     r"(?:me apague|me apago|apagarme) (?:un |el |los |unos )?cigarr\w* en (?:el|mi|los|la|las|mis)",
-    r"(?<!se )(?<!sobre )(?<!sobre la )autolesi\w*(?! (?:en|entre) (?:jovenes|adolescentes|ninos)\b)"
+    r"(?<!se )(?<!sobre )(?<!sobre la )"
+    + _YEARS_WITHOUT
+    + r"autolesi\w*(?! (?:en|entre) (?:jovenes|adolescentes|ninos)\b)"
     + _TOPIC
     + _RECOVERED,
+    r"(?<!deje de )(?<!he dejado de )(?<!dejo de )"  # held-out v5: stopped years ago
     r"(?:me hago|hacerme|me hice|me he hecho|me quiero hacer|me voy a hacer|haciendome) dano"
     r"(?! (?:en|al|con|jugando|sin querer|entrenando|corriendo)\b)",
     r"(?:me quemo|me queme|quemarme) con (?:el |un |los |la )?(?:mechero|encendedor|cigarr\w*)",
