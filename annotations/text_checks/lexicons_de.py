@@ -16,6 +16,10 @@ ones flagged). Pure.
 
 from __future__ import annotations
 
+import re
+
+from annotations.text_checks.reading import Reading
+
 
 def _umlauts(phrase: str) -> str:
     """ "ä" matches "a" or "ae" in the normalised text (umlauts are dropped to their vowel, so
@@ -109,7 +113,7 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"nie geboren",
     r"(?:für immer|endgültig) verschwinden",
     # suicide and suicidal thoughts; not "politischer Selbstmord" nor a film's
-    r"(?<!hat einen )(?<!hat )(?<!nach nem )(?<!nach einem )(?<!nach ihrem )(?<!nach seinem )"
+    r"(?<!nach nem )(?<!nach einem )(?<!nach ihrem )(?<!nach seinem )"
     r"(?<!seit ihrem )(?<!seit seinem )(?:suizid|selbstmord)(?:gedank\w*|gefahr\w*|gefährdet|"
     r"plan\w*|versuch\w*|al\w*)"
     r"\b(?! (?:hat|hatte|hatten)\b)(?! (?:zu )?(?:fragen|fragt|gefragt|ansprechen|anzusprechen)\b)"
@@ -369,3 +373,103 @@ _RISK_PHRASES_DE += (
     r"(?:bis|vor) " + _WEEKDAY + r" (?:\w+ )?fertig",
 )
 RISK_PHRASES_DE: tuple[str, ...] = tuple(_umlauts(phrase) for phrase in _RISK_PHRASES_DE)
+
+# Whose crisis it is, read from the whole sentence and message (``reading.py``, the reader
+# every language shares): the relative who is the subject anywhere before the phrase ("meine
+# beste freundin hatte ... mit ritzen", "heute kam ein patient nach suizidversuch"), the
+# participant coming back in ("... und ich auch"), someone quoted ("mein bruder sagt immer
+# kms"), a topic, a past told as over, a laugh at a game or a boss. Written with umlauts
+# (``_umlauts``), so it reads the German normalisation ("fruher", "frueher") and the English one
+# ("früher": an English phrase in a German message).
+_RELATIONS_DE = (
+    "bruder|schwester|freund|freundin|bester freund|beste freundin|kumpel|kumpeline|ex|exfreund"
+    "|exfreundin|mann|frau|partner|partnerin|sohn|tochter|kind|kinder|mama|mutter|papa|vater"
+    "|eltern|oma|opa|onkel|tante|cousin|cousine|neffe|nichte|kollege|kollegin|mitbewohner"
+    "|mitbewohnerin|nachbar|nachbarin|schüler|schülerin|patient|patientin|klient|klientin|chef"
+    "|chefin|lehrer|lehrerin|mitschüler|mitschülerin|kommilitone|kommilitonin|figur|protagonist"
+    "|protagonistin|typ|junge|mädchen|person|mensch|leute|teenager|jugendliche|jugendlicher"
+    "|schwager|schwägerin|stiefvater|stiefmutter|bekannte|bekannter|enkel|enkelin|bewohner"
+    "|bewohnerin|kunde|kundin"
+)
+_FIRST_PERSON_DE = (
+    r"\b(?:ich|mich|mir|mein|meine|meinem|meinen|meiner|meins|wir|uns|unser|unsere|unserem"
+    r"|unseren|unserer|habe|hab|bin|will|möchte|muss|kann)\b"
+)
+
+
+def _umlauted(pattern: str) -> re.Pattern[str]:
+    """A reading pattern for both normalisations: "ü" matches "ü", "u" or "ue"."""
+    return re.compile(
+        pattern.replace("ä", "(?:ä|ae?)").replace("ö", "(?:ö|oe?)").replace("ü", "(?:ü|ue?)")
+    )
+
+
+READING_DE = Reading(
+    subject=_umlauted(
+        r"(?:.*\b)?(?:(?:mein|meine|meinem|meinen|meiner|dein|deine|deinem|deinen|deiner|sein"
+        r"|seine|seinem|seinen|seiner|ihr|ihre|ihrem|ihren|ihrer|unser|unsere|unserem|unseren"
+        r"|unserer|ein|eine|einem|einen|einer|ne|der|die|das|dem|den|diese|dieser|diesem|diesen)"
+        r" (?:[\w'-]+ ){0,2}?(?:" + _RELATIONS_DE + r")(?:s|n|en|e|in|innen)?|er|sie|jemand"
+        r"|jemandem|jemanden)\b"
+    ),
+    first_person=_umlauted(_FIRST_PERSON_DE),
+    # acts and states another person's words can fill (never a "mich" phrase)
+    theirs=_umlauted(
+        r"suizid|selbstmord|ritz|selbstverletz|svv|überdosis|abschiedsbrief|bis es blutet"
+        r"|zu springen|tödlich\w* dosis|dosis (?:\w+ ){0,3}?tödlich"
+    ),
+    finds_out=_umlauted(
+        r"\b(?:find\w*|fand\w*|gefunden|weiss|weiß|wusste\w*|sieht|sah|gesehen|merkt\w*|bemerkt\w*"
+        r"|versteck\w*|entdeck\w*|erfährt|erfahren|checkt|kapiert|nicht|nie|wird|würde)\b"
+    ),
+    speaks=_umlauted(_FIRST_PERSON_DE),
+    speech=_umlauted(
+        r"\b(?:sagt|sagte|sagen|gesagt|meint|meinte|gemeint|schreibt|schrieb|geschrieben|postet"
+        r"|gepostet|ruft|rief|schreit|schrie|textet|tippt|labert|erzählt|erzählte|witzelt)\b"
+    ),
+    quoted=re.compile(r"(?: \w+){0,3} ?[:\"']+ ?(?:ich )?"),
+    bare=_umlauted(
+        r"(?: (?:immer|ständig|dauernd|andauernd|oft|auch|so|gern|gerne|jedes mal|nur|halt"
+        r"|einfach|dauernd|mal))* ?"
+    ),
+    bare_phrases=re.compile(r"kms"),
+    topic=_umlauted(  # compounds too: "pflegeausbildung", "pharmaziestudium"
+        r"\b\w*(?:schule|unterricht|referat|hausarbeit|facharbeit|kurzgeschichte|roman|buch|film"
+        r"|serie|figur|protagonist\w*|\w*studium|vorlesung|seminar|klausur|prüfung|pflege"
+        r"|station|praktikum|ausbildung|toxikologie|pharmakologie|pharmazie\w*|medizin\w*"
+        r"|psychologie\w*|artikel|doku|dokumentation|podcast|workshop|fortbildung|schulung"
+        r"|statistik\w*|prävention)\b"
+    ),
+    past=_umlauted(
+        r"\b(?:damals|früher|vor (?:\w+ )?(?:jahren|jahr)|als (?:teenager|jugendliche\w*|kind"
+        r"|schüler\w*)|in der schulzeit|in der schule|mit \d+|in meiner jugend)\b"
+    ),
+    over=_umlauted(
+        r"\b(?:heute|inzwischen|mittlerweile|jetzt|seitdem|längst)\b(?: \w+){0,2}? geht(?:s| es)?"
+        r" (?:mir|ihr|ihm|ihnen|uns) (?:\w+ )?(?:gut|super|besser|prima|toll)\b"
+        r"|\bist (?:\w+ ){0,2}?(?:\d+|ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|viele)"
+        r" jahre? her\b|\bist (?:schon )?lange her\b|\bseit (?:\w+ ){0,2}?(?:jahren|jahr|monaten)"
+        r" (?:\w+ )?(?:nicht mehr|clean)\b|\bfroh,? (?:dass|das) ich (?:da )?raus bin\b"
+        r"|\bhab(?:e)? (?:ich|das) (?:\w+ )?hinter mir\b|\bbin (?:ich )?(?:\w+ )?(?:drüber weg"
+        r"|stabil|clean)\b"
+    ),
+    relapse=_umlauted(
+        r"\b(?:rückfall\w*|gestern|heute nacht|letzte nacht|seit (?:ein paar )?tagen"
+        r"|letzte woche|(?:schon )?wieder(?! (?:gut|besser|super|fit|gesund)\b)|aber (?:jetzt|seit)"
+        r"|drang|druck)\b"
+    ),
+    recoverable=_umlauted(
+        r"ritz|selbstverletz|suizid|selbstmord|umbring|schneid|geschnitten|lebensmüd|sterben"
+        r"|töten"
+    ),
+    laugh=re.compile(
+        r"\b(?:ha(?:ha)+\w*|hihi\w*|lol|xd+|lmao)\b|\U0001f602|\U0001f923|\U0001f644|\U0001f605"
+        r"|\U0001f480"
+    ),
+    trivial=_umlauted(
+        r"\b(?:boss|chef|chefin|büro|mail|drucker|scanner|wlan|internet|laptop|pc|rechner|handy"
+        r"|steuererklärung|klausur|prüfung|hausaufgaben|game|spiel|level|zocken|schlager"
+        r"|helene fischer|montag|excel|beamer)\b"
+    ),
+    earnest=_umlauted(r"\b(?:ernsthaft|kein witz|im ernst|ernst gemeint|kein spass|kein spaß)\b"),
+)
