@@ -258,6 +258,23 @@ WRITTEN_FILES = (
         40,
         ("train_heldout_v6.jsonl",),
     ),
+    # after held-out v6: weighted to what v6 missed (es: a goodbye thanking for months of
+    # listening, a jump from a lookout on an anniversary, a farewell note being written, whether
+    # a train kills; de: pill counts, dialect intent and burden, a resignation and a tidied flat,
+    # scheduled last messages, heights asked plainly, a lighter, cuts covered or hidden from
+    # mum, a dam at night); near-misses of v6's alarm kinds (a laugh after a game or a boss,
+    # hunger and tiredness idioms, a worried relative's warning signs, sleeping pills with a
+    # doctor, embarrassment in dialect, a friend's past recovered self-harm, nursing, pharmacy,
+    # school and fiction, an ex's insult recalled) and the same words in everyday use
+    WrittenFile(
+        "train_v7.jsonl",
+        8,
+        ("intent", "plan", "preparatory", "method"),
+        12,
+        100,
+        75,
+        25,
+    ),
 )
 
 
