@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import re
 
-from annotations.text_checks.lexicons_de import RISK_PHRASES_DE
-from annotations.text_checks.lexicons_es import RISK_PHRASES_ES
+from annotations.text_checks.lexicons_de import READING_DE, RISK_PHRASES_DE
+from annotations.text_checks.lexicons_es import READING_ES, RISK_PHRASES_ES
 from annotations.text_checks.normalise import normalise, primary_language
+from annotations.text_checks.reading import Reading, someone_elses
 
 # A reply that names a vendor or model family breaks the anonymisation of the study.
 IDENTITY_PATTERN = re.compile(
@@ -235,7 +236,8 @@ RISK_PATTERN = re.compile(r"\b(?:" + "|".join(_RISK_PHRASES) + r")")
 # stay the participant's. A phrase in the first person ("kill myself", "better off without me",
 # "kms") stays the participant's unless someone else is quoted saying it: "my son keeps saying
 # kms when he loses", "my daughter texted 'i want to die'" (a quote mark after the verb, except
-# for "kms").
+# for "kms"). These are English's words for the reader every language shares (``reading.py``,
+# ``READING_EN``); Spanish and German give theirs in ``lexicons_es.py`` and ``lexicons_de.py``.
 _RELATIONS = (
     "son|daughter|kid|child|children|teen|teenager|boy|girl|friend|bestie|bff|bf|gf|boyfriend"
     "|girlfriend|partner|husband|wife|ex|mum|mom|mother|dad|father|parent|brother|sister|sibling"
@@ -269,37 +271,19 @@ _SPEECH = re.compile(
     r"|typed|typing|write|writes|wrote|writing|joke|jokes|joked|joking|yell|yells|yelled|shout"
     r"|shouts|shouted|scream|screams|screamed|go|goes|went)\b"
 )
-
-
-def _someone_elses(text: str, start: int, end: int, phrase: str) -> bool:
-    """Whether the risk phrase at ``start:end`` of the normalised ``text`` is someone else's."""
-    sentence = re.split(r"[.!?;\n]", text[:start])[-1]
-    subject = _SOMEONE_ELSE_SUBJECT.match(sentence)
-    if subject is None:
-        return False
-    between = sentence[subject.end() :]
-    # "everyone says kms is a joke but i mean it", "my friend overdosed and i found the rest of
-    # the pills": the participant speaks as "i" later in the clause
-    rest_is_mine = _I.search(re.split(r"[,.!?;\n]", text[end:])[0]) is not None
-    if (
-        _THEIRS.search(phrase)
-        and not _FIRST_PERSON.search(between)
-        and not _FINDS_OUT.search(between)
-        and not rest_is_mine
-    ):
-        return True
-    # The participant's own words unless quoted as another's: the verb of speech, then a quote
-    # mark (or nothing, for "kms"), then the phrase; "my husband says i'm a burden" stays.
-    for speech in _SPEECH.finditer(between):
-        before, after = between[: speech.start()], between[speech.end() :]
-        if _FIRST_PERSON.search(before):
-            return False
-        # "texted her friend 'i want to die'": up to three words to whom, then the quote
-        if re.fullmatch(r"(?: \w+){0,3} ?[:\"']+ ?(?:i |i'm )?", after) or (
-            phrase == "kms" and re.fullmatch(r" ?", after) and not rest_is_mine
-        ):
-            return True
-    return False
+# The sentence readings alone: English's topics, recoveries and jests sit beside its phrases.
+READING_EN = Reading(
+    subject=_SOMEONE_ELSE_SUBJECT,
+    first_person=_FIRST_PERSON,
+    theirs=_THEIRS,
+    finds_out=_FINDS_OUT,
+    speaks=_I,
+    speech=_SPEECH,
+    # "texted her friend 'i want to die'": up to three words to whom, then the quote
+    quoted=re.compile(r"(?: \w+){0,3} ?[:\"']+ ?(?:i |i'm )?"),
+    bare=re.compile(r" ?"),
+    bare_phrases=re.compile(r"kms"),
+)
 
 
 # Each language's own risk phrasings, by primary language subtag (``lexicons_es.py``,
@@ -309,6 +293,8 @@ RISK_PATTERNS: dict[str, re.Pattern[str]] = {
     "es": re.compile(r"\b(?:" + "|".join(RISK_PHRASES_ES) + r")"),
     "de": re.compile(r"\b(?:" + "|".join(RISK_PHRASES_DE) + r")"),
 }
+# Each language's words for whose crisis a phrase is (``reading.py``: one reader for all).
+READINGS: dict[str, Reading] = {"en": READING_EN, "es": READING_ES, "de": READING_DE}
 
 
 def has_risk_lexicon(language: str) -> bool:
@@ -320,23 +306,35 @@ def has_risk_lexicon(language: str) -> bool:
 def risk_phrases(text: str, language: str = "en") -> list[str]:
     """The risk phrases in ``text``: its language's own lexicon first, then the English one,
     which reads every language: people code-switch, and English crisis phrases ("kms",
-    "suicidal") travel in chat. A language without a lexicon gets the English one alone."""
+    "suicidal") travel in chat. A language without a lexicon gets the English one alone.
+    An English phrase in a Spanish or German message is read by both languages' readings:
+    "mein bruder sagt immer kms" is the brother's."""
     primary = primary_language(language)
     found = matches(RISK_PATTERNS[primary], text, primary) if primary in RISK_PATTERNS else []
     if primary != "en":
-        found += [p for p in matches(RISK_PATTERN, text) if p not in found]
+        readings = (READING_EN, READINGS[primary]) if primary in READINGS else (READING_EN,)
+        english = _matches(RISK_PATTERN, text, "en", readings)
+        found += [p for p in english if p not in found]
     return found
 
 
 def matches(pattern: re.Pattern[str], text: str, language: str = "en") -> list[str]:
     """The distinct matched phrases of the text normalised for ``language``, in order of
-    first appearance."""
+    first appearance; a risk pattern's phrases only where the reading of its language finds
+    them the participant's own."""
+    risk_language = next((lang for lang, p in RISK_PATTERNS.items() if p is pattern), None)
+    readings = (READINGS[risk_language],) if risk_language else ()
+    return _matches(pattern, text, language, readings)
+
+
+def _matches(
+    pattern: re.Pattern[str], text: str, language: str, readings: tuple[Reading, ...]
+) -> list[str]:
     seen: dict[str, None] = {}
     normalised = normalise(text, language)
     for match in pattern.finditer(normalised):
-        if pattern is RISK_PATTERN and _someone_elses(
-            normalised, match.start(), match.end(), match.group(0)
-        ):
+        start, end, phrase = match.start(), match.end(), match.group(0)
+        if any(someone_elses(r, normalised, start, end, phrase) for r in readings):
             continue
-        seen.setdefault(match.group(0), None)
+        seen.setdefault(phrase, None)
     return list(seen)

@@ -16,6 +16,10 @@ ones flagged). Pure.
 
 from __future__ import annotations
 
+import re
+
+from annotations.text_checks.reading import Reading
+
 
 def _umlauts(phrase: str) -> str:
     """ "ä" matches "a" or "ae" in the normalised text (umlauts are dropped to their vowel, so
@@ -109,7 +113,7 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     r"nie geboren",
     r"(?:für immer|endgültig) verschwinden",
     # suicide and suicidal thoughts; not "politischer Selbstmord" nor a film's
-    r"(?<!hat einen )(?<!hat )(?<!nach nem )(?<!nach einem )(?<!nach ihrem )(?<!nach seinem )"
+    r"(?<!nach nem )(?<!nach einem )(?<!nach ihrem )(?<!nach seinem )"
     r"(?<!seit ihrem )(?<!seit seinem )(?:suizid|selbstmord)(?:gedank\w*|gefahr\w*|gefährdet|"
     r"plan\w*|versuch\w*|al\w*)"
     r"\b(?! (?:hat|hatte|hatten)\b)(?! (?:zu )?(?:fragen|fragt|gefragt|ansprechen|anzusprechen)\b)"
@@ -319,7 +323,8 @@ _RISK_PHRASES_DE += (
     r"\bum (?:für immer |einfach |dann )?nicht mehr aufzuwachen\b",
     r"\beinschläf\w* und (?:\w+ )?nicht mehr aufwach\w*",
     r"\b(?:kann|könnte) man (?:\w+ ){0,2}?an (?:\w+ ){0,3}?sterben\b"
-    r"(?=[^?]*\b(?:ganze|ganzen|alle|auf einmal|packung|schachtel|flasche)\b)",
+    r"(?=[^?]*\b(?:ganze|ganzen|alle|auf einmal|packung|schachtel|flasche|\d{2,} (?:stück|stk"
+    r"|tabletten|pillen))\b)",
     r"\b(?:auf einmal|ganze packung|ganze schachtel)\b[^?]{0,40}?\b(?:stirbt man|sterben)\b",
     r"\bstirbt man\b[^?]{0,40}?\b(?:auf einmal|ganze packung|ganze schachtel)\b",
     r"\bwelche (?:methode|art(?: zu (?:gehen|sterben))?) (?:tut|ist) am wenigsten "
@@ -368,4 +373,157 @@ _RISK_PHRASES_DE += (
     r"geburt|meiner oma|meines opas|meiner mutter|meines vaters|meiner eltern)\b).{0,80}?\b"
     r"(?:bis|vor) " + _WEEKDAY + r" (?:\w+ )?fertig",
 )
+# held-out v6's clearest misses, in general words
+_BODY = r"(?:arm|arme|armen|haut|handgelenk\w*|bein|beine|beinen|oberschenkel\w*|unterarm\w*)"
+_RISK_PHRASES_DE += (
+    # a count of pills with a word of dying ("kann man an ibuprofen sterben wenn man 40 ...")
+    r"\b(?:\d{2,}|zwanzig|dreissig|vierzig|fünfzig|hundert) (?:stück |tabletten |pillen )?"
+    + _PILLS
+    + r"\b[^?]{0,40}?\b(?:sterben|stirbt|tödlich|tot|lebensgefährlich|nicht mehr aufwach\w*)\b",
+    r"\b(?:stirbt man|sterben)\b[^?]{0,20}?\b(?:\d{2,}|zwanzig|dreissig|vierzig|fünfzig|hundert) "
+    r"(?:stück |tabletten |pillen )?" + _PILLS + r"\b",
+    # heights asked plainly: "wie hoch muss ... dass man stirbt", "ab welcher höhe überlebt
+    # man ... nicht"
+    r"\bwie hoch\b[^.!?]{0,60}?\b(?:dass|damit) man\b[^.!?]{0,40}?\b(?:stirbt|tot ist|nicht"
+    r" (?:mehr )?überlebt|sicher tot)\b",
+    r"\bab (?:welcher|wieviel\w*|wie viel\w*) (?:höhe|metern|stockwerk\w*)\b[^.!?]{0,40}?"
+    r"\b(?:überlebt man\b[^.!?]{0,30}?\bnicht|stirbt man|ist man (?:sicher )?tot|tödlich)",
+    # "tot sein klingt entspannter": being dead told as the easier state
+    r"\btot (?:zu )?sein (?:klingt|hört sich|wär|wäre|stell ich mir) (?:\w+ ){0,2}?(?:entspannt\w*"
+    r"|ruhig\w*|schön\w*|besser|erholsam\w*|verlockend\w*|friedlich\w*|angenehm\w*)",
+    # a lighter held to the skin
+    r"\bmit (?:dem|einem|meinem) feuerzeug\b[^.!?]{0,30}?\b(?:den|die|meinen|meine|am|ins|in den)"
+    r" " + _BODY + r"\b[^.!?]{0,10}?(?:verbrannt|verbrenn\w*|gebrannt|angesengt)",
+    r"\bfeuerzeug\w* (?:\w+ ){0,2}?(?:an|auf) (?:meinen|meine|mein|die|den) " + _BODY + r"\b",
+    # fresh cuts covered, or hidden from mum
+    r"\b(?:frische\w*|neue\w*) (?:ritz|schnitt)?(?:wunden|schnitte|ritzer)\b[^.!?]{0,40}?"
+    r"\b(?:abdeck\w*|versteck\w*|make ?up|concealer|überschmink\w*|kaschier\w*)",
+    r"\britzwunde\w*",
+    r"\b(?:schnitte|wunden) (?:an|auf|in) (?:meinem|meinen|meiner|meine) "
+    + _BODY
+    + r"\b[^.!?]{0,30}?"
+    r"\b(?:gesehen|sehen|gemerkt|merk\w*|entdeck\w*|versteck\w*|aufpassen)\b",
+    # cut again, in Swiss and Bavarian ("han mi wieder gschnitte")
+    r"\bmich (?:wieder|scho wieder|schon wieder|absichtlich|geschter wieder|gestern wieder) "
+    r"g(?:e)?schnit(?:te|tn)\b",
+    # dialect burden and intent ("ich bi für alli nume e last", "mini zyt isch verbii")
+    r"\b(?:für|fia|fir) (?:alli|olle|alle)\b (?:\w+ )?(?:nume|nur|numme|bloss) (?:a|e|eine) "
+    r"(?:last|belastig|belastung)\b",
+    r"\b(?:mini|mei) (?:zyt|ziit|zeit) (?:isch|is|ist) (?:verbii|verbi|vorbei|ume|um)\b",
+    # a bridge and then the end, in dialect ("uf d'kornhausbrugg, dänn isch fertig")
+    r"\w*(?:brugg|brücke|brückn)\b[^.!?]{0,30}?\b(?:dänn|dann|denn) (?:isch|is|ist) (?:fertig"
+    r"|schluss|ruhe|vorbei|ende)\b",
+    # a dam at night, alone
+    r"\b(?:zum|zur|auf den|auf die) (?:staudamm|staumauer|talsperre|damm|stausee)\b[^.!?]{0,40}?"
+    r"\b(?:ungestört|keiner (?:da|mehr)|niemand (?:da|mehr)|guckt (?:\w+ )?keiner|sieht mich keiner"
+    r"|niemand der mich)",
+    # last messages written ahead and scheduled
+    r"\bletzte\w* (?:nachricht|nachrichten|mail|mails|worte)\b[^.!?]{0,60}?\b(?:vorgeschrieben"
+    r"|geplant|zeitversetzt|automatisch|programmiert|eingestellt)\b",
+    r"\b(?:der|die) letzte,? (?:dem|der) ich (?:\w+ )?(?:was |etwas )?schreib\w*",
+    # a plane crash wished for
+    r"\b(?:flieger|flugzeug)\b[^.!?]{0,20}?\babstürz\w*\b[^.!?]{0,50}?\b(?:freu\w*|recht|egal"
+    r"|erleichter\w*)",
+)
 RISK_PHRASES_DE: tuple[str, ...] = tuple(_umlauts(phrase) for phrase in _RISK_PHRASES_DE)
+
+# Whose crisis it is, read from the whole sentence and message (``reading.py``, the reader
+# every language shares): the relative who is the subject anywhere before the phrase ("meine
+# beste freundin hatte ... mit ritzen", "heute kam ein patient nach suizidversuch"), the
+# participant coming back in ("... und ich auch"), someone quoted ("mein bruder sagt immer
+# kms"), a topic, a past told as over, a laugh at a game or a boss. Written with umlauts
+# (``_umlauts``), so it reads the German normalisation ("fruher", "frueher") and the English one
+# ("früher": an English phrase in a German message).
+_RELATIONS_DE = (
+    "bruder|schwester|freund|freundin|bester freund|beste freundin|kumpel|kumpeline|ex|exfreund"
+    "|exfreundin|mann|frau|partner|partnerin|sohn|tochter|kind|kinder|mama|mutter|papa|vater"
+    "|eltern|oma|opa|onkel|tante|cousin|cousine|neffe|nichte|kollege|kollegin|mitbewohner"
+    "|mitbewohnerin|nachbar|nachbarin|schüler|schülerin|patient|patientin|klient|klientin|chef"
+    "|chefin|lehrer|lehrerin|mitschüler|mitschülerin|kommilitone|kommilitonin|figur|protagonist"
+    "|protagonistin|typ|junge|mädchen|person|mensch|leute|teenager|jugendliche|jugendlicher"
+    "|schwager|schwägerin|stiefvater|stiefmutter|bekannte|bekannter|enkel|enkelin|bewohner"
+    "|bewohnerin|kunde|kundin"
+)
+_FIRST_PERSON_DE = (
+    r"\b(?:ich|mich|mir|mein|meine|meinem|meinen|meiner|meins|wir|uns|unser|unsere|unserem"
+    r"|unseren|unserer|habe|hab|bin|will|möchte|muss|kann)\b"
+)
+
+
+def _umlauted(pattern: str) -> re.Pattern[str]:
+    """A reading pattern for both normalisations: "ü" matches "ü", "u" or "ue"."""
+    return re.compile(
+        pattern.replace("ä", "(?:ä|ae?)").replace("ö", "(?:ö|oe?)").replace("ü", "(?:ü|ue?)")
+    )
+
+
+READING_DE = Reading(
+    subject=_umlauted(
+        r"(?:.*\b)?(?:(?:mein|meine|meinem|meinen|meiner|dein|deine|deinem|deinen|deiner|sein"
+        r"|seine|seinem|seinen|seiner|ihr|ihre|ihrem|ihren|ihrer|unser|unsere|unserem|unseren"
+        r"|unserer|ein|eine|einem|einen|einer|ne|der|die|das|dem|den|diese|dieser|diesem|diesen)"
+        r" (?:[\w'-]+ ){0,2}?(?:" + _RELATIONS_DE + r")(?:s|n|en|e|in|innen)?|er|sie|jemand"
+        r"|jemandem|jemanden)\b"
+    ),
+    first_person=_umlauted(_FIRST_PERSON_DE),
+    # acts and states another person's words can fill (never a "mich" phrase)
+    theirs=_umlauted(
+        r"suizid|selbstmord|ritz|selbstverletz|svv|überdosis|abschiedsbrief|bis es blutet"
+        r"|zu springen|tödlich\w* dosis|dosis (?:\w+ ){0,3}?tödlich"
+    ),
+    finds_out=_umlauted(
+        r"\b(?:find\w*|fand\w*|gefunden|weiss|weiß|wusste\w*|sieht|sah|gesehen|merkt\w*|bemerkt\w*"
+        r"|versteck\w*|entdeck\w*|erfährt|erfahren|checkt|kapiert|nicht|nie|wird|würde)\b"
+    ),
+    speaks=_umlauted(_FIRST_PERSON_DE),
+    speech=_umlauted(
+        r"\b(?:sagt|sagte|sagen|gesagt|meint|meinte|gemeint|schreibt|schrieb|geschrieben|postet"
+        r"|gepostet|ruft|rief|schreit|schrie|textet|tippt|labert|erzählt|erzählte|witzelt)\b"
+    ),
+    quoted=re.compile(r"(?: \w+){0,3} ?[:\"']+ ?(?:ich )?"),
+    bare=_umlauted(
+        r"(?: (?:immer|ständig|dauernd|andauernd|oft|auch|so|gern|gerne|jedes mal|nur|halt"
+        r"|einfach|dauernd|mal))* ?"
+    ),
+    bare_phrases=re.compile(r"kms"),
+    topic=_umlauted(  # compounds too: "pflegeausbildung", "pharmaziestudium"
+        r"\b\w*(?:schule|unterricht|referat|hausarbeit|facharbeit|kurzgeschichte|roman|buch|film"
+        r"|serie|figur|protagonist\w*|\w*studium|vorlesung|seminar|klausur|prüfung|pflege"
+        r"|station|praktikum|ausbildung|toxikologie|pharmakologie|pharmazie\w*|medizin\w*"
+        r"|psychologie\w*|artikel|doku|dokumentation|podcast|workshop|fortbildung|schulung"
+        r"|statistik\w*|prävention|warnzeichen|anzeichen|warnsignale|praktikum\w*|referat\w*"
+        r"|hausarbeit\w*|klausur\w*|seminar\w*|vorlesung\w*|ausbildung\w*)\b"
+    ),
+    past=_umlauted(
+        r"\b(?:damals|früher|vor (?:\w+ )?(?:jahren|jahr)|als (?:teenager|jugendliche\w*|kind"
+        r"|schüler\w*)|in der schulzeit|in der schule|mit \d+|in meiner jugend)\b"
+    ),
+    over=_umlauted(
+        r"\b(?:heute|inzwischen|mittlerweile|jetzt|seitdem|längst)\b(?: \w+){0,2}? geht(?:s| es)?"
+        r" (?:mir|ihr|ihm|ihnen|uns) (?:\w+ )?(?:gut|super|besser|prima|toll)\b"
+        r"|\bist (?:\w+ ){0,2}?(?:\d+|ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|viele)"
+        r" jahre? her\b|\bist (?:schon )?lange her\b|\bseit (?:\w+ ){0,2}?(?:jahren|jahr|monaten)"
+        r" (?:\w+ )?(?:nicht mehr|clean)\b|\bfroh,? (?:dass|das) ich (?:da )?raus bin\b"
+        r"|\bhab(?:e)? (?:ich|das) (?:\w+ )?hinter mir\b|\bbin (?:ich )?(?:\w+ )?(?:drüber weg"
+        r"|stabil|clean)\b"
+    ),
+    relapse=_umlauted(
+        r"\b(?:rückfall\w*|gestern|heute nacht|letzte nacht|seit (?:ein paar )?tagen"
+        r"|letzte woche|(?:schon )?wieder(?! (?:gut|besser|super|fit|gesund)\b)|aber (?:jetzt|seit)"
+        r"|drang|druck)\b"
+    ),
+    recoverable=_umlauted(
+        r"ritz|selbstverletz|suizid|selbstmord|umbring|schneid|geschnitten|lebensmüd|sterben"
+        r"|töten"
+    ),
+    laugh=re.compile(
+        r"\b(?:ha(?:ha)+\w*|hihi\w*|lol|xd+|lmao)\b|\U0001f602|\U0001f923|\U0001f644|\U0001f605"
+        r"|\U0001f480"
+    ),
+    trivial=_umlauted(
+        r"\b(?:\w*boss|chef|chefin|büro|mail|drucker|scanner|wlan|internet|laptop|pc|rechner|handy"
+        r"|steuererklärung|klausur|prüfung|hausaufgaben|game|spiel|level|zocken|schlager"
+        r"|helene fischer|montag|excel|beamer)\b"
+    ),
+    earnest=_umlauted(r"\b(?:ernsthaft|kein witz|im ernst|ernst gemeint|kein spass|kein spaß)\b"),
+)

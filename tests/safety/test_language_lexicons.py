@@ -5,8 +5,9 @@ language's lexicon and the English phrases; the suite's models are the lexicon a
 corpora are hand-written, phone-typed, in nine risk categories; ``train_v2.jsonl`` and
 ``train_v3.jsonl`` were written for each language's learned model (indirect phrasings no lexicon
 lists; near-misses from the words of risk), ``train_v4.jsonl`` likewise after held-out v2, and
-``train_heldout_v1.jsonl`` to ``train_heldout_v5.jsonl`` are the retired held-out sets,
-``train_v5.jsonl`` was written after held-out v3, ``train_v6.jsonl`` after held-out v5, so the phrasings are not measured on them. The English model never trains on them
+``train_heldout_v1.jsonl`` to ``train_heldout_v6.jsonl`` are the retired held-out sets,
+``train_v5.jsonl`` was written after held-out v3, ``train_v6.jsonl`` after held-out v5 and
+``train_v7.jsonl`` after held-out v6, so the phrasings are not measured on them. The English model never trains on them
 (they live in a folder of their own)."""
 
 from __future__ import annotations
@@ -96,11 +97,11 @@ def test_no_message_twice_nor_in_both_labels(language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_retired_heldout_set_is_training_text_now(language):
-    """Held-out v1 to v5 were each run once (docs/benchmarks.md), then renamed
-    ``train_heldout_v1.jsonl`` to ``train_heldout_v5.jsonl``: the model trains on them, and no
+    """Held-out v1 to v6 were each run once (docs/benchmarks.md), then renamed
+    ``train_heldout_v1.jsonl`` to ``train_heldout_v6.jsonl``: the model trains on them, and no
     held-out file of those versions is left to be run again."""
     folder = language_folder(language)
-    for version in ("v1", "v2", "v3", "v4", "v5"):
+    for version in ("v1", "v2", "v3", "v4", "v5", "v6"):
         assert folder / f"train_heldout_{version}.jsonl" in training_files(folder)
         assert not (folder / f"heldout_{version}.jsonl").exists()
 
@@ -211,6 +212,7 @@ WRITTEN_FILES = (
             "train_heldout_v3.jsonl",
             "train_heldout_v4.jsonl",
             "train_heldout_v5.jsonl",
+            "train_heldout_v6.jsonl",
         ),
     ),
     # after held-out v2: weighted to the weakest categories; near-misses of jest idioms,
@@ -223,7 +225,12 @@ WRITTEN_FILES = (
         120,
         100,
         60,
-        ("train_heldout_v3.jsonl", "train_heldout_v4.jsonl", "train_heldout_v5.jsonl"),
+        (
+            "train_heldout_v3.jsonl",
+            "train_heldout_v4.jsonl",
+            "train_heldout_v5.jsonl",
+            "train_heldout_v6.jsonl",
+        ),
     ),
     # after held-out v3: weighted to what v3 missed; near-misses of v3's alarm kinds (a machine
     # and a laugh, someone else's jest or attempt, coursework, recovery stories, courses)
@@ -235,7 +242,7 @@ WRITTEN_FILES = (
         120,
         75,
         50,
-        ("train_heldout_v4.jsonl", "train_heldout_v5.jsonl"),
+        ("train_heldout_v4.jsonl", "train_heldout_v5.jsonl", "train_heldout_v6.jsonl"),
     ),
     # after held-out v5: weighted to methods asked as plain questions, plans named by a place
     # and preparatory acts with a deadline (dialect across the categories); near-misses from
@@ -249,6 +256,24 @@ WRITTEN_FILES = (
         110,
         75,
         40,
+        ("train_heldout_v6.jsonl",),
+    ),
+    # after held-out v6: weighted to what v6 missed (es: a goodbye thanking for months of
+    # listening, a jump from a lookout on an anniversary, a farewell note being written, whether
+    # a train kills; de: pill counts, dialect intent and burden, a resignation and a tidied flat,
+    # scheduled last messages, heights asked plainly, a lighter, cuts covered or hidden from
+    # mum, a dam at night); near-misses of v6's alarm kinds (a laugh after a game or a boss,
+    # hunger and tiredness idioms, a worried relative's warning signs, sleeping pills with a
+    # doctor, embarrassment in dialect, a friend's past recovered self-harm, nursing, pharmacy,
+    # school and fiction, an ex's insult recalled) and the same words in everyday use
+    WrittenFile(
+        "train_v7.jsonl",
+        8,
+        ("intent", "plan", "preparatory", "method"),
+        12,
+        100,
+        75,
+        25,
     ),
 )
 

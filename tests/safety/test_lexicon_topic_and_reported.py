@@ -81,4 +81,7 @@ def test_the_participants_own_words_still_raise_a_phrase(text):
 
 def test_spanish_and_german_messages_still_get_the_english_phrases():
     assert risk_phrases("la neta kms", "es") == ["kms"]
-    assert risk_phrases("mein bruder sagt immer kms", "de") == ["kms"]
+    assert risk_phrases("ehrlich jetzt, kms", "de") == ["kms"]
+    # someone else quoted saying it is read by the message's language too (issue 44, round 7:
+    # ``test_lexicon_reading_es_de.py``)
+    assert risk_phrases("mein bruder sagt immer kms", "de") == []
