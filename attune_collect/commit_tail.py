@@ -34,8 +34,6 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils.asyncio import async_unsafe
 
-from attune_collect.kept_cursor import statement_cursor
-
 Write = tuple[str, Sequence[Any]]
 
 
@@ -81,7 +79,7 @@ def write_at_commit(sql: str, params: Sequence[Any], using: str = DEFAULT_DB_ALI
     connection = connections[using]
     if kept_for_commit(connection, sql, params):
         return
-    with transaction.mark_for_rollback_on_error(using), statement_cursor(connection) as cursor:
+    with transaction.mark_for_rollback_on_error(using), connection.cursor() as cursor:
         cursor.execute(sql, params)
 
 

@@ -19,9 +19,8 @@ signal): each field's ``pre_save`` (``auto_now``, ``auto_now_add``) and ``get_db
 (the database's form of the value), the check that no related object is unsaved, a database
 error marking the enclosing ``atomic`` block for rollback, the instance's ``_state``
 afterwards, the primary key set from ``RETURNING`` (or, for one row, the database's last insert
-id), and ``NotUpdated`` when an UPDATE finds no row. The statement runs on the connection's
-kept cursor (``kept_cursor.py``), which keeps Django's checks and hands over to Django's own
-cursor whenever a query log or ``django_assert_num_queries`` watches.
+id), and ``NotUpdated`` when an UPDATE finds no row. The statement runs on a cursor Django
+makes for it (``connection.cursor()``), with Django's checks, error classes and query log.
 
 Where ``save()`` could do more, they call it instead, so the result is always the ORM's: a model
 that overrides ``save()``, has parent models, ``order_with_respect_to``, generated fields or
@@ -44,7 +43,6 @@ from django.db.models import Model
 from django.db.models.signals import post_save, pre_save
 
 from attune_collect.commit_tail import kept_for_commit
-from attune_collect.kept_cursor import statement_cursor
 
 
 @dataclass(frozen=True)
@@ -90,7 +88,7 @@ def insert[M: Model](obj: M, *, at_commit: bool = False) -> M:
         connection, f"{statement.head} VALUES {statement.row}", params
     ):
         return obj
-    with _rollback_on_error(), statement_cursor(connection) as cursor:
+    with _rollback_on_error(), connection.cursor() as cursor:
         cursor.execute(statement.sql, params)
         if statement.returns_pk:
             pk = cursor.fetchone()[0]
@@ -128,7 +126,7 @@ def insert_many[M: Model](objs: Sequence[M], *, at_commit: bool = False) -> list
     rows = ", ".join([statement.row] * len(objs))
     if at_commit and kept_for_commit(connection, f"{statement.head} VALUES {rows}", params):
         return list(objs)
-    with _rollback_on_error(), statement_cursor(connection) as cursor:
+    with _rollback_on_error(), connection.cursor() as cursor:
         cursor.execute(f"{statement.head} VALUES {rows} {statement.returning}", params)
         keys = cursor.fetchall()
     for obj, (pk,) in zip(objs, keys, strict=True):
@@ -158,7 +156,7 @@ def update(obj: Model, field_names: Iterable[str], *, at_commit: bool = False) -
         return
     params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
     if not (at_commit and kept_for_commit(connection, statement.sql, params)):
-        with _rollback_on_error(), statement_cursor(connection) as cursor:
+        with _rollback_on_error(), connection.cursor() as cursor:
             cursor.execute(statement.sql, params)
             if not cursor.rowcount:  # NotUpdated marks the block for rollback too, as in save()
                 raise model.NotUpdated("Save with update_fields did not affect any rows.")

@@ -28,10 +28,7 @@ transaction, as they do in the chat:
   ``compiled_write.insert`` (each call on a turn of its own, deleted again before the other way
   runs);
 - an annotation's six behaviour answers stored (every annotation submit):
-  ``BehaviourJudgement.objects.bulk_create`` against ``compiled_write.insert_many``;
-- the compiled session lookup and audit entry again, each statement on a cursor Django makes
-  for it (``connection.cursor()``, as before stop 28) against the connection's kept cursor
-  (``attune_collect/kept_cursor.py``, what every compiled statement uses).
+  ``BehaviourJudgement.objects.bulk_create`` against ``compiled_write.insert_many``.
 
 One process, no load around it: under load (``chat_load.py``) every read costs more.
 """
@@ -73,24 +70,7 @@ def main() -> None:
     from annotations.services.drafts import clear_drafts
     from annotations.services.participant_sessions import _LIVE_SESSION, hash_token, issue_token
     from annotations.services.participants import _LATEST_CONVERSATION
-    from attune_collect import compiled_query, compiled_write
     from attune_collect.compiled_write import insert, insert_many, update
-
-    def on_djangos_cursor(call: Callable[[int], Any]) -> Callable[[int], Any]:
-        """The call with each compiled statement on a cursor Django makes for it."""
-
-        def run(i: int) -> Any:
-            kept = compiled_query.statement_cursor
-            compiled_query.statement_cursor = compiled_write.statement_cursor = django_cursor
-            try:
-                return call(i)
-            finally:
-                compiled_query.statement_cursor = compiled_write.statement_cursor = kept
-
-        return run
-
-    def django_cursor(connection: Any) -> Any:
-        return connection.cursor()
 
     seed_demo(CONVERSATIONS, seed=1)
     conversations = list(
@@ -136,16 +116,6 @@ def main() -> None:
             ),
             lambda i: _LIVE_SESSION.first(pick(hashes, i)),
         ),
-        args,
-    )
-
-    def session_lookup(i: int) -> Any:
-        return _LIVE_SESSION.first(pick(hashes, i))
-
-    compare(
-        "compiled session lookup: new cursor / kept cursor",
-        on_djangos_cursor(session_lookup),
-        session_lookup,
         args,
     )
     with transaction.atomic():  # the locking reads, as in the chat's transactions
@@ -213,20 +183,10 @@ def main() -> None:
             lambda i: clear_drafts(pick(owners, i), "message"),
             args,
         )
-
-        def audit_entry(i: int) -> Any:
-            return insert(AuditEntry(**audit_fields(i)))
-
         compare(
             "an audit entry written",
             lambda i: AuditEntry.objects.create(**audit_fields(i)),
-            audit_entry,
-            args,
-        )
-        compare(
-            "compiled audit entry: new cursor / kept cursor",
-            on_djangos_cursor(audit_entry),
-            audit_entry,
+            lambda i: insert(AuditEntry(**audit_fields(i))),
             args,
         )
         settled = list(Turn.objects.filter(pk__in=turns[:20]))

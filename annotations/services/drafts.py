@@ -17,7 +17,6 @@ from annotations.models import Participant, ParticipantDraft
 from annotations.services.errors import invalid
 from attune_collect.commit_tail import write_at_commit
 from attune_collect.config import attune_config
-from attune_collect.kept_cursor import statement_cursor
 
 DRAFT_KEY = re.compile(r"^[a-z0-9][a-z0-9:_-]{0,63}$")
 MAX_DRAFT_BYTES = 64 * 1024
@@ -97,9 +96,9 @@ def clear_drafts(participant: Participant, *keys: str, at_commit: bool = False) 
     owner, key = quote("participant_id"), quote("key")
     placeholders = ", ".join(["%s"] * len(keys))
     sql = f"DELETE FROM {table} WHERE {owner} = %s AND {key} IN ({placeholders})"
-    params = [participant.pk, *keys]
+    params: list[Any] = [participant.pk, *keys]
     if at_commit:
         write_at_commit(sql, params)
         return
-    with statement_cursor(connections[DEFAULT_DB_ALIAS]) as cursor:
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         cursor.execute(sql, params)
