@@ -12,7 +12,6 @@ with the values of the call; ``benchmarks/compiled_queries.py`` measures both wa
     entry = insert(AuditEntry(action="annotations.turn.reply", ...))  # obj.save() for a new row
     update(turn, ["status", "model_reply"])  # obj.save(update_fields=[...])
     insert_many(judgements)  # BehaviourJudgement.objects.bulk_create(judgements)
-    insert(entry, at_commit=True)  # sent with the transaction's COMMIT where it can wait
 
 What they keep of ``save()`` (and ``insert_many`` of ``bulk_create()``, which sends no
 signal): each field's ``pre_save`` (``auto_now``, ``auto_now_add``) and ``get_db_prep_save``
@@ -42,8 +41,6 @@ from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Model
 from django.db.models.signals import post_save, pre_save
 
-from attune_collect.commit_tail import kept_for_commit
-
 
 @dataclass(frozen=True)
 class _Statement:
@@ -62,12 +59,8 @@ _statements: dict[tuple[Any, ...], _Statement | None] = {}  # None: the model ta
 _lock = threading.Lock()
 
 
-def insert[M: Model](obj: M, *, at_commit: bool = False) -> M:
-    """INSERT a new instance as ``obj.save()`` would; returns it, its primary key set.
-
-    ``at_commit``: sent with the transaction's COMMIT where it can wait for it
-    (``commit_tail.py``: nothing in the transaction may read the row back); its primary key is
-    then unknown, None on the returned instance."""
+def insert[M: Model](obj: M) -> M:
+    """INSERT a new instance as ``obj.save()`` would; returns it, its primary key set."""
     model = type(obj)
     meta = model._meta
     statement = (
@@ -84,10 +77,6 @@ def insert[M: Model](obj: M, *, at_commit: bool = False) -> M:
     if params is None:  # an expression among the values: Django compiles it
         obj.save(force_insert=True)
         return obj
-    if at_commit and kept_for_commit(
-        connection, f"{statement.head} VALUES {statement.row}", params
-    ):
-        return obj
     with _rollback_on_error(), connection.cursor() as cursor:
         cursor.execute(statement.sql, params)
         if statement.returns_pk:
@@ -98,9 +87,9 @@ def insert[M: Model](obj: M, *, at_commit: bool = False) -> M:
     return obj
 
 
-def insert_many[M: Model](objs: Sequence[M], *, at_commit: bool = False) -> list[M]:
+def insert_many[M: Model](objs: Sequence[M]) -> list[M]:
     """INSERT new instances of one model in one statement, as ``bulk_create(objs)`` would;
-    returns them, their primary keys set (``at_commit``: as for ``insert``)."""
+    returns them, their primary keys set."""
     if not objs:
         return []
     model = type(objs[0])
@@ -124,8 +113,6 @@ def insert_many[M: Model](objs: Sequence[M], *, at_commit: bool = False) -> list
             return model._default_manager.bulk_create(objs)
         params += values
     rows = ", ".join([statement.row] * len(objs))
-    if at_commit and kept_for_commit(connection, f"{statement.head} VALUES {rows}", params):
-        return list(objs)
     with _rollback_on_error(), connection.cursor() as cursor:
         cursor.execute(f"{statement.head} VALUES {rows} {statement.returning}", params)
         keys = cursor.fetchall()
@@ -134,12 +121,8 @@ def insert_many[M: Model](objs: Sequence[M], *, at_commit: bool = False) -> list
     return list(objs)
 
 
-def update(obj: Model, field_names: Iterable[str], *, at_commit: bool = False) -> None:
-    """UPDATE these fields of a stored instance as ``obj.save(update_fields=...)`` would.
-
-    ``at_commit``: sent with the transaction's COMMIT where it can wait for it
-    (``commit_tail.py``), for a row this transaction has locked, so that it is there: the
-    ``NotUpdated`` check has no answer before the COMMIT."""
+def update(obj: Model, field_names: Iterable[str]) -> None:
+    """UPDATE these fields of a stored instance as ``obj.save(update_fields=...)`` would."""
     model: Any = type(obj)  # NotUpdated: Django 6's, not in django-stubs yet
     names = tuple(sorted(set(field_names)))
     if not names:
@@ -155,11 +138,10 @@ def update(obj: Model, field_names: Iterable[str], *, at_commit: bool = False) -
         obj.save(update_fields=names)
         return
     params.append(model._meta.pk.get_db_prep_value(obj.pk, connection))
-    if not (at_commit and kept_for_commit(connection, statement.sql, params)):
-        with _rollback_on_error(), connection.cursor() as cursor:
-            cursor.execute(statement.sql, params)
-            if not cursor.rowcount:  # NotUpdated marks the block for rollback too, as in save()
-                raise model.NotUpdated("Save with update_fields did not affect any rows.")
+    with _rollback_on_error(), connection.cursor() as cursor:
+        cursor.execute(statement.sql, params)
+        if not cursor.rowcount:  # NotUpdated marks the block for rollback too, as in save()
+            raise model.NotUpdated("Save with update_fields did not affect any rows.")
     obj._state.adding = False
     obj._state.db = DEFAULT_DB_ALIAS
 

@@ -233,15 +233,12 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
         MoodTag.objects.filter(annotation=annotation).delete()
         BehaviourJudgement.objects.filter(annotation=annotation).delete()
 
-    # Each list in one INSERT whose SQL is written once (compiled_write.py). Nothing in this
-    # step reads these rows back, and the step's row is locked: every write below rides the
-    # COMMIT on PostgreSQL (attune_collect/commit_tail.py), one round trip for all of them.
+    # Each list in one INSERT whose SQL is written once (compiled_write.py).
     insert_many(
         [
             MoodTag(annotation=annotation, position=i, emotion=emotion, intensity=intensity)
             for i, (emotion, intensity) in enumerate(tags)
         ],
-        at_commit=True,
     )
     insert_many(
         [
@@ -254,7 +251,6 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
             )
             for i, (qid, observed, preferred) in enumerate(answers)
         ],
-        at_commit=True,
     )
     if waiting:
         # Everything but the comparison is stored; the step stays open for the A/B choice
@@ -266,14 +262,12 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
         update(
             annotation,
             ["human_edited_reply", "timings", "attention_answer", "answers_saved_at"],
-            at_commit=True,
         )
         record_audit(
             AuditAction.ANNOTATION_SAVE_ANSWERS,
             target=annotation,
             actor_label=actor_for(participant),
             data={"turn": turn_number, "mood_tags": len(tags)},
-            at_commit=True,
         )
         return annotation
     if winners is None:  # the comparison never reached the participant
@@ -296,7 +290,6 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
                 )
                 for i, row in enumerate(annotation.pairwise_plan)
             ],
-            at_commit=True,
         )
     annotation.human_edited_reply = edited
     annotation.timings = timings
@@ -312,16 +305,14 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
             "selected_pairwise_questions",
             "improved_meta",
         ],
-        at_commit=True,
     )
     record_audit(
         AuditAction.ANNOTATION_SUBMIT,
         target=annotation,
         actor_label=actor_for(participant),
         data={"turn": turn_number, "mood_tags": len(tags), "pairwise": winners is not None},
-        at_commit=True,
     )
-    clear_drafts(participant, draft_key(turn_number), at_commit=True)
+    clear_drafts(participant, draft_key(turn_number))
     return annotation
 
 

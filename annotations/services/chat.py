@@ -169,10 +169,9 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
         target=turn,
         actor_label=actor,
         data={"number": turn.number, "chars": len(text)},
-        at_commit=True,  # with the COMMIT, as the draft's deletion (commit_tail.py)
     )
     support = safety.check_message(turn, conversation.study, actor_label=actor, language=language)
-    clear_drafts(participant, MESSAGE_DRAFT_KEY, at_commit=True)
+    clear_drafts(participant, MESSAGE_DRAFT_KEY)
     return _plan(conversation, turn, support, earlier=turns)
 
 
@@ -380,9 +379,7 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     turn.error = ""
     turn.lease_expires_at = None
     # The writes of every reply: their SQL written once (attune_collect/compiled_write.py).
-    # The turn is locked and nothing in this step reads its row back: the UPDATE rides the
-    # COMMIT on PostgreSQL (attune_collect/commit_tail.py), with the audit entry.
-    update(turn, REPLY_FIELDS, at_commit=True)
+    update(turn, REPLY_FIELDS)
     if not conversation.model_version:
         conversation.model_version = completion.model[:120]
         update(conversation, ["model_version", "updated_at"])
@@ -395,7 +392,6 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
             "latency_ms": turn.latency_ms,
             "completion_tokens": turn.completion_tokens,
         },
-        at_commit=True,
     )
     safety.check_reply(turn, completion.text, "model_reply")
     return ReplyResult(turn=turn, annotation=open_step(turn, conversation.study))

@@ -15,7 +15,6 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from annotations.models import Participant, ParticipantDraft
 from annotations.services.errors import invalid
-from attune_collect.commit_tail import write_at_commit
 from attune_collect.config import attune_config
 
 DRAFT_KEY = re.compile(r"^[a-z0-9][a-z0-9:_-]{0,63}$")
@@ -76,12 +75,8 @@ def _check_key(key: str) -> None:
         raise invalid("key", "use 1 to 64 lower-case letters, digits, ':', '_' or '-'")
 
 
-def clear_drafts(participant: Participant, *keys: str, at_commit: bool = False) -> None:
+def clear_drafts(participant: Participant, *keys: str) -> None:
     """Delete the participant's drafts under ``keys`` (twice per chat message).
-
-    ``at_commit``: in the round trip of the transaction's COMMIT where the deletion can wait
-    for it (``attune_collect/commit_tail.py``; nothing in the transaction may read or write
-    these drafts after it).
 
     One plain DELETE: no model refers to a draft and no signal listens for its deletion
     (``tests/participant/test_drafts.py`` checks both), so the deletion collector that
@@ -97,8 +92,5 @@ def clear_drafts(participant: Participant, *keys: str, at_commit: bool = False) 
     placeholders = ", ".join(["%s"] * len(keys))
     sql = f"DELETE FROM {table} WHERE {owner} = %s AND {key} IN ({placeholders})"
     params: list[Any] = [participant.pk, *keys]
-    if at_commit:
-        write_at_commit(sql, params)
-        return
     with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
         cursor.execute(sql, params)
