@@ -38,7 +38,6 @@ from annotations.services.model_configs import gateway_config_of, system_prompt_
 from annotations.services.participants import actor_for, current_conversation, require_active
 from annotations.services.withdrawal import WITHDREW_MID_REPLY
 from attune_collect.compiled_query import CompiledQuery
-from attune_collect.compiled_write import insert, update
 from attune_collect.config import attune_config
 from attune_collect.llm import Completion, EndpointConfig
 
@@ -150,18 +149,16 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
     now = timezone.now()
     # The participant's language (else the study's default): the risk check and QA read it.
     language = language_in(conversation)
-    turn = insert(
-        Turn(
-            conversation=conversation,
-            number=last.number + 1 if last else 1,
-            user_message=text,
-            status=TurnStatus.STREAMING,
-            idempotency_key=idempotency_key,
-            started_at=now,
-            stream_claim=1,
-            lease_expires_at=now + turn_lease(),
-            risk_read_due_at=safety.model_read_due(language, now),
-        )
+    turn = Turn.objects.create(
+        conversation=conversation,
+        number=last.number + 1 if last else 1,
+        user_message=text,
+        status=TurnStatus.STREAMING,
+        idempotency_key=idempotency_key,
+        started_at=now,
+        stream_claim=1,
+        lease_expires_at=now + turn_lease(),
+        risk_read_due_at=safety.model_read_due(language, now),
     )
     actor = actor_for(participant)
     record_audit(
@@ -378,11 +375,10 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     turn.attempts += completion.attempts
     turn.error = ""
     turn.lease_expires_at = None
-    # The writes of every reply: their SQL written once (attune_collect/compiled_write.py).
-    update(turn, REPLY_FIELDS)
+    turn.save(update_fields=REPLY_FIELDS)
     if not conversation.model_version:
         conversation.model_version = completion.model[:120]
-        update(conversation, ["model_version", "updated_at"])
+        conversation.save(update_fields=["model_version", "updated_at"])
     record_audit(
         AuditAction.TURN_REPLY,
         target=turn,
@@ -414,7 +410,7 @@ def record_failure(
     turn.finished_at = timezone.now()
     turn.attempts += attempts
     turn.lease_expires_at = None
-    update(turn, ["status", "error", "finished_at", "attempts", "lease_expires_at"])
+    turn.save(update_fields=["status", "error", "finished_at", "attempts", "lease_expires_at"])
     record_audit(
         AuditAction.TURN_FAIL,
         target=turn,
