@@ -46,8 +46,6 @@ from django.db.models import Model, QuerySet
 from django.db.models import query as django_query
 from django.db.transaction import TransactionManagementError
 
-from attune_collect.kept_cursor import statement_cursor
-
 Value = int | str
 
 
@@ -112,7 +110,7 @@ class CompiledQuery[M: Model]:
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
             )
-        with statement_cursor(connection) as cursor:
+        with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             rows = cursor.fetchall()
         return [self._instance(compiled, row, connection) for row in rows]

@@ -217,8 +217,7 @@ if _database_url and not _database_url.startswith("sqlite"):
     # server process forked per request). Closing a connection now hands it back to the pool.
     # (The chat load benchmark's PostgreSQL tail did not measurably change with it.)
     _postgres = dj_database_url.parse(_database_url, conn_max_age=0)
-    # Django's backend, with writes that ride the COMMIT (attune_collect/commit_tail.py).
-    _postgres["ENGINE"] = "attune_collect.postgresql"
+    _postgres["ENGINE"] = "django.db.backends.postgresql"
     _postgres.setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": env_int("ATTUNE_DB_POOL_SIZE", 20, minimum=1),

@@ -1,6 +1,5 @@
-"""CPU of the participant API's hot reads and writes through the ORM against the same reads
-compiled once per connection (``attune_collect/compiled_query.py``) and the same writes with
-their SQL written once (``attune_collect/compiled_write.py``), side by side in one run.
+"""CPU of the participant API's hot reads through the ORM against the same reads compiled once
+per connection (``attune_collect/compiled_query.py``), side by side in one run.
 
     .venv/bin/python benchmarks/compiled_queries.py [--calls 1000] [--rounds 5]
         [--database-url URL]
@@ -16,29 +15,13 @@ transaction, as they do in the chat:
   message and annotation submit);
 - a message's earlier turns with when each was answered (every message);
 - the annotation step of a turn, locked (every annotation submit);
-- the turn a reply settles, with its conversation and study, locked (every reply);
-- a participant's message draft cleared (twice per message): ``QuerySet.delete()``, which
-  builds Django's deletion collector, against ``drafts.clear_drafts``'s one DELETE (inside a
-  transaction rolled back at the end; each call deletes the draft the previous round wrote);
-- an audit entry written (three per message): ``AuditEntry.objects.create`` against
-  ``compiled_write.insert``;
-- a reply stored on its turn (twelve fields, every reply): ``turn.save(update_fields=...)``
-  against ``compiled_write.update``;
-- an annotation step opened (every reply): ``TurnAnnotation.objects.create`` against
-  ``compiled_write.insert`` (each call on a turn of its own, deleted again before the other way
-  runs);
-- an annotation's six behaviour answers stored (every annotation submit):
-  ``BehaviourJudgement.objects.bulk_create`` against ``compiled_write.insert_many``;
-- the compiled session lookup and audit entry again, each statement on a cursor Django makes
-  for it (``connection.cursor()``, as before stop 28) against the connection's kept cursor
-  (``attune_collect/kept_cursor.py``, what every compiled statement uses).
+- the turn a reply settles, with its conversation and study, locked (every reply).
 
 One process, no load around it: under load (``chat_load.py``) every read costs more.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -60,37 +43,10 @@ def main() -> None:
     from django.db.models import F
 
     from annotations.demo import seed_demo
-    from annotations.models import (
-        AuditEntry,
-        BehaviourJudgement,
-        Conversation,
-        ParticipantDraft,
-        ParticipantSession,
-        Turn,
-        TurnAnnotation,
-    )
+    from annotations.models import Conversation, ParticipantSession, Turn, TurnAnnotation
     from annotations.services import annotation_flow, chat
-    from annotations.services.drafts import clear_drafts
     from annotations.services.participant_sessions import _LIVE_SESSION, hash_token, issue_token
     from annotations.services.participants import _LATEST_CONVERSATION
-    from attune_collect import compiled_query, compiled_write
-    from attune_collect.compiled_write import insert, insert_many, update
-
-    def on_djangos_cursor(call: Callable[[int], Any]) -> Callable[[int], Any]:
-        """The call with each compiled statement on a cursor Django makes for it."""
-
-        def run(i: int) -> Any:
-            kept = compiled_query.statement_cursor
-            compiled_query.statement_cursor = compiled_write.statement_cursor = django_cursor
-            try:
-                return call(i)
-            finally:
-                compiled_query.statement_cursor = compiled_write.statement_cursor = kept
-
-        return run
-
-    def django_cursor(connection: Any) -> Any:
-        return connection.cursor()
 
     seed_demo(CONVERSATIONS, seed=1)
     conversations = list(
@@ -107,15 +63,6 @@ def main() -> None:
 
     def pick(values: list[Any], i: int) -> Any:
         return values[i % len(values)]
-
-    def audit_fields(i: int) -> dict[str, Any]:
-        return {
-            "actor_label": "system",
-            "action": "bench.write",
-            "target_type": "annotations.turn",
-            "target_id": str(pick(turns, i)),
-            "data": {"number": i, "latency_ms": 2000},
-        }
 
     Read = Callable[[int], Any]
 
@@ -136,16 +83,6 @@ def main() -> None:
             ),
             lambda i: _LIVE_SESSION.first(pick(hashes, i)),
         ),
-        args,
-    )
-
-    def session_lookup(i: int) -> Any:
-        return _LIVE_SESSION.first(pick(hashes, i))
-
-    compare(
-        "compiled session lookup: new cursor / kept cursor",
-        on_djangos_cursor(session_lookup),
-        session_lookup,
         args,
     )
     with transaction.atomic():  # the locking reads, as in the chat's transactions
@@ -201,90 +138,6 @@ def main() -> None:
             ),
             args,
         )
-        owners = [c.participant for c in conversations]
-        ParticipantDraft.objects.bulk_create(
-            ParticipantDraft(participant=p, key="message", data={"text": "typed"}) for p in owners
-        )
-        compare(
-            "a message draft cleared",
-            lambda i: ParticipantDraft.objects.filter(
-                participant=pick(owners, i), key__in=("message",)
-            ).delete(),
-            lambda i: clear_drafts(pick(owners, i), "message"),
-            args,
-        )
-
-        def audit_entry(i: int) -> Any:
-            return insert(AuditEntry(**audit_fields(i)))
-
-        compare(
-            "an audit entry written",
-            lambda i: AuditEntry.objects.create(**audit_fields(i)),
-            audit_entry,
-            args,
-        )
-        compare(
-            "compiled audit entry: new cursor / kept cursor",
-            on_djangos_cursor(audit_entry),
-            audit_entry,
-            args,
-        )
-        settled = list(Turn.objects.filter(pk__in=turns[:20]))
-        compare(
-            "a reply stored on its turn (12 fields)",
-            lambda i: pick(settled, i).save(update_fields=chat.REPLY_FIELDS),
-            lambda i: update(pick(settled, i), chat.REPLY_FIELDS),
-            args,
-        )
-        steps = list(TurnAnnotation.objects.filter(turn__in=settled))
-        templates = {step.turn_id: step for step in steps}
-        TurnAnnotation.objects.filter(pk__in=[step.pk for step in steps]).delete()
-
-        def opened(write: Callable[[TurnAnnotation], Any]) -> Read:
-            def step(i: int) -> Any:
-                template = templates[pick(settled, i).pk]
-                if i % len(settled) == 0:  # each turn has one step: free them again
-                    TurnAnnotation.objects.filter(turn__in=settled).delete()
-                return write(
-                    TurnAnnotation(
-                        turn_id=template.turn_id,
-                        shown_behaviour_questions=template.shown_behaviour_questions,
-                        selected_pairwise_questions=template.selected_pairwise_questions,
-                        pairwise_plan=template.pairwise_plan,
-                        started_at=template.started_at,
-                    )
-                )
-
-            return step
-
-        compare(
-            "an annotation step opened",
-            opened(lambda step: step.save(force_insert=True)),
-            opened(insert),
-            args,
-        )
-        step_ids = list(TurnAnnotation.objects.values_list("pk", flat=True)[:20])
-        numbers = itertools.count()  # an answer's question is unique within its step
-
-        def answers(i: int) -> list[Any]:
-            return [
-                BehaviourJudgement(
-                    annotation_id=pick(step_ids, i),
-                    position=n,
-                    question_id=f"q{next(numbers)}",
-                    observed="yes",
-                    preferred="yes",
-                )
-                for n in range(6)
-            ]
-
-        compare(
-            "an annotation's six behaviour answers stored",
-            lambda i: BehaviourJudgement.objects.bulk_create(answers(i)),
-            lambda i: insert_many(answers(i)),
-            args,
-        )
-        transaction.set_rollback(True)  # the drafts, entries, steps and answers are not kept
 
 
 if __name__ == "__main__":

@@ -60,7 +60,6 @@ from annotations.services.question_rotation import take_next
 from annotations.services.scale_values import on_scale
 from annotations.services.study_instrument import instrument_of
 from attune_collect.compiled_query import CompiledQuery
-from attune_collect.compiled_write import insert, insert_many, update
 from attune_collect.config import attune_config
 from attune_collect.dispatch import resend_bound
 from attunebench.instrument import Instrument as InstrumentDefinition
@@ -92,18 +91,16 @@ def open_step(turn: Turn, study: Study) -> TurnAnnotation:
         secrets.choice(ATTENTION_OPTIONS) if turn.number in study.attention_check_turns else ""
     )
     now = timezone.now()
-    annotation = insert(  # one per reply: its SQL written once (compiled_write.py)
-        TurnAnnotation(
-            turn=turn,
-            shown_behaviour_questions=behaviour,
-            selected_pairwise_questions=pairwise,
-            pairwise_plan=[{"question_id": q, "response_a": a, "response_b": b} for q in pairwise],
-            started_at=now,
-            improver_endpoint_id=improver_id,
-            improved_status=ImprovedStatus.PENDING if improver_id else ImprovedStatus.UNAVAILABLE,
-            improver_resend_at=now + improver_resend_after() if improver_id else None,
-            attention_expected=attention,
-        )
+    annotation = TurnAnnotation.objects.create(
+        turn=turn,
+        shown_behaviour_questions=behaviour,
+        selected_pairwise_questions=pairwise,
+        pairwise_plan=[{"question_id": q, "response_a": a, "response_b": b} for q in pairwise],
+        started_at=now,
+        improver_endpoint_id=improver_id,
+        improved_status=ImprovedStatus.PENDING if improver_id else ImprovedStatus.UNAVAILABLE,
+        improver_resend_at=now + improver_resend_after() if improver_id else None,
+        attention_expected=attention,
     )
     if improver_id:
         dispatch.improve_reply(turn.pk)  # after commit: the worker must see the turn
@@ -233,17 +230,14 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
         MoodTag.objects.filter(annotation=annotation).delete()
         BehaviourJudgement.objects.filter(annotation=annotation).delete()
 
-    # Each list in one INSERT whose SQL is written once (compiled_write.py). Nothing in this
-    # step reads these rows back, and the step's row is locked: every write below rides the
-    # COMMIT on PostgreSQL (attune_collect/commit_tail.py), one round trip for all of them.
-    insert_many(
+    # Each list in one INSERT.
+    MoodTag.objects.bulk_create(
         [
             MoodTag(annotation=annotation, position=i, emotion=emotion, intensity=intensity)
             for i, (emotion, intensity) in enumerate(tags)
-        ],
-        at_commit=True,
+        ]
     )
-    insert_many(
+    BehaviourJudgement.objects.bulk_create(
         [
             BehaviourJudgement(
                 annotation=annotation,
@@ -253,8 +247,7 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
                 preferred=preferred,
             )
             for i, (qid, observed, preferred) in enumerate(answers)
-        ],
-        at_commit=True,
+        ]
     )
     if waiting:
         # Everything but the comparison is stored; the step stays open for the A/B choice
@@ -263,17 +256,14 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
         annotation.timings = timings
         annotation.attention_answer = attention
         annotation.answers_saved_at = timezone.now()
-        update(
-            annotation,
-            ["human_edited_reply", "timings", "attention_answer", "answers_saved_at"],
-            at_commit=True,
+        annotation.save(
+            update_fields=["human_edited_reply", "timings", "attention_answer", "answers_saved_at"]
         )
         record_audit(
             AuditAction.ANNOTATION_SAVE_ANSWERS,
             target=annotation,
             actor_label=actor_for(participant),
             data={"turn": turn_number, "mood_tags": len(tags)},
-            at_commit=True,
         )
         return annotation
     if winners is None:  # the comparison never reached the participant
@@ -284,7 +274,7 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
             skipped["improved_timed_out"] = True  # planned, but the reply was not in time
         annotation.improved_meta = {**annotation.improved_meta, **skipped}
     else:
-        insert_many(
+        PairwiseChoice.objects.bulk_create(
             [
                 PairwiseChoice(
                     annotation=annotation,
@@ -295,33 +285,29 @@ def submit(participant: Participant, turn_number: int, data: AnnotationInput) ->
                     winner=winners[row["question_id"]],
                 )
                 for i, row in enumerate(annotation.pairwise_plan)
-            ],
-            at_commit=True,
+            ]
         )
     annotation.human_edited_reply = edited
     annotation.timings = timings
     annotation.attention_answer = attention
     annotation.submitted_at = timezone.now()
-    update(
-        annotation,
-        [
+    annotation.save(
+        update_fields=[
             "human_edited_reply",
             "timings",
             "attention_answer",
             "submitted_at",
             "selected_pairwise_questions",
             "improved_meta",
-        ],
-        at_commit=True,
+        ]
     )
     record_audit(
         AuditAction.ANNOTATION_SUBMIT,
         target=annotation,
         actor_label=actor_for(participant),
         data={"turn": turn_number, "mood_tags": len(tags), "pairwise": winners is not None},
-        at_commit=True,
     )
-    clear_drafts(participant, draft_key(turn_number), at_commit=True)
+    clear_drafts(participant, draft_key(turn_number))
     return annotation
 
 

@@ -10,7 +10,6 @@ from django.db import models
 
 from annotations.audit_actions import AuditAction, declared
 from annotations.models import AuditEntry
-from attune_collect.compiled_write import insert
 
 
 def actor_label_for(user: User | None, fallback: str = "system") -> str:
@@ -26,27 +25,16 @@ def record_audit(
     actor: User | None = None,
     actor_label: str | None = None,
     data: dict[str, Any] | None = None,
-    at_commit: bool = False,
 ) -> AuditEntry:
     """Write one audit entry. ``action`` is a member of ``AuditAction`` or its value (a caller
     may build it, ``f"qa.review.{stage}"``); an undeclared one raises ``UndeclaredAuditAction``
-    before anything is written.
-
-    ``at_commit``: the entry is sent with the transaction's COMMIT where it can wait for it
-    (``attune_collect/commit_tail.py``: one round trip less; nothing in the transaction may
-    read it back, and its ``pk`` is then None)."""
+    before anything is written."""
     action = declared(action).value  # a plain str, refused before anything is written
-    # Three entries per chat message: the INSERT's SQL is written once (compiled_write.py).
-    return insert(
-        AuditEntry(
-            actor=actor
-            if actor is not None and getattr(actor, "is_authenticated", False)
-            else None,
-            actor_label=actor_label or actor_label_for(actor),
-            action=action,
-            target_type=target._meta.label_lower if target is not None else "",
-            target_id=str(target.pk) if target is not None else "",
-            data=data or {},
-        ),
-        at_commit=at_commit,
+    return AuditEntry.objects.create(
+        actor=actor if actor is not None and getattr(actor, "is_authenticated", False) else None,
+        actor_label=actor_label or actor_label_for(actor),
+        action=action,
+        target_type=target._meta.label_lower if target is not None else "",
+        target_id=str(target.pk) if target is not None else "",
+        data=data or {},
     )

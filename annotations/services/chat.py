@@ -38,7 +38,6 @@ from annotations.services.model_configs import gateway_config_of, system_prompt_
 from annotations.services.participants import actor_for, current_conversation, require_active
 from annotations.services.withdrawal import WITHDREW_MID_REPLY
 from attune_collect.compiled_query import CompiledQuery
-from attune_collect.compiled_write import insert, update
 from attune_collect.config import attune_config
 from attune_collect.llm import Completion, EndpointConfig
 
@@ -150,18 +149,16 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
     now = timezone.now()
     # The participant's language (else the study's default): the risk check and QA read it.
     language = language_in(conversation)
-    turn = insert(
-        Turn(
-            conversation=conversation,
-            number=last.number + 1 if last else 1,
-            user_message=text,
-            status=TurnStatus.STREAMING,
-            idempotency_key=idempotency_key,
-            started_at=now,
-            stream_claim=1,
-            lease_expires_at=now + turn_lease(),
-            risk_read_due_at=safety.model_read_due(language, now),
-        )
+    turn = Turn.objects.create(
+        conversation=conversation,
+        number=last.number + 1 if last else 1,
+        user_message=text,
+        status=TurnStatus.STREAMING,
+        idempotency_key=idempotency_key,
+        started_at=now,
+        stream_claim=1,
+        lease_expires_at=now + turn_lease(),
+        risk_read_due_at=safety.model_read_due(language, now),
     )
     actor = actor_for(participant)
     record_audit(
@@ -169,10 +166,9 @@ def accept_message(participant: Participant, text: str, idempotency_key: str) ->
         target=turn,
         actor_label=actor,
         data={"number": turn.number, "chars": len(text)},
-        at_commit=True,  # with the COMMIT, as the draft's deletion (commit_tail.py)
     )
     support = safety.check_message(turn, conversation.study, actor_label=actor, language=language)
-    clear_drafts(participant, MESSAGE_DRAFT_KEY, at_commit=True)
+    clear_drafts(participant, MESSAGE_DRAFT_KEY)
     return _plan(conversation, turn, support, earlier=turns)
 
 
@@ -379,13 +375,10 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
     turn.attempts += completion.attempts
     turn.error = ""
     turn.lease_expires_at = None
-    # The writes of every reply: their SQL written once (attune_collect/compiled_write.py).
-    # The turn is locked and nothing in this step reads its row back: the UPDATE rides the
-    # COMMIT on PostgreSQL (attune_collect/commit_tail.py), with the audit entry.
-    update(turn, REPLY_FIELDS, at_commit=True)
+    turn.save(update_fields=REPLY_FIELDS)
     if not conversation.model_version:
         conversation.model_version = completion.model[:120]
-        update(conversation, ["model_version", "updated_at"])
+        conversation.save(update_fields=["model_version", "updated_at"])
     record_audit(
         AuditAction.TURN_REPLY,
         target=turn,
@@ -395,7 +388,6 @@ def record_reply(turn_id: int, completion: Completion) -> ReplyResult | None:
             "latency_ms": turn.latency_ms,
             "completion_tokens": turn.completion_tokens,
         },
-        at_commit=True,
     )
     safety.check_reply(turn, completion.text, "model_reply")
     return ReplyResult(turn=turn, annotation=open_step(turn, conversation.study))
@@ -418,7 +410,7 @@ def record_failure(
     turn.finished_at = timezone.now()
     turn.attempts += attempts
     turn.lease_expires_at = None
-    update(turn, ["status", "error", "finished_at", "attempts", "lease_expires_at"])
+    turn.save(update_fields=["status", "error", "finished_at", "attempts", "lease_expires_at"])
     record_audit(
         AuditAction.TURN_FAIL,
         target=turn,

@@ -11,13 +11,9 @@ import json
 import re
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
-
 from annotations.models import Participant, ParticipantDraft
 from annotations.services.errors import invalid
-from attune_collect.commit_tail import write_at_commit
 from attune_collect.config import attune_config
-from attune_collect.kept_cursor import statement_cursor
 
 DRAFT_KEY = re.compile(r"^[a-z0-9][a-z0-9:_-]{0,63}$")
 MAX_DRAFT_BYTES = 64 * 1024
@@ -77,29 +73,9 @@ def _check_key(key: str) -> None:
         raise invalid("key", "use 1 to 64 lower-case letters, digits, ':', '_' or '-'")
 
 
-def clear_drafts(participant: Participant, *keys: str, at_commit: bool = False) -> None:
-    """Delete the participant's drafts under ``keys`` (twice per chat message).
-
-    ``at_commit``: in the round trip of the transaction's COMMIT where the deletion can wait
-    for it (``attune_collect/commit_tail.py``; nothing in the transaction may read or write
-    these drafts after it).
-
-    One plain DELETE: no model refers to a draft and no signal listens for its deletion
-    (``tests/participant/test_drafts.py`` checks both), so the deletion collector that
-    ``QuerySet.delete()`` builds to find cascades would find nothing, at about 0.5 ms of CPU
-    per call (``benchmarks/compiled_queries.py``).
-    """
-    if not keys:
-        return
-    quote = connection.ops.quote_name
-    table = quote(ParticipantDraft._meta.db_table)
-    # The columns of the fields participant and key (Django's default names).
-    owner, key = quote("participant_id"), quote("key")
-    placeholders = ", ".join(["%s"] * len(keys))
-    sql = f"DELETE FROM {table} WHERE {owner} = %s AND {key} IN ({placeholders})"
-    params = [participant.pk, *keys]
-    if at_commit:
-        write_at_commit(sql, params)
-        return
-    with statement_cursor(connections[DEFAULT_DB_ALIAS]) as cursor:
-        cursor.execute(sql, params)
+def clear_drafts(participant: Participant, *keys: str) -> None:
+    """Delete the participant's drafts under ``keys`` (twice per chat message): one DELETE, as
+    Django deletes without its collector's queries while no model refers to a draft and nothing
+    listens for a draft's deletion (``tests/participant/test_drafts.py`` checks both)."""
+    if keys:
+        ParticipantDraft.objects.filter(participant=participant, key__in=keys).delete()

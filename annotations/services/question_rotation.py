@@ -11,10 +11,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
 
 from annotations.models import QuestionRotation, Study
-from attune_collect.kept_cursor import statement_cursor
 
 
 def cyclic_order(study_id: int, kind: str, ids: Sequence[str]) -> list[str]:
@@ -49,7 +48,7 @@ def _advance(study: Study, kind: str, k: int) -> int | None:
     table = quote(QuestionRotation._meta.db_table)
     # The columns of the fields cursor, study and kind (Django's default names).
     cursor, study_id, kind_column = quote("cursor"), quote("study_id"), quote("kind")
-    with statement_cursor(connections[DEFAULT_DB_ALIAS]) as db:
+    with connection.cursor() as db:
         db.execute(
             f"UPDATE {table} SET {cursor} = {cursor} + %s "
             f"WHERE {study_id} = %s AND {kind_column} = %s RETURNING {cursor}",

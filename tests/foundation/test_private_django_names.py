@@ -26,11 +26,8 @@ DOCUMENTED = {"_meta"}  # https://docs.djangoproject.com/en/stable/ref/models/me
 ADAPTERS = {
     # the participant API's ASGI path (tests/participant/test_request_signals_on_the_loop.py)
     "attune_collect/asgi_handler.py",
-    # the PostgreSQL backend's commit path (tests/foundation/test_commit_tail.py)
-    "attune_collect/postgresql/base.py",
-    # statements compiled once per connection (tests/foundation/test_compiled_*.py)
+    # reads compiled once per connection (tests/foundation/test_compiled_query.py)
     "attune_collect/compiled_query.py",
-    "attune_collect/compiled_write.py",
     # one Redis client per process for Django's Redis cache (tests/foundation/test_shared_redis_cache.py)
     "attune_collect/cache.py",
 }

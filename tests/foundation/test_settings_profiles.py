@@ -52,8 +52,7 @@ def test_database_and_redis_urls_switch_to_postgres_and_redis(tmp_path):
         {"DATABASE_URL": "postgres://u@db:5432/attune", "REDIS_URL": "redis://cache:6379/0"},
         tmp_path,
     )
-    # Django's backend, its COMMIT carrying the kept writes (attune_collect/commit_tail.py)
-    assert found["engine"] == "attune_collect.postgresql"
+    assert found["engine"] == "django.db.backends.postgresql"  # Django's own, with the pool
     assert found["broker"] == "redis://cache:6379/0"
     assert found["cache"] == "attune_collect.cache.SharedRedisCache"
 

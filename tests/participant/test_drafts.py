@@ -57,8 +57,8 @@ def test_clearing_drafts_leaves_other_keys_and_other_participants_alone(particip
 
 
 def test_a_plain_delete_removes_all_a_draft_has():
-    # clear_drafts deletes with one DELETE statement, not through Django's collector: right
-    # only while no model refers to a draft and nothing listens for a draft's deletion.
+    # clear_drafts's QuerySet.delete() is one DELETE statement (Django's fast delete) only
+    # while no model refers to a draft and nothing listens for a draft's deletion.
     assert ParticipantDraft._meta.related_objects == ()
     assert not pre_delete.has_listeners(ParticipantDraft)
     assert not post_delete.has_listeners(ParticipantDraft)

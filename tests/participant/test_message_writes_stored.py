@@ -1,6 +1,6 @@
-"""A message's writes that ride their step's COMMIT on PostgreSQL (attune_collect/commit_tail.py)
-are all stored, through the platform under uvicorn: the audit entries of the message, the reply
-and the submit, the submit's mood tags, answers and step, and the cleared drafts."""
+"""A message's writes are all stored, through the platform under uvicorn: the audit entries of
+the message, the reply and the submit, the submit's mood tags, answers and step, and the
+cleared drafts."""
 
 from __future__ import annotations
 
