@@ -85,7 +85,7 @@ def test_a_german_risk_message_raises_the_notice_in_german(
     assert (support["turn"], support["resources"]) == (1, GERMAN["support_resources"])
     assert result.names[-1] == "done"  # the chat goes on
     signal = TurnSignal.objects.get(kind=SignalKind.RISK)
-    assert signal.evidence["phrases"] == ["will nicht mehr leben"]
+    assert signal.evidence["phrases"] == ["ich will nicht mehr leben"]
     assert sent_tasks["qa.risk_alert"] == [signal.turn_id]
     # On reload, the session carries the same German notice.
     assert client.session()["support"]["resources"] == GERMAN["support_resources"]
