@@ -5,13 +5,10 @@ kills at once; pill counts with a word of dying, heights asked plainly, "tot sei
 a lighter held to the skin, fresh cuts covered or hidden from mum, a cut again in dialect,
 dialect burden and intent, a bridge or a dam and then the end, last messages scheduled, a
 plane crash wished for. Beside each, the everyday words they must leave alone. Written here,
-not copied from a corpus file; the lexicon alone (``risk_phrases``) is asked."""
+not copied from a corpus file; the lexicon alone (``risk_phrases``) is asked by
+``test_language_lexicon_cases.py``."""
 
 from __future__ import annotations
-
-import pytest
-
-from annotations.text_checks.lexicons import risk_phrases
 
 STILL_RISK = {
     "es": (
@@ -62,17 +59,3 @@ EXCLUDED = {
         "wir fliegen morgen, hoffentlich stürzt der flieger nicht ab",
     ),
 }
-
-
-@pytest.mark.parametrize(
-    ("language", "text"), [(lang, text) for lang, texts in STILL_RISK.items() for text in texts]
-)
-def test_a_phrasing_after_heldout_v6_fires(language, text):
-    assert risk_phrases(text, language), text
-
-
-@pytest.mark.parametrize(
-    ("language", "text"), [(lang, text) for lang, texts in EXCLUDED.items() for text in texts]
-)
-def test_an_exclusion_after_heldout_v6_does_not_fire(language, text):
-    assert risk_phrases(text, language) == [], (text, risk_phrases(text, language))

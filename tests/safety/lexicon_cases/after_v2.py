@@ -2,13 +2,10 @@
 held-out v2"), and their exclusions, as the English list has them: jest next to an idiom ("me
 quiero morir jaja"), someone else as the subject ("meine tochter ritzt sich"), a topic and not an
 act (a novel, the news, a thesis), a dose question without a mark of self-harm. Each case is
-written here, not copied from a corpus file; the lexicon alone (``risk_phrases``) is asked."""
+written here, not copied from a corpus file; the lexicon alone (``risk_phrases``) is asked by
+``test_language_lexicon_cases.py``."""
 
 from __future__ import annotations
-
-import pytest
-
-from annotations.text_checks.lexicons import risk_phrases
 
 STILL_RISK = {
     "es": (
@@ -158,23 +155,3 @@ EXCLUDED = {
         "vor zehn jahren hab ich versucht mir das leben zu nehmen, heute gehts mir richtig gut",
     ),
 }
-
-
-@pytest.mark.parametrize(
-    ("language", "text"), [(lang, text) for lang, texts in STILL_RISK.items() for text in texts]
-)
-def test_a_risk_phrasing_fires(language, text):
-    assert risk_phrases(text, language), text
-
-
-@pytest.mark.parametrize(
-    ("language", "text"), [(lang, text) for lang, texts in EXCLUDED.items() for text in texts]
-)
-def test_an_excluded_phrasing_does_not_fire(language, text):
-    assert risk_phrases(text, language) == [], text
-
-
-def test_jest_is_only_an_exclusion_after_an_idiom_not_after_a_plan():
-    """A laugh does not silence a plan: "jaja" excludes the idiom, not the method."""
-    assert risk_phrases("me tomo el frasco entero esta noche jaja", "es")
-    assert risk_phrases("heut nacht geh ich zur brücke und spring haha", "de")

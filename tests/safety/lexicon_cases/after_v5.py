@@ -5,13 +5,9 @@ a jump (in dialect too), Swiss, Bavarian and Austrian self-statements, "lebensm√
 subject, a will with a deadline; and the exclusions for v5's lexicon alarms: a series' ending
 that "me mat√≥", self-harm stopped years ago, someone else who jumped, pest poison safe for a
 pet. Each case is written here, not copied from a corpus file; the lexicon alone
-(``risk_phrases``) is asked."""
+(``risk_phrases``) is asked by ``test_language_lexicon_cases.py``."""
 
 from __future__ import annotations
-
-import pytest
-
-from annotations.text_checks.lexicons import risk_phrases
 
 STILL_RISK = {
     "de": (
@@ -86,17 +82,3 @@ EXCLUDED = {
         "veneno para hormigas que sea seguro para mi gato",
     ),
 }
-
-
-@pytest.mark.parametrize(
-    ("language", "text"), [(lang, text) for lang, texts in STILL_RISK.items() for text in texts]
-)
-def test_a_phrasing_after_heldout_v5_fires(language, text):
-    assert risk_phrases(text, language), text
-
-
-@pytest.mark.parametrize(
-    ("language", "text"), [(lang, text) for lang, texts in EXCLUDED.items() for text in texts]
-)
-def test_an_exclusion_after_heldout_v5_does_not_fire(language, text):
-    assert risk_phrases(text, language) == [], (text, risk_phrases(text, language))
