@@ -44,18 +44,27 @@ def test_faults_are_consumed_in_order_then_normal_answers_resume(openai_server: 
 
 
 async def test_serves_hundreds_of_concurrent_streams(openai_server: TestServer):
-    openai_server.behaviour.latency_s = 0.2  # every stream is open at the same time
+    """220 streams open at once: the server holds every answer until all are admitted (a
+    barrier, not a latency that a slow host outlasts), then each ends with [DONE]."""
+    streams_open = 220
+    openai_server.behaviour.hold()
     url = f"{openai_server.base_url}/chat/completions"
     body = {"model": "m", "stream": True, "messages": [{"role": "user", "content": "hi there"}]}
     limits = httpx.Limits(max_connections=300)
 
-    async with httpx.AsyncClient(limits=limits, timeout=10) as client:
+    async with httpx.AsyncClient(limits=limits, timeout=30) as client:
 
         async def one_stream() -> list[str]:
             async with client.stream("POST", url, json=body) as response:
                 return [line async for line in response.aiter_lines() if line.startswith("data:")]
 
-        streams = await asyncio.gather(*(one_stream() for _ in range(220)))
+        streams = asyncio.gather(*(one_stream() for _ in range(streams_open)))
+        deadline = asyncio.get_running_loop().time() + 30
+        while openai_server.behaviour.in_flight < streams_open:
+            assert asyncio.get_running_loop().time() < deadline, "the streams were not all admitted"
+            await asyncio.sleep(0.005)  # yields to the client's tasks; the state is polled
+        openai_server.behaviour.release()
+        answered = await streams
 
-    assert all(lines[-1] == "data: [DONE]" for lines in streams)
-    assert openai_server.behaviour.max_in_flight >= 200
+    assert all(lines[-1] == "data: [DONE]" for lines in answered)
+    assert openai_server.behaviour.max_in_flight == streams_open
