@@ -372,7 +372,9 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?:me pego|me lastimo|lastimarme|pegarme|me golpeo|me hago dano) a mi mism[oa]",
     # no reason to live, hopelessness about living
     r"(?:razon|razones|motivo|motivos) (?:para|por (?:el|la|lo) que) (?:vivir|seguir "
-    r"(?:viviendo|con vida|vivo|viva|aqui))",
+    r"(?:viviendo|con vida|vivo|viva|aqui))"
+    # where to live, not whether: "no hay razon para vivir en una ciudad tan cara"
+    r"(?! (?:en|aqui|alli|ahi|cerca|lejos|con|de alquiler|solo|sola|juntos)\b)",
     r"nada (?:\w+ )?por (?:lo )?que vivir",
     r"no vale la pena (?:vivir|seguir viviendo|seguir)",
     r"(?:la|mi) vida (?:ya )?no vale la pena",
@@ -389,7 +391,10 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     # others better off without me, a burden
     r"(?:mejor|mas tranquil[oa]s?|mas feli(?:z|ces)) sin mi\b" + _END,
     _SOMEONE_SAYS + r"(?:soy|sea|me siento|sentirme|ser) (?:solo |solamente |nada mas que )?"
-    r"(?:una |un )?(?:carga|estorbo|peso muerto|molestia)\b(?! de (?:trabajo|energia)\b)" + _JEST,
+    r"(?:una |un )?(?:carga|estorbo|peso muerto|molestia)\b(?! de (?:trabajo|energia)\b)"
+    # a newcomer slowing a team down, not a life
+    r"(?! (?:para|en|con) (?:mi |el |la |los |las )?(?:equipo|trabajo|oficina|grupo|clase|proyecto"
+    r"|empresa|jefe|jefa|companeros|turno)\b)" + _JEST,
     r"si (?:yo )?(?:me muriera|me muero|muriera|me mato|desapareciera|no existiera|"
     r"no estuviera|me fuera para siempre)\b(?! de\b)",
     r"nadie me (?:echaria|extranaria|recordaria|lloraria)\b",
@@ -539,6 +544,8 @@ _RELATIONS_ES = (
     "|jefe|jefa|profe|profesor|profesora|carnal|crush|roomie|adolescente|joven|muchacho|muchacha"
     # a show, a match or an exam as the subject: "el capitulo de anoche me mato"
     "|capitulo|episodio|serie|temporada|pelicula|peli|partido|examen|parcial|cancion"
+    # a goal, a joke, a meme: "ese penal en el ultimo minuto me mato"
+    "|gol|golazo|penal|penalti|jugada|chiste|meme|video|concierto"
 )
 _FIRST_PERSON_ES = (
     r"\b(?:yo|me|mi|mis|conmigo|nosotros|nosotras|nos|estoy|soy|tengo|tenia|quiero|pienso|siento"
@@ -613,7 +620,7 @@ READING_ES = Reading(
         r"|ordenador|wifi|internet|excel|examen|parcial|tarea|deberes|juego|partida|videojuego"
         r"|dark souls|fortnite|minecraft|fifa|nivel|profe|trafico|lunes|suegra"
         # held-out v7: boredom, a meeting, a class ("estoy que me tiro ... de lo aburrido")
-        r"|aburrid\w*|aburrimiento|flojera|reunion|zoom|junta|clase|planta baja)\b"
+        r"|aburrid\w*|aburrimiento|flojera|reunion|zoom|junta|clase|planta baja|calor|frio)\b"
     ),
     earnest=re.compile(
         r"\b(?:en serio|de verdad|no es broma|no estoy bromeando|no es chiste|literal"

@@ -74,6 +74,9 @@ EXCLUDED = {
         "hace años me cortaba, ya van 3 años limpia y estoy orgullosa",
         "ese golazo me mato, que partido",
         "escribi una carta de despedida para mi compañera que se jubila",
+        "soy un estorbo en la oficina, todavia no se usar el sistema",
+        "no hay razon para vivir aqui pagando esta renta",
+        "el chiste de mi hermano me mato, no paraba de reir",
     ),
     "de": (
         "wie viel ibuprofen darf ich am tag nehmen ohne dass die leber leidet",
