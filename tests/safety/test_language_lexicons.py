@@ -7,7 +7,7 @@ corpora are hand-written, phone-typed, in nine risk categories; ``train_v2.jsonl
 lists; near-misses from the words of risk), ``train_v4.jsonl`` likewise after held-out v2, and
 ``train_heldout_v1.jsonl`` to ``train_heldout_v7.jsonl`` are the retired held-out sets,
 ``train_v5.jsonl`` was written after held-out v3, ``train_v6.jsonl`` after held-out v5 and
-``train_v7.jsonl`` after held-out v6, so the phrasings are not measured on them. The English model never trains on them
+``train_v7.jsonl`` after held-out v6 and ``train_v8.jsonl`` after held-out v7, so the phrasings are not measured on them. The English model never trains on them
 (they live in a folder of their own)."""
 
 from __future__ import annotations
@@ -276,6 +276,22 @@ WRITTEN_FILES = (
         75,
         25,
         ("train_heldout_v7.jsonl",),
+    ),
+    # after held-out v7: weighted to plans named by a place, a weapon or a time, methods asked
+    # with named medicines, preparatory acts (papers, belongings, a rope hung) and self-harm
+    # (covering marks, a blade, cuts without a doctor), Swiss and Bavarian forms, long messages
+    # with the risk buried; near-misses of v7's alarm kinds (a laugh at boredom, heat or a
+    # meeting, a talk or a class on self-harm, days free of smoking, a goal that "killed", a
+    # colleague's farewell card) and the same words in everyday use (a holiday bridge, a roof
+    # gutter, a hunt, a swing's rope, a hammock's knot, a pharmacy student's LD50)
+    WrittenFile(
+        "train_v8.jsonl",
+        11,
+        ("plan", "method", "preparatory", "self_harm"),
+        22,
+        150,
+        110,
+        40,
     ),
 )
 
