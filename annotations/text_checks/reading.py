@@ -58,11 +58,16 @@ class Reading:
     over: re.Pattern[str] | None = None
     relapse: re.Pattern[str] | None = None
     recoverable: re.Pattern[str] | None = None
-    # A laugh and an everyday cause (a game, a boss, a machine, an exam) anywhere in the
-    # message, unless the participant says it is meant (``earnest``).
+    # A laugh anywhere in the message and an everyday cause (a game, a boss, a machine, an
+    # exam) in the phrase's own sentence, unless the participant says it is meant (``earnest``):
+    # a boss named in another sentence does not make a plan said of oneself a joke.
     laugh: re.Pattern[str] | None = None
     trivial: re.Pattern[str] | None = None
     earnest: re.Pattern[str] | None = None
+    # A talk, a lesson or an essay on it, named in the phrase's clause right before it ("una
+    # charla sobre bullying y autolesiones", "ein referat über suizid"): a topic for a phrase of
+    # ``theirs`` even when the participant gives the talk ("soy profe y tengo que dar ...").
+    topic_before: re.Pattern[str] | None = None
 
 
 def someone_elses(reading: Reading, text: str, start: int, end: int, phrase: str) -> bool:
@@ -78,8 +83,9 @@ def someone_elses(reading: Reading, text: str, start: int, end: int, phrase: str
         return True
     return (
         _a_topic(reading, text, start, phrase, rest)
+        or _topic_before(reading, text, start, phrase)
         or _past_and_over(reading, text, phrase)
-        or _in_jest(reading, text)
+        or _in_jest(reading, text, start, end)
     )
 
 
@@ -117,6 +123,13 @@ def _a_topic(reading: Reading, text: str, start: int, phrase: str, rest: str) ->
     return bool(reading.topic.search(text)) and not reading.first_person.search(clause)
 
 
+def _topic_before(reading: Reading, text: str, start: int, phrase: str) -> bool:
+    if reading.topic_before is None or not reading.theirs.search(phrase):
+        return False
+    clause = re.split(r"[,.:!?;\n]", text[:start])[-1]
+    return reading.topic_before.search(clause) is not None
+
+
 def _past_and_over(reading: Reading, text: str, phrase: str) -> bool:
     if None in (reading.past, reading.over, reading.relapse, reading.recoverable):
         return False
@@ -129,11 +142,15 @@ def _past_and_over(reading: Reading, text: str, phrase: str) -> bool:
     )
 
 
-def _in_jest(reading: Reading, text: str) -> bool:
+def _in_jest(reading: Reading, text: str, start: int, end: int) -> bool:
     if reading.laugh is None or reading.trivial is None or reading.earnest is None:
         return False
+    # the everyday cause in the phrase's own sentence: "si el wifi se cae otra vez me tiro del
+    # balcon jaja", not "esta noche me tomo todo. el jefe ni se va a enterar jaja"
+    sentence = re.split(_SENTENCE_END, text[:start])[-1] + text[start:end]
+    sentence += re.split(_SENTENCE_END, text[end:])[0]
     return bool(
         reading.laugh.search(text)
-        and reading.trivial.search(text)
+        and reading.trivial.search(sentence)
         and not reading.earnest.search(text)
     )
