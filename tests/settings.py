@@ -55,3 +55,8 @@ from attune_collect.settings import *  # noqa: E402, F403
 # factory user hashes one. MD5 is never used outside a test run; the processes a test starts
 # (servers, workers) load these settings too, so they check the hashes the test wrote.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# A transactional test's teardown empties the tables with this app's ``flush``: DELETE of the
+# tables that hold rows, instead of a TRUNCATE of every table (tests/fast_flush, about 1 s less a
+# test on PostgreSQL). First, so its command is the one Django finds.
+INSTALLED_APPS = ["tests.fast_flush", *INSTALLED_APPS]  # noqa: F405
