@@ -5,7 +5,7 @@ language's lexicon and the English phrases; the suite's models are the lexicon a
 corpora are hand-written, phone-typed, in nine risk categories; ``train_v2.jsonl`` and
 ``train_v3.jsonl`` were written for each language's learned model (indirect phrasings no lexicon
 lists; near-misses from the words of risk), ``train_v4.jsonl`` likewise after held-out v2, and
-``train_heldout_v1.jsonl`` to ``train_heldout_v7.jsonl`` are the retired held-out sets,
+``train_heldout_v1.jsonl`` to ``train_heldout_v8.jsonl`` are the retired held-out sets,
 ``train_v5.jsonl`` was written after held-out v3, ``train_v6.jsonl`` after held-out v5 and
 ``train_v7.jsonl`` after held-out v6 and ``train_v8.jsonl`` after held-out v7, so the phrasings are not measured on them. The English model never trains on them
 (they live in a folder of their own)."""
@@ -97,11 +97,11 @@ def test_no_message_twice_nor_in_both_labels(language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_retired_heldout_set_is_training_text_now(language):
-    """Held-out v1 to v7 were each run once (docs/benchmarks.md), then renamed
-    ``train_heldout_v1.jsonl`` to ``train_heldout_v7.jsonl``: the model trains on them, and no
+    """Held-out v1 to v8 were each run once (docs/benchmarks.md), then renamed
+    ``train_heldout_v1.jsonl`` to ``train_heldout_v8.jsonl``: the model trains on them, and no
     held-out file of those versions is left to be run again."""
     folder = language_folder(language)
-    for version in ("v1", "v2", "v3", "v4", "v5", "v6", "v7"):
+    for version in ("v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"):
         assert folder / f"train_heldout_{version}.jsonl" in training_files(folder)
         assert not (folder / f"heldout_{version}.jsonl").exists()
 
@@ -231,6 +231,7 @@ WRITTEN_FILES = (
             "train_heldout_v4.jsonl",
             "train_heldout_v5.jsonl",
             "train_heldout_v6.jsonl",
+            "train_heldout_v8.jsonl",
         ),
     ),
     # after held-out v3: weighted to what v3 missed; near-misses of v3's alarm kinds (a machine
@@ -275,7 +276,7 @@ WRITTEN_FILES = (
         100,
         75,
         25,
-        ("train_heldout_v7.jsonl",),
+        ("train_heldout_v7.jsonl", "train_heldout_v8.jsonl"),
     ),
     # after held-out v7: weighted to plans named by a place, a weapon or a time, methods asked
     # with named medicines, preparatory acts (papers, belongings, a rope hung) and self-harm
@@ -292,6 +293,7 @@ WRITTEN_FILES = (
         150,
         110,
         40,
+        ("train_heldout_v8.jsonl",),
     ),
 )
 
