@@ -5,8 +5,9 @@ game or "away", a room that will be free for good, a named medicine with alcohol
 dying or a count, a blade taken out of a razor or "calling", getting out of everyone's way.
 Beside each, the everyday words they must leave alone, and v8's alarm kinds: a game's boss that
 "killed" the participant, "me quiero matar" over a mundane mishap with a laugh, a farewell
-letter for someone moving abroad, the deadliest animal for a quiz. Written here, not copied from
-a corpus file; the lexicon alone (``risk_phrases``) is asked by
+letter for someone moving abroad, the deadliest animal for a quiz, attempts counted on a ward or
+an ambulance, a class's subject named before the phrase, a long sleep "until noon". Written
+here, not copied from a corpus file; the lexicon alone (``risk_phrases``) is asked by
 ``test_language_lexicon_cases.py``."""
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ EXCLUDED = {
         "se me rompio la cuchilla de la maquinita de afeitar",
         "quitate del medio que no veo la tele jaja",
         "envidio a mi hermana, ella si descansa los fines de semana",
+        "cual es el insecto mas letal para el humano, es para la trivia",
+        "mi tia es paramedica y ve muchos intentos de suicidio en su turno",
     ),
     "de": (
         "der endboss hat mich zehnmal getötet haha",
@@ -78,5 +81,8 @@ EXCLUDED = {
         "der spieler wurde aus dem spiel genommen, zu viele fouls",
         "mach mal den fleck da weg",
         "in dieser welt der influencer fühl ich mich alt",
+        "mein onkel ist notarzt und erlebt viele suizidversuche im jahr",
+        "im ethikunterricht hatten wir das thema selbstverletzung",
+        "am wochenende will ich bis mittag nicht aufwachen",
     ),
 }
