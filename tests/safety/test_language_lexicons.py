@@ -7,7 +7,7 @@ corpora are hand-written, phone-typed, in nine risk categories; ``train_v2.jsonl
 lists; near-misses from the words of risk), ``train_v4.jsonl`` likewise after held-out v2, and
 ``train_heldout_v1.jsonl`` to ``train_heldout_v8.jsonl`` are the retired held-out sets,
 ``train_v5.jsonl`` was written after held-out v3, ``train_v6.jsonl`` after held-out v5 and
-``train_v7.jsonl`` after held-out v6 and ``train_v8.jsonl`` after held-out v7, so the phrasings are not measured on them. The English model never trains on them
+``train_v7.jsonl`` after held-out v6, ``train_v8.jsonl`` after held-out v7 and ``train_v9.jsonl`` after held-out v8, so the phrasings are not measured on them. The English model never trains on them
 (they live in a folder of their own)."""
 
 from __future__ import annotations
@@ -294,6 +294,21 @@ WRITTEN_FILES = (
         110,
         40,
         ("train_heldout_v8.jsonl",),
+    ),
+    # after held-out v8: a third of the risk told in passing inside a long ordinary request (a
+    # summary, a week's plan, a menu, a CV), slang ("sh", "unalive", a barcode, "kms"), envying
+    # the dead, leaving this world, indirect goodbyes, medicines with alcohol; near-misses of
+    # v8's alarm kinds (a game's boss, "me quiero matar" over a mishap with a laugh, a farewell
+    # letter for someone moving abroad, the deadliest animal for a quiz, leaving Instagram, a
+    # bridge and the metro) and long ordinary requests with no risk
+    WrittenFile(
+        "train_v9.jsonl",
+        11,
+        ("plan", "method", "preparatory", "self_harm"),
+        20,
+        150,
+        120,
+        25,
     ),
 )
 
