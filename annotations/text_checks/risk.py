@@ -19,7 +19,8 @@ Each language a model reads has its artefact: ``risk_model.json`` for English,
 ``risk_model.de.json``: the same MiniLM encoder and word model, trained on that language's
 corpus, ``manage.py train_risk_model --language es``, the word model over the text normalised
 for it, plus a third model over the same text's character n-grams within words, ``CharModel``,
-whose weighted decision joins the sum); a message is read by the model of its participant's primary language ("es-MX" is
+whose weighted decision joins the sum, and a long message read whole and in windows of
+sentences, ``Parts``); a message is read by the model of its participant's primary language ("es-MX" is
 "es"). An artefact holds the classifier (scaler, float16 support vectors, their coefficients,
 the word model's terms with their idf and coefficients, the two models' weights, the
 calibration) and two thresholds (``risk_training.py`` says how they are
@@ -225,8 +226,17 @@ class Classifier:
         self.chars = CharModel(spec["chars"], language) if spec.get("chars") else None
         self.slope = float(spec["calibration"]["slope"])
         self.offset = float(spec["calibration"]["intercept"])
+        self.parts = parts_of(spec.get("parts"))  # how a long message is read (None: whole)
 
     def score(self, vector: np.ndarray, text: str) -> float:
+        return self.probability(self.decision(vector, text))
+
+    def probability(self, combined: float) -> float:
+        logit = self.slope * combined + self.offset
+        return float(1.0 / (1.0 + np.exp(-logit)))
+
+    def decision(self, vector: np.ndarray, text: str) -> float:
+        """The models' weighted sum, before calibration."""
         x = (vector - self.mean) / self.scale
         distances = self.support_norms - 2.0 * (self.support @ x) + float(x @ x)
         decision = float(np.exp(-self.gamma * np.maximum(distances, 0.0)) @ self.dual_coef)
@@ -235,8 +245,7 @@ class Classifier:
             combined += self.words.weight * self.words.decision(text)
         if self.chars is not None:
             combined += self.chars.weight * self.chars.decision(text)
-        logit = self.slope * combined + self.offset
-        return float(1.0 / (1.0 + np.exp(-logit)))
+        return combined
 
 
 def thresholds_of(artefact: dict[str, Any]) -> Thresholds:
@@ -274,10 +283,18 @@ class RiskModel:
         )
 
     def score(self, text: str) -> float:
-        """The classifier's probability that ``text`` is risk (0 for an empty message)."""
+        """The classifier's probability that ``text`` is risk (0 for an empty message); for a
+        long message, where the artefact reads one in parts, the highest of the whole's and
+        each part's (``Parts``)."""
         if self._encoder is None or self._classifier is None or not normalise(text):
             return 0.0
-        return self._classifier.score(self._encoder.embed_one(text), text)
+        classifier, encoder, parts = self._classifier, self._encoder, self._classifier.parts
+        combined = classifier.decision(encoder.embed_one(text), text)
+        if parts is not None:
+            for part in parts.of(text):
+                part_decision = classifier.decision(encoder.embed_one(part), part) - parts.margin
+                combined = max(combined, part_decision)
+        return classifier.probability(combined)
 
     def nearest_to(self, text: str) -> tuple[float, str | None, str | None]:
         """The cosine similarity, text and category of the nearest training risk message
@@ -310,6 +327,63 @@ class RiskModel:
         sure = similarity >= self.thresholds.neighbour_similarity or score >= self.thresholds.flag
         fired = sure or score >= self.thresholds.check_in
         return Firing(score, fired, sure, neighbour, category)
+
+
+# A long message is read whole and part by part (Spanish and German: ``risk_training.PARTS``):
+# risk told in one sentence of a long ordinary request is diluted in the whole message's score.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?;\u2026])\s+|\s*\n+\s*")
+
+
+@dataclass(frozen=True)
+class Parts:
+    """How an artefact reads a long message (its classifier's ``parts``): a message of more than
+    ``words`` words (or, if ``sentences`` is not 0, of at least that many sentences) is also
+    scored sentence by sentence (each ``window`` consecutive sentences; a sentence longer than
+    ``longest`` words in windows of that many words, overlapping by half), and its score is the
+    highest of the whole's and the parts', each part's decision less ``margin`` (a part is a
+    short text, read without the request around it: the margin keeps ordinary long requests
+    where they were)."""
+
+    words: int
+    sentences: int = 0
+    window: int = 1
+    longest: int = 30
+    margin: float = 0.0
+
+    def of(self, text: str) -> list[str]:
+        """The parts ``text`` is scored in besides the whole ([] for a short message)."""
+        sentences = [s for s in (p.strip() for p in _SENTENCE_BREAK.split(text)) if s]
+        many = self.sentences > 0 and len(sentences) >= self.sentences
+        if len(text.split()) <= self.words and not many:
+            return []
+        parts: list[str] = []
+        for start in range(max(len(sentences) - self.window + 1, 1)):
+            tokens = " ".join(sentences[start : start + self.window]).split()
+            if len(tokens) <= self.longest:
+                parts.append(" ".join(tokens))
+                continue
+            step = max(self.longest // 2, 1)
+            for first in range(0, len(tokens) - step, step):
+                parts.append(" ".join(tokens[first : first + self.longest]))
+        whole = " ".join(text.split())
+        return [p for p in dict.fromkeys(parts) if p != whole and normalise(p)]
+
+    def spec(self) -> dict[str, Any]:
+        return {
+            "words": self.words,
+            "sentences": self.sentences,
+            "window": self.window,
+            "longest": self.longest,
+            "margin": float(f"{self.margin:.7g}"),
+        }
+
+
+def parts_of(spec: dict[str, Any] | None) -> Parts | None:
+    """An artefact's reading of long messages (None: the whole message alone, as English's)."""
+    if not spec:
+        return None
+    counts = {key: int(value) for key, value in spec.items() if key != "margin"}
+    return Parts(**counts, margin=float(spec.get("margin", 0.0)))
 
 
 _lock = threading.Lock()
