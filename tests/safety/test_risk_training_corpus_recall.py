@@ -1,5 +1,7 @@
 """The combined risk check (lexicon or the shipped model) catches every risk message of the
-training corpus; the share of its everyday messages flagged is printed in the run's report."""
+training corpus. Only the risk messages are read: the share of everyday messages flagged is a
+figure, not a rule, and ``benchmarks/risk_check.py`` and ``manage.py train_risk_model`` print it
+(reading the 2,859 everyday messages too more than doubled this test's time)."""
 
 from __future__ import annotations
 
@@ -9,14 +11,11 @@ from tests.safety.conftest import REPORT_KEY
 
 
 def test_every_training_risk_message_is_caught(record_property, shipped_risk_model):
-    examples = read_examples(training_files())
-    risk = [e for e in examples if e.risk]
-    everyday = [e for e in examples if not e.risk]
+    risk = [e for e in read_examples(training_files()) if e.risk]
     missed = [f"{e.source}: {e.text}" for e in risk if not is_risk(e.text)]
-    flagged = [e for e in everyday if is_risk(e.text)]
     record_property(
         REPORT_KEY,
         f"risk check (lexicon + model) on its training corpus: {len(risk) - len(missed)}/"
-        f"{len(risk)} risk messages caught, {len(flagged)}/{len(everyday)} everyday flagged",
+        f"{len(risk)} risk messages caught",
     )
     assert risk and not missed, f"training risk messages missed: {missed}"
