@@ -1,9 +1,9 @@
 """The pattern detector: presidio-analyzer's recognizers and phonenumbers, no model. Pure.
 
 presidio's default NLP engine loads a trained spaCy pipeline, which cannot be installed from PyPI
-and must never be downloaded at run time; its pattern recognizers need none of it. The engine here
-hands them a blank English tokenizer (``spacy.blank("en")``: a tokenizer, no weights), so nothing
-is loaded from outside the wheels. Person and place names need a model: they are the optional
+and must never be downloaded at run time; its pattern recognizers need none of it. The engine
+(``presidio_engine.py``, loaded at the first scan) hands them a blank English tokenizer
+(``spacy.blank("en")``: a tokenizer, no weights), so nothing is loaded from outside the wheels. Person and place names need a model: they are the optional
 model detector's (``annotations/qa/services/personal_details.py``), never this one's.
 
 What it finds: e-mail addresses (presidio, with the public-suffix snapshot that tldextract ships,
@@ -16,28 +16,8 @@ addresses).
 
 from __future__ import annotations
 
-import functools
 import importlib.metadata
-import re
 from dataclasses import dataclass
-
-import spacy
-import tldextract
-from presidio_analyzer import AnalyzerEngine, Pattern, PatternRecognizer, RecognizerRegistry
-from presidio_analyzer.nlp_engine import SpacyNlpEngine
-from presidio_analyzer.predefined_recognizers import (
-    CreditCardRecognizer,
-    DateRecognizer,
-    EmailRecognizer,
-    IbanRecognizer,
-    IpRecognizer,
-    NhsRecognizer,
-    PhoneRecognizer,
-    UkNinoRecognizer,
-    UkPostcodeRecognizer,
-    UrlRecognizer,
-    UsSsnRecognizer,
-)
 
 from annotations.qa.personal_details.kinds import DetailKind
 
@@ -97,7 +77,7 @@ _NOT_A_STREET_WORD = (
     r"(?:the|a|an|my|his|her|our|their|your|down|up|to|of|on|in|at|from|along|across|over"
     r"|minutes?|mins?|hours?|hrs?|miles?|km|metres?|meters?|times?|days?|weeks?|years?)"
 )
-_EXTRA_RECOGNIZERS = (
+EXTRA_RECOGNIZERS = (
     # @name on the social networks the participants mention; an e-mail's "@" is not one
     # (the e-mail wins the overlap, and the lookbehind refuses "x@y").
     ("HANDLE", "handle", r"(?<![\w.@])@[A-Za-z0-9_](?:[A-Za-z0-9_.]{1,28}[A-Za-z0-9_])?\b", 0.6),
@@ -139,27 +119,6 @@ class Detection:
     detector_version: str = PATTERN_VERSION
 
 
-class _BlankSpacyEngine(SpacyNlpEngine):
-    """presidio's spaCy engine over a blank English tokenizer: no model, nothing downloaded."""
-
-    def __init__(self) -> None:
-        super().__init__(models=[{"lang_code": "en", "model_name": "blank:en"}])
-        self.load()
-
-    def load(self) -> None:
-        self.nlp = {"en": spacy.blank("en")}  # type: ignore[assignment]  # typed None upstream
-
-
-class _OfflineEmailRecognizer(EmailRecognizer):
-    """presidio's e-mail recognizer, checking the domain against tldextract's bundled snapshot
-    of the public-suffix list (its default fetches the list from the internet)."""
-
-    _extract = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
-
-    def validate_result(self, pattern_text: str) -> bool:
-        return self._extract(pattern_text).fqdn != ""
-
-
 def versions() -> dict[str, str]:
     """The detector's version and those of the libraries it runs on (cards and manifests)."""
     return {
@@ -169,45 +128,16 @@ def versions() -> dict[str, str]:
     }
 
 
-@functools.cache
-def _analyzer() -> AnalyzerEngine:
-    registry = RecognizerRegistry(supported_languages=["en"])
-    for recognizer in (
-        _OfflineEmailRecognizer(),
-        UrlRecognizer(),
-        PhoneRecognizer(supported_regions=PHONE_REGIONS, leniency=1),
-        DateRecognizer(),
-        IbanRecognizer(),
-        CreditCardRecognizer(),
-        UsSsnRecognizer(),
-        UkNinoRecognizer(),
-        NhsRecognizer(),
-        IpRecognizer(),
-    ):
-        registry.add_recognizer(recognizer)
-    # presidio's UK postcode pattern, trusted without context words and case-sensitive.
-    uk_postcodes = [("UK_POSTCODE", p.name, p.regex, 0.5) for p in UkPostcodeRecognizer.PATTERNS]
-    for entity, name, regex, score in (*_EXTRA_RECOGNIZERS, *uk_postcodes):
-        registry.add_recognizer(
-            PatternRecognizer(
-                supported_entity=entity,
-                name=f"{entity.lower()}:{name}",
-                patterns=[Pattern(name, regex, score)],
-                # presidio ignores case by default; these say where case matters themselves.
-                global_regex_flags=re.DOTALL | re.MULTILINE,
-            )
-        )
-    return AnalyzerEngine(
-        nlp_engine=_BlankSpacyEngine(), registry=registry, supported_languages=["en"]
-    )
-
-
 def detect(text: str) -> list[Detection]:
     """The personal details in ``text``, without overlaps, in text order."""
     if not text.strip():
         return []
+    # presidio and spaCy load here, at the first scan, not when a process imports this module:
+    # every web and worker process imports it (the release and QA services), few scan.
+    from annotations.qa.personal_details.presidio_engine import analyzer
+
     found: list[Detection] = []
-    for result in _analyzer().analyze(text, language="en", score_threshold=MIN_SCORE):
+    for result in analyzer().analyze(text, language="en", score_threshold=MIN_SCORE):
         kind = _ENTITY_KIND.get(result.entity_type)
         if kind is None:
             continue
