@@ -137,7 +137,8 @@ def detect(text: str) -> list[Detection]:
     from annotations.qa.personal_details.presidio_engine import analyzer
 
     found: list[Detection] = []
-    for result in analyzer().analyze(text, language="en", score_threshold=MIN_SCORE):
+    engine = analyzer(PHONE_REGIONS, EXTRA_RECOGNIZERS)
+    for result in engine.analyze(text, language="en", score_threshold=MIN_SCORE):
         kind = _ENTITY_KIND.get(result.entity_type)
         if kind is None:
             continue

@@ -26,8 +26,6 @@ from presidio_analyzer.predefined_recognizers import (
     UsSsnRecognizer,
 )
 
-from annotations.qa.personal_details.patterns import EXTRA_RECOGNIZERS, PHONE_REGIONS
-
 
 class _BlankSpacyEngine(SpacyNlpEngine):
     """presidio's spaCy engine over a blank English tokenizer: no model, nothing downloaded."""
@@ -50,14 +48,21 @@ class _OfflineEmailRecognizer(EmailRecognizer):
         return self._extract(pattern_text).fqdn != ""
 
 
+# (entity, name, regex, score) of a pattern recognizer of the project's own.
+ExtraRecognizer = tuple[str, str, str, float]
+
+
 @functools.cache
-def analyzer() -> AnalyzerEngine:
-    """The analyzer, built once per process."""
+def analyzer(
+    phone_regions: tuple[str, ...], extra_recognizers: tuple[ExtraRecognizer, ...]
+) -> AnalyzerEngine:
+    """The analyzer for the detector's settings (``patterns.PHONE_REGIONS``,
+    ``patterns.EXTRA_RECOGNIZERS``), built once per process."""
     registry = RecognizerRegistry(supported_languages=["en"])
     for recognizer in (
         _OfflineEmailRecognizer(),
         UrlRecognizer(),
-        PhoneRecognizer(supported_regions=PHONE_REGIONS, leniency=1),
+        PhoneRecognizer(supported_regions=list(phone_regions), leniency=1),
         DateRecognizer(),
         IbanRecognizer(),
         CreditCardRecognizer(),
@@ -69,7 +74,7 @@ def analyzer() -> AnalyzerEngine:
         registry.add_recognizer(recognizer)
     # presidio's UK postcode pattern, trusted without context words and case-sensitive.
     uk_postcodes = [("UK_POSTCODE", p.name, p.regex, 0.5) for p in UkPostcodeRecognizer.PATTERNS]
-    for entity, name, regex, score in (*EXTRA_RECOGNIZERS, *uk_postcodes):
+    for entity, name, regex, score in (*extra_recognizers, *uk_postcodes):
         registry.add_recognizer(
             PatternRecognizer(
                 supported_entity=entity,
