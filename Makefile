@@ -26,7 +26,7 @@ PYTEST := $(BIN)/pytest -n $(PYTEST_WORKERS)
 # attune_collect/llm/_litellm.py, called by settings.py, the gateway's lazy import and the
 # engine's CLI). A deployment may still set them; an explicit value wins.
 
-.PHONY: help install frontend api-types check-api-types researcher-client check-researcher-client wheel lint-frontend test-frontend test-e2e demo test test-sqlite lint-python lint-mypy test-slow test-inspect lint format migrate worker serve clean
+.PHONY: help install frontend api-types check-api-types researcher-client check-researcher-client wheel lint-frontend test-frontend test-e2e demo test test-sqlite lint-python lint-mypy test-slow test-inspect lint format migrate worker serve clean check-migrations
 
 help:
 	@echo "make demo   - install, migrate, seed the demo study, start uvicorn and a Celery worker"
@@ -155,9 +155,9 @@ demo: migrate frontend
 	$(BIN)/uvicorn attune_collect.asgi:application --host $(HOST) --port $(PORT) --timeout-keep-alive 5
 
 # The checks run two at a time (the CI machine's two cores), each one's output kept together.
+CHECKS := lint-mypy lint-python lint-frontend check-api-types check-researcher-client
 lint: install $(FRONTEND_DEPS)
-	$(MAKE) --no-print-directory -j2 --output-sync=target lint-mypy lint-python lint-frontend \
-		check-api-types check-researcher-client
+	$(MAKE) --no-print-directory -j2 --output-sync=target $(CHECKS)
 
 lint-python: install
 	$(BIN)/ruff check .
@@ -173,11 +173,16 @@ format: install
 
 # The suite runs on whatever DATABASE_URL / REDIS_URL say (SQLite and the embedded broker if unset).
 # --durations lists the slowest tests, so a test that grows slow is seen in every run.
-test: lint frontend
-	$(BIN)/python manage.py makemigrations --check --dry-run -v 0
-	$(MAKE) --no-print-directory test-frontend
-	$(PYTEST) --durations=15
+# The lint checks, the migrations check and Vitest share one two-at-a-time run (mypy alone
+# keeps one core for most of the lint). pytest's workers steal work from each other when one
+# runs out, so a slow test near the end does not leave a core idle.
+test: install frontend
+	$(MAKE) --no-print-directory -j2 --output-sync=target $(CHECKS) check-migrations test-frontend
+	$(PYTEST) --dist worksteal --durations=15
 	$(MAKE) --no-print-directory test-e2e
+
+check-migrations: install
+	$(BIN)/python manage.py makemigrations --check --dry-run -v 0
 
 # The same suite on the embedded default, with PostgreSQL and Redis switched off. The slow
 # end-to-end tests (real workers, servers) already ran in `make test`: here only the rest, and
