@@ -286,20 +286,23 @@ def train(
         classifier["chars"] = _char_spec(char_vectorizer, chars, char_weight)
 
     near_miss = np.array([e.category == NEAR_MISS for e in examples])
-    flag = _precise_threshold(out_of_fold, y, lexicon, near_miss)
     categories = np.array([e.category for e in examples])
-    check_in = min(_recall_threshold(out_of_fold, y, lexicon, categories), flag)
-    if language in BORDERLINE_ONLY:
-        check_in, flag = flag, NEVER
+
+    def thresholds(scores: np.ndarray) -> tuple[float, float]:
+        """(flag, check_in) of out-of-fold scores, by the language's rule."""
+        flag = _precise_threshold(scores, y, lexicon, near_miss)
+        check_in = min(_recall_threshold(scores, y, lexicon, categories), flag)
+        if language in BORDERLINE_ONLY:
+            check_in, flag = flag, NEVER
+        return flag, check_in
+
+    flag, check_in = thresholds(out_of_fold)
     figures = _figures(examples, out_of_fold, lexicon, flag, check_in)
     if reads_parts:
         # The same rule on the whole messages' scores alone: what reading in parts changed.
         whole_slope, whole_offset = _platt(whole_decision, y)
         whole_scores = _probability(whole_slope * whole_decision + whole_offset)
-        whole_flag = _precise_threshold(whole_scores, y, lexicon, near_miss)
-        whole_check_in = min(_recall_threshold(whole_scores, y, lexicon, categories), whole_flag)
-        if language in BORDERLINE_ONLY:
-            whole_check_in, whole_flag = whole_flag, NEVER
+        whole_flag, whole_check_in = thresholds(whole_scores)
         whole = _figures(examples, whole_scores, lexicon, whole_flag, whole_check_in)["check_in"]
         figures["whole_message_check_in"] = {
             "threshold": whole_check_in,
